@@ -1,0 +1,132 @@
+"""Typed settings read from ``config.toml`` and the environment.
+
+Every key is documented in ``config.example.toml``. The token comes from ``DISCORD_TOKEN`` or the
+file and is never logged: ``DiscordSettings.__repr__`` hides it.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+DEFAULT_API_BASE = "https://discord.com/api/v10"
+DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/bot.sqlite3"
+
+
+class ConfigError(Exception):
+    """A config file that cannot be used; the message says which key and why."""
+
+
+@dataclass(frozen=True)
+class DiscordSettings:
+    token: str = field(default="", repr=False)
+    api_base: str = DEFAULT_API_BASE
+    gateway_url: str = DEFAULT_GATEWAY_URL
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    sync_commands: bool = True
+    dev_guild_id: int | None = None
+
+
+@dataclass(frozen=True)
+class DatabaseSettings:
+    url: str = DEFAULT_DATABASE_URL
+
+
+@dataclass(frozen=True)
+class ResistanceDefaults:
+    vote_hours: float = 24.0
+    early_close: bool = False
+    lock_during_vote: bool = True
+    missing_vote: str = "reject"
+    reminder_hours: float = 2.0
+    leader_hours: float = 0.0
+    moderators_see_roles: bool = False
+
+
+@dataclass(frozen=True)
+class RefutationDefaults:
+    target: int = 5
+    techniques: bool = False
+    choice_hours: float = 24.0
+    vote_hours: float = 24.0
+    deck: str = ""
+
+
+@dataclass(frozen=True)
+class Settings:
+    discord: DiscordSettings = DiscordSettings()
+    database: DatabaseSettings = DatabaseSettings()
+    resistance: ResistanceDefaults = ResistanceDefaults()
+    refutation: RefutationDefaults = RefutationDefaults()
+    log_level: str = "INFO"
+    source: Path | None = None
+
+
+def _section(cls: type[Any], data: dict[str, Any], where: str) -> Any:
+    known = {f.name: f for f in fields(cls)}
+    unknown = set(data) - set(known)
+    if unknown:
+        raise ConfigError(f"unknown key(s) in [{where}]: {', '.join(sorted(unknown))}")
+    values: dict[str, Any] = {}
+    for name, value in data.items():
+        default = getattr(cls(), name)
+        if name == "shard_ids" and value is not None:
+            if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+                raise ConfigError(f"[{where}] shard_ids must be a list of integers")
+            value = tuple(value)
+        elif name in ("shard_count", "dev_guild_id") and not (
+            isinstance(value, int) and not isinstance(value, bool)
+        ):
+            raise ConfigError(f"[{where}] {name} must be an integer")
+        elif isinstance(default, bool) and not isinstance(value, bool):
+            raise ConfigError(f"[{where}] {name} must be true or false")
+        elif isinstance(default, float) and isinstance(value, int | float):
+            value = float(value)
+        elif default is not None and not isinstance(value, type(default)):
+            raise ConfigError(f"[{where}] {name} must be a {type(default).__name__}")
+        values[name] = value
+    return cls(**values)
+
+
+def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -> Settings:
+    """Settings from ``path`` (``config.toml`` when it exists), then the environment.
+
+    ``DISCORD_TOKEN`` and ``DATABASE_URL`` in the environment win over the file.
+    """
+    env = dict(os.environ) if env is None else env
+    data: dict[str, Any] = {}
+    source: Path | None = None
+    if path is None and Path("config.toml").exists():
+        path = Path("config.toml")
+    if path is not None:
+        try:
+            with path.open("rb") as fh:
+                data = tomllib.load(fh)
+        except FileNotFoundError:
+            raise ConfigError(f"config file not found: {path}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+        source = path
+    games = data.pop("games", {})
+    logging_section = data.pop("logging", {})
+    discord_data = data.pop("discord", {})
+    database_data = data.pop("database", {})
+    if data:
+        raise ConfigError(f"unknown section(s): {', '.join(sorted(data))}")
+    if env.get("DISCORD_TOKEN"):
+        discord_data["token"] = env["DISCORD_TOKEN"]
+    if env.get("DATABASE_URL"):
+        database_data["url"] = env["DATABASE_URL"]
+    return Settings(
+        discord=_section(DiscordSettings, discord_data, "discord"),
+        database=_section(DatabaseSettings, database_data, "database"),
+        resistance=_section(ResistanceDefaults, games.get("resistance", {}), "games.resistance"),
+        refutation=_section(RefutationDefaults, games.get("refutation", {}), "games.refutation"),
+        log_level=str(logging_section.get("level", "INFO")).upper(),
+        source=source,
+    )

@@ -1,0 +1,86 @@
+"""One error path for every interaction: expected errors become a private, localized message.
+
+Domain errors (the engines' ``GameError`` and the app's ``UserError``) carry a catalogue key and
+its parameters. Anything else is logged with its trace and answered with a generic apology.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+from discord import app_commands
+
+from bot.i18n import lang_of, t
+
+log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Keyed(Protocol):
+    key: str
+    params: dict[str, Any]
+
+
+class UserError(Exception):
+    """An expected refusal of the app layer: not a moderator, no game here, a stale button..."""
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def _unwrap(error: BaseException) -> BaseException:
+    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        cause = getattr(error, "original", None) or error.__cause__
+        if cause is None:
+            break
+        error = cause
+    return error
+
+
+def describe(error: BaseException, lang: str) -> str | None:
+    """The private message for an expected error, or None when it is a bug."""
+    error = _unwrap(error)
+    if isinstance(error, Keyed):
+        return t(error.key, lang, **error.params)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t("common.error.guild_only", lang)
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return t("common.error.cooldown", lang, seconds=round(error.retry_after))
+    if isinstance(error, app_commands.BotMissingPermissions):
+        return t("common.error.bot_missing", lang, permissions=", ".join(error.missing_permissions))
+    if isinstance(error, app_commands.CheckFailure):
+        return t("common.error.not_allowed", lang)
+    return None
+
+
+async def reply_private(interaction: discord.Interaction, content: str) -> None:
+    """Answer ephemerally, whether or not the interaction was already acknowledged."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error message for interaction %s", interaction.id)
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """The one place where an interaction's error is turned into what the user sees."""
+    lang = lang_of(interaction.locale)
+    message = describe(error, lang)
+    if message is None:
+        original = _unwrap(error)
+        log.error("unexpected error in interaction %s", interaction.id, exc_info=original)
+        message = t("common.generic_error", lang)
+    await reply_private(interaction, message)
+
+
+class GameCommandTree(app_commands.CommandTree[Any]):
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error)

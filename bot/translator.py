@@ -1,0 +1,47 @@
+"""French names and descriptions for the slash commands, from the catalogue.
+
+Keys come from where the string sits, so commands need no extra markup:
+``commands.<qualified name, dots>.name`` / ``.description``, and
+``commands.<command>.params.<param>.name`` / ``.description``, ``commands.choices.<value>``.
+"""
+
+from __future__ import annotations
+
+from discord import Locale, app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.i18n import MissingMessage, t
+
+
+def message_key(
+    string: app_commands.locale_str, context: app_commands.TranslationContextTypes
+) -> str:
+    """The catalogue key of one translatable string of the command tree."""
+    data = context.data
+    location = context.location
+    if location in (Where.command_name, Where.group_name):
+        return f"commands.{data.qualified_name.replace(' ', '.')}.name"
+    if location in (Where.command_description, Where.group_description):
+        return f"commands.{data.qualified_name.replace(' ', '.')}.description"
+    if location in (Where.parameter_name, Where.parameter_description):
+        command = data.command.qualified_name.replace(" ", ".")
+        part = "name" if location is Where.parameter_name else "description"
+        return f"commands.{command}.params.{data.name}.{part}"
+    if location is Where.choice_name:
+        return f"commands.choices.{data.value}"
+    return str(string.extras.get("key", string.message))
+
+
+class CatalogueTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not Locale.french:
+            return None
+        try:
+            return t(message_key(string, context), "fr")
+        except MissingMessage:
+            return None
