@@ -1,0 +1,143 @@
+"""Domain errors. Each carries a catalogue key (``resistance.error.*``) and its parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+ERROR_PREFIX = "resistance.error."
+
+
+class GameError(Exception):
+    """An action that the rules do not allow. ``key`` is a full message-catalogue key."""
+
+    def __init__(self, key: str, params: Mapping[str, str | int] | None = None) -> None:
+        self.key: str = key
+        self.params: dict[str, str | int] = dict(params or {})
+        super().__init__(self.key, self.params)
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.key
+        details = ", ".join(f"{name}={value!r}" for name, value in self.params.items())
+        return f"{self.key} ({details})"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.key!r}, {self.params!r})"
+
+
+class _KeyedError(GameError):
+    """A GameError whose key is fixed by its class; parameters are keyword arguments."""
+
+    KEY: ClassVar[str] = ""
+
+    def __init__(self, **params: str | int) -> None:
+        super().__init__(self.KEY, params)
+
+
+class BadPlayerCount(_KeyedError):
+    """Params: ``min``, ``max``, ``count``."""
+
+    KEY = ERROR_PREFIX + "bad_player_count"
+
+
+class DuplicatePlayer(_KeyedError):
+    """The same player twice (setup or team). Params: ``name``, ``player`` (id)."""
+
+    KEY = ERROR_PREFIX + "duplicate_player"
+
+
+class UnknownPlayer(_KeyedError):
+    """An id that is not a player of this game (team member, substituted player).
+
+    Params: ``player`` (the id)."""
+
+    KEY = ERROR_PREFIX + "unknown_player"
+
+
+class NotAPlayer(_KeyedError):
+    """The acting user is not a player of this game. Params: ``player`` (the id)."""
+
+    KEY = ERROR_PREFIX + "not_a_player"
+
+
+class NotLeader(_KeyedError):
+    """Only the active leader proposes. Params: ``leader`` (name), ``leader_id``."""
+
+    KEY = ERROR_PREFIX + "not_leader"
+
+
+class WrongTeamSize(_KeyedError):
+    """Params: ``expected``, ``given``."""
+
+    KEY = ERROR_PREFIX + "wrong_team_size"
+
+
+class NotOnTeam(_KeyedError):
+    """Only team members choose support or sabotage. Params: ``name``, ``player``."""
+
+    KEY = ERROR_PREFIX + "not_on_team"
+
+
+class WrongPhase(_KeyedError):
+    """Params: ``phase`` (current phase value), ``expected`` (phase value needed)."""
+
+    KEY = ERROR_PREFIX + "wrong_phase"
+
+
+class GameIsOver(_KeyedError):
+    """The game has ended (won or cancelled)."""
+
+    KEY = ERROR_PREFIX + "game_over"
+
+
+class NoVoteToResolve(_KeyedError):
+    """``resolve`` while no team is proposed."""
+
+    KEY = ERROR_PREFIX + "no_vote_to_resolve"
+
+
+class AlreadyAPlayer(_KeyedError):
+    """The substitute already plays in this game. Params: ``name``, ``player``."""
+
+    KEY = ERROR_PREFIX + "already_a_player"
+
+
+class InvalidVote(_KeyedError):
+    """Not ``accept`` or ``reject``. Params: ``value``."""
+
+    KEY = ERROR_PREFIX + "invalid_vote"
+
+
+class InvalidChoice(_KeyedError):
+    """Not ``support`` or ``sabotage``. Params: ``value``."""
+
+    KEY = ERROR_PREFIX + "invalid_choice"
+
+
+class InvalidAction(_KeyedError):
+    """An action record that is unknown or malformed. Params: ``action``."""
+
+    KEY = ERROR_PREFIX + "invalid_action"
+
+
+#: Every error class, for catalogue checks.
+ERROR_CLASSES: tuple[type[_KeyedError], ...] = (
+    BadPlayerCount,
+    DuplicatePlayer,
+    UnknownPlayer,
+    NotAPlayer,
+    NotLeader,
+    WrongTeamSize,
+    NotOnTeam,
+    WrongPhase,
+    GameIsOver,
+    NoVoteToResolve,
+    AlreadyAPlayer,
+    InvalidVote,
+    InvalidChoice,
+    InvalidAction,
+)
+
+#: Every error key this engine can raise.
+ERROR_KEYS: tuple[str, ...] = tuple(cls.KEY for cls in ERROR_CLASSES)

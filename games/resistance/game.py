@@ -1,0 +1,851 @@
+"""The Resistance, forum (play-by-post) adaptation: the game state and its actions.
+
+Every action comes in three forms, after pokerkit: ``verify_X`` raises a :class:`GameError`
+explaining why the action is not allowed, ``can_X`` says whether it is, and ``X`` verifies,
+changes the state and returns the resulting :class:`Event` list. A refused action leaves the
+state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeGuard
+
+from .errors import (
+    AlreadyAPlayer,
+    BadPlayerCount,
+    DuplicatePlayer,
+    GameError,
+    GameIsOver,
+    InvalidAction,
+    InvalidChoice,
+    InvalidVote,
+    NotAPlayer,
+    NotLeader,
+    NotOnTeam,
+    NoVoteToResolve,
+    UnknownPlayer,
+    WrongPhase,
+    WrongTeamSize,
+)
+from .model import (
+    EndReason,
+    Event,
+    MissingVote,
+    MissionChoice,
+    Options,
+    Phase,
+    Player,
+    Role,
+    TeamVote,
+    Winner,
+    _json_copy,
+)
+from .tables import (
+    MAX_PLAYERS,
+    MAX_REJECTIONS,
+    MIN_PLAYERS,
+    MISSION_SIZES,
+    MISSIONS_TO_WIN,
+    SPY_COUNT,
+    sabotages_needed,
+)
+from .views import PrivateView, PublicView
+
+STATE_VERSION = 1
+
+
+def name_sort_key(player: Player) -> tuple[str, int]:
+    """Alphabetical order of the forum: display name, case-insensitive, then id."""
+    return (player.name.casefold(), player.id)
+
+
+def _is_id(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _param(value: object) -> str | int:
+    return value if _is_id(value) else str(value)
+
+
+def _as_team_vote(value: object) -> TeamVote:
+    if isinstance(value, TeamVote):
+        return value
+    if isinstance(value, str):
+        try:
+            return TeamVote(value)
+        except ValueError:
+            pass
+    raise InvalidVote(value=str(value))
+
+
+def _as_choice(value: object) -> MissionChoice:
+    if isinstance(value, MissionChoice):
+        return value
+    if isinstance(value, str):
+        try:
+            return MissionChoice(value)
+        except ValueError:
+            pass
+    raise InvalidChoice(value=str(value))
+
+
+def _verify_players(players: Sequence[Player]) -> None:
+    seen: set[int] = set()
+    for player in players:
+        if player.id in seen:
+            raise DuplicatePlayer(name=player.name, player=player.id)
+        seen.add(player.id)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise BadPlayerCount(min=MIN_PLAYERS, max=MAX_PLAYERS, count=len(players))
+
+
+class Resistance:
+    """One game of The Resistance. Create it with :meth:`setup` (random deal) or directly with a
+    known deal; restore it with :meth:`from_dict` or :meth:`replay`."""
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        roles: Mapping[int, Role | str],
+        leader_order: Sequence[int],
+        options: Options = Options(),
+    ) -> None:
+        """A new game, at the first debate, with a given deal (no randomness here)."""
+        players = tuple(players)
+        _verify_players(players)
+        ids = [p.id for p in players]
+        if set(roles) != set(ids):
+            raise ValueError("roles must name exactly the players")
+        role_of = {pid: Role(roles[pid]) for pid in ids}
+        spy_count = sum(1 for role in role_of.values() if role is Role.SPY)
+        if spy_count != SPY_COUNT[len(ids)]:
+            raise ValueError(
+                f"{len(ids)} players need {SPY_COUNT[len(ids)]} spies, not {spy_count}"
+            )
+        if sorted(leader_order) != sorted(ids):
+            raise ValueError("the leader order must hold every player exactly once")
+
+        self._players: tuple[Player, ...] = players
+        self._roles: dict[int, Role] = role_of
+        self._leader_order: tuple[int, ...] = tuple(leader_order)
+        self._options = options
+        self._setup: dict[str, Any] = {
+            "players": [p.to_dict() for p in players],
+            "roles": {str(pid): role.value for pid, role in role_of.items()},
+            "leader_order": list(self._leader_order),
+            "options": options.to_dict(),
+        }
+        self._leader_index = 0
+        self._mission = 1
+        self._rejections = 0
+        self._results: list[bool] = []
+        self._phase = Phase.DEBATE
+        self._team: tuple[int, ...] | None = None
+        self._proposal_number = 0
+        self._votes: dict[int, TeamVote] = {}
+        self._choices: dict[int, MissionChoice] = {}
+        self._winner: Winner | None = None
+        self._win_reason: EndReason | None = None
+        self._history: list[Event] = []
+        self._actions: list[dict[str, Any]] = []
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def setup(
+        cls, players: Sequence[Player], rng: random.Random, options: Options = Options()
+    ) -> tuple[Resistance, list[Event]]:
+        """Deal the roles and draw the leader order at random; the game starts at mission 1."""
+        players = tuple(players)
+        _verify_players(players)
+        ids = [p.id for p in players]
+        spies = set(rng.sample(ids, SPY_COUNT[len(ids)]))
+        order = list(ids)
+        rng.shuffle(order)
+        roles = {pid: Role.SPY if pid in spies else Role.RESISTANCE for pid in ids}
+        game = cls(players, roles, order, options)
+        return game, game.start_events()
+
+    def start_events(self) -> list[Event]:
+        """``game_started`` (public) and one private ``role_dealt`` per player, seat order."""
+        events = [
+            Event(
+                "game_started",
+                {
+                    "players": [p.id for p in self._players],
+                    "leader_order": list(self._leader_order),
+                },
+            )
+        ]
+        events.extend(self.role_dealt_event(p.id) for p in self._players)
+        return events
+
+    def role_dealt_event(self, player: int) -> Event:
+        """The private role message of one player (spies learn the other spies)."""
+        self._verify_is_player(player)
+        return Event(
+            "role_dealt",
+            {
+                "player": player,
+                "role": self._roles[player].value,
+                "spies": list(self._other_spies(player)),
+            },
+            private_to=player,
+        )
+
+    def setup_record(self) -> dict[str, Any]:
+        """What setup drew (players, roles, leader order, options), for :meth:`replay`."""
+        return _json_copy(self._setup)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_setup_record(cls, record: Mapping[str, Any]) -> Resistance:
+        """The fresh game that :meth:`setup_record` describes."""
+        return cls(
+            [Player.from_dict(p) for p in record["players"]],
+            {int(pid): Role(role) for pid, role in record["roles"].items()},
+            [int(pid) for pid in record["leader_order"]],
+            Options.from_dict(record.get("options", {})),
+        )
+
+    @classmethod
+    def replay(cls, setup: Mapping[str, Any], actions: Iterable[Mapping[str, Any]]) -> Resistance:
+        """The state reached by applying ``actions`` (the :attr:`actions` log) from ``setup``."""
+        game = cls.from_setup_record(setup)
+        for action in actions:
+            apply_action(game, action)
+        return game
+
+    # ------------------------------------------------------------------ read-only state
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        """The players in seat order."""
+        return self._players
+
+    def player(self, player_id: int) -> Player:
+        for player in self._players:
+            if player.id == player_id:
+                return player
+        raise UnknownPlayer(player=_param(player_id))
+
+    def is_player(self, player_id: object) -> bool:
+        return _is_id(player_id) and player_id in self._roles
+
+    @property
+    def player_count(self) -> int:
+        return len(self._players)
+
+    @property
+    def roles(self) -> dict[int, Role]:
+        return dict(self._roles)
+
+    @property
+    def spies(self) -> tuple[int, ...]:
+        return tuple(p.id for p in self._players if self._roles[p.id] is Role.SPY)
+
+    @property
+    def leader_order(self) -> tuple[int, ...]:
+        return self._leader_order
+
+    @property
+    def leader(self) -> int:
+        return self._leader_order[self._leader_index]
+
+    @property
+    def mission(self) -> int:
+        """The current mission (1..5); after the end, the last mission played."""
+        return self._mission
+
+    @property
+    def rejections(self) -> int:
+        """Teams rejected (or leaders skipped) for the current mission."""
+        return self._rejections
+
+    @property
+    def results(self) -> tuple[bool, ...]:
+        """One entry per finished mission, True for a success."""
+        return tuple(self._results)
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def team(self) -> tuple[int, ...] | None:
+        """The proposed team (VOTE phase), else None."""
+        return self._team
+
+    @property
+    def team_size(self) -> int:
+        return MISSION_SIZES[len(self._players)][self._mission - 1]
+
+    @property
+    def sabotages_needed(self) -> int:
+        return sabotages_needed(len(self._players), self._mission)
+
+    @property
+    def proposal_number(self) -> int:
+        """Teams proposed so far in the whole game (0 before the first)."""
+        return self._proposal_number
+
+    @property
+    def votes(self) -> dict[int, TeamVote]:
+        """Votes on record for the current proposal (secret until the result)."""
+        return dict(self._votes)
+
+    @property
+    def choices(self) -> dict[int, MissionChoice]:
+        """Mission choices on record for the current proposal (always secret)."""
+        return dict(self._choices)
+
+    @property
+    def winner(self) -> Winner | None:
+        return self._winner
+
+    @property
+    def win_reason(self) -> EndReason | None:
+        return self._win_reason
+
+    @property
+    def options(self) -> Options:
+        return self._options
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """The replayable log: one JSON-compatible dict per successful action."""
+        return _json_copy(self._actions)  # type: ignore[no-any-return]
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Public record of the game: every team_vote_result, mission_result, leader_skipped,
+        player_substituted and the final game_over / game_cancelled, in order."""
+        return tuple(Event.from_dict(event.to_dict()) for event in self._history)
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    def everyone_in(self) -> bool:
+        """Every player voted and every team member chose (False outside the VOTE phase)."""
+        if self._phase is not Phase.VOTE or self._team is None:
+            return False
+        return len(self._votes) == len(self._players) and all(
+            member in self._choices for member in self._team
+        )
+
+    # ------------------------------------------------------------------ views
+
+    def public_view(self) -> PublicView:
+        waiting: list[Player] = []
+        if self._phase is Phase.VOTE and self._team is not None:
+            team = set(self._team)
+            waiting = [
+                p
+                for p in self._players
+                if p.id not in self._votes or (p.id in team and p.id not in self._choices)
+            ]
+        return PublicView(
+            players=self._players,
+            leader_order=self._leader_order,
+            leader=self.leader,
+            mission=self._mission,
+            results=self.results,
+            rejections=self._rejections,
+            phase=self._phase,
+            team=self._team,
+            team_size=self.team_size,
+            sabotages_needed=self.sabotages_needed,
+            proposal_number=self._proposal_number,
+            waiting_for=tuple(p.id for p in sorted(waiting, key=name_sort_key)),
+            votes_in=len(self._votes),
+            winner=self._winner,
+            win_reason=self._win_reason,
+            roles=self.roles if self._phase is Phase.OVER else {},
+        )
+
+    def private_view(self, player: int) -> PrivateView:
+        self._verify_is_player(player)
+        return PrivateView(
+            player=player,
+            role=self._roles[player],
+            spies=self._other_spies(player),
+            vote=self._votes.get(player),
+            choice=self._choices.get(player),
+            on_team=self._team is not None and player in self._team,
+        )
+
+    # ------------------------------------------------------------------ propose
+
+    def verify_propose(self, leader: int, team: Sequence[int]) -> None:
+        self._verify_not_over()
+        self._verify_is_player(leader)
+        self._verify_phase(Phase.DEBATE)
+        if leader != self.leader:
+            raise NotLeader(leader=self.player(self.leader).name, leader_id=self.leader)
+        seen: set[int] = set()
+        for member in team:
+            if not self.is_player(member):
+                raise UnknownPlayer(player=_param(member))
+            if member in seen:
+                raise DuplicatePlayer(name=self.player(member).name, player=member)
+            seen.add(member)
+        if len(team) != self.team_size:
+            raise WrongTeamSize(expected=self.team_size, given=len(team))
+
+    def can_propose(self, leader: int, team: Sequence[int]) -> bool:
+        return self._can(self.verify_propose, leader, team)
+
+    def propose(self, leader: int, team: Sequence[int]) -> list[Event]:
+        """The active leader names the team; the vote opens."""
+        self.verify_propose(leader, team)
+        members = tuple(team)
+        self._team = members
+        self._phase = Phase.VOTE
+        self._proposal_number += 1
+        self._votes.clear()
+        self._choices.clear()
+        self._log({"action": "propose", "leader": leader, "team": list(members)})
+        return [
+            Event(
+                "team_proposed",
+                {
+                    "proposal": self._proposal_number,
+                    "mission": self._mission,
+                    "attempt": self._rejections + 1,
+                    "leader": leader,
+                    "team": list(members),
+                },
+            )
+        ]
+
+    # ------------------------------------------------------------------ vote
+
+    def verify_vote(self, player: int, vote: TeamVote) -> None:
+        self._verify_not_over()
+        self._verify_is_player(player)
+        self._verify_phase(Phase.VOTE)
+        _as_team_vote(vote)
+
+    def can_vote(self, player: int, vote: TeamVote) -> bool:
+        return self._can(self.verify_vote, player, vote)
+
+    def vote(self, player: int, vote: TeamVote) -> list[Event]:
+        """Cast or change a vote on the proposed team; the last one counts."""
+        self.verify_vote(player, vote)
+        value = _as_team_vote(vote)
+        previous = self._votes.get(player)
+        self._votes[player] = value
+        self._log({"action": "vote", "player": player, "vote": value.value})
+        return [
+            Event(
+                "vote_cast",
+                {
+                    "player": player,
+                    "vote": value.value,
+                    "changed": previous is not None and previous is not value,
+                },
+                private_to=player,
+            )
+        ]
+
+    # ------------------------------------------------------------------ choose
+
+    def verify_choose(self, player: int, choice: MissionChoice) -> None:
+        self._verify_not_over()
+        self._verify_is_player(player)
+        self._verify_phase(Phase.VOTE)
+        if self._team is None or player not in self._team:
+            raise NotOnTeam(name=self.player(player).name, player=player)
+        _as_choice(choice)
+
+    def can_choose(self, player: int, choice: MissionChoice) -> bool:
+        return self._can(self.verify_choose, player, choice)
+
+    def choose(self, player: int, choice: MissionChoice) -> list[Event]:
+        """A team member chooses support or sabotage (cast or change). A Resistance member's
+        sabotage is recorded as support, with a private ``sabotage_recorded_as_support``."""
+        self.verify_choose(player, choice)
+        requested = _as_choice(choice)
+        recorded = requested if self._roles[player] is Role.SPY else MissionChoice.SUPPORT
+        previous = self._choices.get(player)
+        self._choices[player] = recorded
+        self._log({"action": "choose", "player": player, "choice": requested.value})
+        events = [
+            Event(
+                "mission_choice_made",
+                {
+                    "player": player,
+                    "choice": recorded.value,
+                    "requested": requested.value,
+                    "changed": previous is not None and previous is not recorded,
+                },
+                private_to=player,
+            )
+        ]
+        if recorded is not requested:
+            events.append(Event("sabotage_recorded_as_support", {"player": player}, player))
+        return events
+
+    # ------------------------------------------------------------------ resolve
+
+    def verify_resolve(self) -> None:
+        self._verify_not_over()
+        if self._phase is not Phase.VOTE:
+            raise NoVoteToResolve()
+
+    def can_resolve(self) -> bool:
+        return self._can(self.verify_resolve)
+
+    def resolve(self) -> list[Event]:
+        """Close the vote: publish it, run the mission if accepted, pass the lead or end."""
+        self.verify_resolve()
+        assert self._team is not None
+        team = self._team
+        count = len(self._players)
+        ordered = sorted(self._players, key=name_sort_key)
+        accept = [p.id for p in ordered if self._votes.get(p.id) is TeamVote.ACCEPT]
+        reject = [p.id for p in ordered if self._votes.get(p.id) is TeamVote.REJECT]
+        no_vote = [p.id for p in ordered if p.id not in self._votes]
+        accepts = len(accept)
+        if self._options.missing_vote is MissingVote.ACCEPT:
+            accepts += len(no_vote)
+        accepted = 2 * accepts > count
+        events = [
+            Event(
+                "team_vote_result",
+                {
+                    "proposal": self._proposal_number,
+                    "mission": self._mission,
+                    "leader": self.leader,
+                    "team": list(team),
+                    "accepted": accepted,
+                    "accept": accept,
+                    "reject": reject,
+                    "no_vote": no_vote,
+                    "missing_vote": self._options.missing_vote.value,
+                },
+            )
+        ]
+        if accepted:
+            sabotages = sum(
+                1
+                for m in team
+                if self._choices.get(m, MissionChoice.SUPPORT) is MissionChoice.SABOTAGE
+            )
+            needed = sabotages_needed(count, self._mission)
+            success = sabotages < needed
+            self._results.append(success)
+            events.append(
+                Event(
+                    "mission_result",
+                    {
+                        "mission": self._mission,
+                        "team": list(team),
+                        "success": success,
+                        "supports": len(team) - sabotages,
+                        "sabotages": sabotages,
+                        "sabotages_needed": needed,
+                    },
+                )
+            )
+            self._rejections = 0
+        else:
+            self._rejections += 1
+        self._record(*events)
+        self._end_round()
+        end = self._check_end()
+        if end is not None:
+            events.append(end)
+        else:
+            if accepted:
+                self._mission += 1
+            events.append(self._pass_lead())
+        self._log({"action": "resolve"})
+        return events
+
+    # ------------------------------------------------------------------ skip_leader
+
+    def verify_skip_leader(self) -> None:
+        self._verify_not_over()
+        self._verify_phase(Phase.DEBATE)
+
+    def can_skip_leader(self) -> bool:
+        return self._can(self.verify_skip_leader)
+
+    def skip_leader(self) -> list[Event]:
+        """The leader did not propose in time: counts as a rejected team, the lead passes."""
+        self.verify_skip_leader()
+        self._rejections += 1
+        skipped = Event(
+            "leader_skipped",
+            {"leader": self.leader, "mission": self._mission, "rejections": self._rejections},
+        )
+        self._record(skipped)
+        events = [skipped]
+        end = self._check_end()
+        events.append(end if end is not None else self._pass_lead())
+        self._log({"action": "skip_leader"})
+        return events
+
+    # ------------------------------------------------------------------ substitute
+
+    def verify_substitute(self, old: int, new: Player) -> None:
+        self._verify_not_over()
+        if not self.is_player(old):
+            raise UnknownPlayer(player=_param(old))
+        if not isinstance(new, Player) or not _is_id(new.id):
+            raise InvalidAction(action="substitute")
+        if self.is_player(new.id):
+            raise AlreadyAPlayer(name=new.name, player=new.id)
+
+    def can_substitute(self, old: int, new: Player) -> bool:
+        return self._can(self.verify_substitute, old, new)
+
+    def substitute(self, old: int, new: Player) -> list[Event]:
+        """``new`` takes ``old``'s seat, role and place in the leader list (and on the proposed
+        team); ``old``'s vote and choice on the current proposal are dropped."""
+        self.verify_substitute(old, new)
+
+        def swap(pid: int) -> int:
+            return new.id if pid == old else pid
+
+        self._players = tuple(new if p.id == old else p for p in self._players)
+        self._roles = {swap(pid): role for pid, role in self._roles.items()}
+        self._leader_order = tuple(swap(pid) for pid in self._leader_order)
+        if self._team is not None:
+            self._team = tuple(swap(pid) for pid in self._team)
+        self._votes.pop(old, None)
+        self._choices.pop(old, None)
+        announced = Event("player_substituted", {"old": old, "new": new.id, "name": new.name})
+        self._record(announced)
+        self._log({"action": "substitute", "old": old, "new": new.to_dict()})
+        return [announced, self.role_dealt_event(new.id)]
+
+    # ------------------------------------------------------------------ cancel
+
+    def verify_cancel(self) -> None:
+        self._verify_not_over()
+
+    def can_cancel(self) -> bool:
+        return self._can(self.verify_cancel)
+
+    def cancel(self) -> list[Event]:
+        """End the game with no winner; the roles are revealed."""
+        self.verify_cancel()
+        self._end_round()
+        self._phase = Phase.OVER
+        self._winner = None
+        self._win_reason = EndReason.CANCELLED
+        event = Event("game_cancelled", {"roles": self._roles_record()})
+        self._record(event)
+        self._log({"action": "cancel"})
+        return [event]
+
+    # ------------------------------------------------------------------ serialisation
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state, JSON-compatible."""
+        return {
+            "version": STATE_VERSION,
+            "setup": self.setup_record(),
+            "players": [p.to_dict() for p in self._players],
+            "roles": self._roles_record(),
+            "leader_order": list(self._leader_order),
+            "leader_index": self._leader_index,
+            "mission": self._mission,
+            "rejections": self._rejections,
+            "results": list(self._results),
+            "phase": self._phase.value,
+            "team": None if self._team is None else list(self._team),
+            "proposal_number": self._proposal_number,
+            "votes": {str(pid): vote.value for pid, vote in self._votes.items()},
+            "choices": {str(pid): choice.value for pid, choice in self._choices.items()},
+            "winner": None if self._winner is None else self._winner.value,
+            "win_reason": None if self._win_reason is None else self._win_reason.value,
+            "history": [event.to_dict() for event in self._history],
+            "actions": self.actions,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Resistance:
+        version = d.get("version", STATE_VERSION)
+        if version != STATE_VERSION:
+            raise ValueError(f"unsupported Resistance state version {version!r}")
+        game = cls.from_setup_record(d["setup"])
+        game._players = tuple(Player.from_dict(p) for p in d["players"])
+        game._roles = {int(pid): Role(role) for pid, role in d["roles"].items()}
+        game._leader_order = tuple(int(pid) for pid in d["leader_order"])
+        game._leader_index = int(d["leader_index"])
+        game._mission = int(d["mission"])
+        game._rejections = int(d["rejections"])
+        game._results = [bool(r) for r in d["results"]]
+        game._phase = Phase(d["phase"])
+        game._team = None if d["team"] is None else tuple(int(pid) for pid in d["team"])
+        game._proposal_number = int(d["proposal_number"])
+        game._votes = {int(pid): TeamVote(v) for pid, v in d["votes"].items()}
+        game._choices = {int(pid): MissionChoice(c) for pid, c in d["choices"].items()}
+        game._winner = None if d["winner"] is None else Winner(d["winner"])
+        game._win_reason = None if d["win_reason"] is None else EndReason(d["win_reason"])
+        game._history = [Event.from_dict(e) for e in d["history"]]
+        game._actions = _json_copy(list(d["actions"]))
+        return game
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Resistance):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Resistance {len(self._players)} players, phase={self._phase.value}, "
+            f"mission={self._mission}, results={self._results}, rejections={self._rejections}>"
+        )
+
+    # ------------------------------------------------------------------ internals
+
+    def _can(self, verify: Callable[..., None], *args: Any) -> bool:
+        try:
+            verify(*args)
+        except GameError:
+            return False
+        return True
+
+    def _verify_not_over(self) -> None:
+        if self._phase is Phase.OVER:
+            raise GameIsOver()
+
+    def _verify_is_player(self, player: object) -> None:
+        if not self.is_player(player):
+            raise NotAPlayer(player=_param(player))
+
+    def _verify_phase(self, expected: Phase) -> None:
+        if self._phase is not expected:
+            raise WrongPhase(phase=self._phase.value, expected=expected.value)
+
+    def _other_spies(self, player: int) -> tuple[int, ...]:
+        if self._roles[player] is not Role.SPY:
+            return ()
+        return tuple(pid for pid in self.spies if pid != player)
+
+    def _roles_record(self) -> dict[str, str]:
+        return {str(p.id): self._roles[p.id].value for p in self._players}
+
+    def _record(self, *events: Event) -> None:
+        """Keep a copy of public events in the history (callers may mutate what they get)."""
+        self._history.extend(Event.from_dict(event.to_dict()) for event in events)
+
+    def _log(self, action: dict[str, Any]) -> None:
+        self._actions.append(action)
+
+    def _end_round(self) -> None:
+        self._team = None
+        self._votes.clear()
+        self._choices.clear()
+        self._phase = Phase.DEBATE
+
+    def _pass_lead(self) -> Event:
+        previous = self.leader
+        self._leader_index = (self._leader_index + 1) % len(self._leader_order)
+        return Event("leader_changed", {"leader": self.leader, "previous": previous})
+
+    def _check_end(self) -> Event | None:
+        """End the game if it is decided; return the ``game_over`` event."""
+        successes = sum(1 for r in self._results if r)
+        failures = len(self._results) - successes
+        if successes >= MISSIONS_TO_WIN:
+            winner, reason = Winner.RESISTANCE, EndReason.THREE_SUCCESSES
+        elif failures >= MISSIONS_TO_WIN:
+            winner, reason = Winner.SPIES, EndReason.THREE_FAILURES
+        elif self._rejections >= MAX_REJECTIONS:
+            winner, reason = Winner.SPIES, EndReason.FIVE_REJECTIONS
+        else:
+            return None
+        self._end_round()
+        self._phase = Phase.OVER
+        self._winner = winner
+        self._win_reason = reason
+        event = Event(
+            "game_over",
+            {"winner": winner.value, "reason": reason.value, "roles": self._roles_record()},
+        )
+        self._record(event)
+        return event
+
+
+# ---------------------------------------------------------------------- action records
+
+ACTION_NAMES: tuple[str, ...] = (
+    "propose",
+    "vote",
+    "choose",
+    "resolve",
+    "skip_leader",
+    "substitute",
+    "cancel",
+)
+
+
+def _field_id(action: Mapping[str, Any], key: str) -> int:
+    value: object = action.get(key)
+    if not _is_id(value):
+        raise InvalidAction(action=str(action.get("action")))
+    return value
+
+
+def _bind(
+    game: Resistance, action: Mapping[str, Any]
+) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """The verify-able method pair of ``action`` and its arguments: (method name, args)."""
+    if not isinstance(action, Mapping):
+        raise InvalidAction(action=str(action))
+    name = action.get("action")
+    if name == "propose":
+        team = action.get("team")
+        if not isinstance(team, list | tuple) or not all(_is_id(m) for m in team):
+            raise InvalidAction(action="propose")
+        return game.propose, (_field_id(action, "leader"), list(team))
+    if name == "vote":
+        return game.vote, (_field_id(action, "player"), action.get("vote"))
+    if name == "choose":
+        return game.choose, (_field_id(action, "player"), action.get("choice"))
+    if name == "substitute":
+        new = action.get("new")
+        if not isinstance(new, Mapping) or not _is_id(new.get("id")):
+            raise InvalidAction(action="substitute")
+        if not isinstance(new.get("name"), str):
+            raise InvalidAction(action="substitute")
+        return game.substitute, (_field_id(action, "old"), Player.from_dict(new))
+    if name == "resolve":
+        return game.resolve, ()
+    if name == "skip_leader":
+        return game.skip_leader, ()
+    if name == "cancel":
+        return game.cancel, ()
+    raise InvalidAction(action=str(name))
+
+
+def verify_action(game: Resistance, action: Mapping[str, Any]) -> None:
+    """Raise the GameError that applying ``action`` (an :attr:`Resistance.actions` record)
+    would raise; do nothing if it is allowed."""
+    method, args = _bind(game, action)
+    verify: Callable[..., None] = getattr(game, "verify_" + method.__name__)
+    verify(*args)
+
+
+def can_apply(game: Resistance, action: Mapping[str, Any]) -> bool:
+    try:
+        verify_action(game, action)
+    except GameError:
+        return False
+    return True
+
+
+def apply_action(game: Resistance, action: Mapping[str, Any]) -> list[Event]:
+    """Apply one action record (as logged in :attr:`Resistance.actions`)."""
+    method, args = _bind(game, action)
+    events: list[Event] = method(*args)
+    return events

@@ -1,0 +1,44 @@
+"""The Resistance's numbers: roles and mission sizes by player count."""
+
+from __future__ import annotations
+
+MIN_PLAYERS = 5
+MAX_PLAYERS = 10
+MISSIONS = 5
+MISSIONS_TO_WIN = 3
+MAX_REJECTIONS = 5
+
+#: Player count -> number of spies.
+SPY_COUNT: dict[int, int] = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}
+
+#: Player count -> number of Resistance members.
+RESISTANCE_COUNT: dict[int, int] = {5: 3, 6: 4, 7: 4, 8: 5, 9: 6, 10: 6}
+
+#: Player count -> team size of missions 1..5.
+MISSION_SIZES: dict[int, tuple[int, int, int, int, int]] = {
+    5: (2, 2, 3, 3, 3),
+    6: (2, 3, 3, 4, 4),
+    7: (2, 3, 3, 4, 4),
+    8: (3, 4, 4, 5, 5),
+    9: (3, 4, 4, 5, 5),
+    10: (3, 4, 4, 5, 5),
+}
+
+
+def _check(player_count: int, mission: int) -> None:
+    if player_count not in MISSION_SIZES:
+        raise ValueError(f"player count must be {MIN_PLAYERS}..{MAX_PLAYERS}, not {player_count}")
+    if not 1 <= mission <= MISSIONS:
+        raise ValueError(f"mission must be 1..{MISSIONS}, not {mission}")
+
+
+def team_size(player_count: int, mission: int) -> int:
+    """How many players go on ``mission`` (1..5) in a game of ``player_count`` players."""
+    _check(player_count, mission)
+    return MISSION_SIZES[player_count][mission - 1]
+
+
+def sabotages_needed(player_count: int, mission: int) -> int:
+    """Sabotages that fail ``mission``: 2 for mission 4 with 7 or more players, else 1."""
+    _check(player_count, mission)
+    return 2 if mission == 4 and player_count >= 7 else 1

@@ -1,0 +1,90 @@
+"""Shared builders for the Resistance engine tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from games.resistance import (
+    SPY_COUNT,
+    Event,
+    MissionChoice,
+    Options,
+    Player,
+    Resistance,
+    Role,
+    TeamVote,
+)
+
+NAMES = ["alice", "Bob", "carol", "Dave", "eve", "Frank", "grace", "Heidi", "ivan", "Judy"]
+
+
+def make_players(n: int) -> list[Player]:
+    return [Player(id=100 + i, name=NAMES[i]) for i in range(n)]
+
+
+def make_game(
+    n: int,
+    spies: Iterable[int] | None = None,
+    order: Sequence[int] | None = None,
+    options: Options = Options(),
+) -> Resistance:
+    """A game with a known deal: ids 100.., spies the last ones unless given, leader order the
+    seat order unless given."""
+    players = make_players(n)
+    ids = [p.id for p in players]
+    spy_ids = set(spies) if spies is not None else set(ids[-SPY_COUNT[n] :])
+    roles = {pid: Role.SPY if pid in spy_ids else Role.RESISTANCE for pid in ids}
+    return Resistance(players, roles, order if order is not None else ids, options)
+
+
+def resistance_ids(game: Resistance) -> list[int]:
+    return [p.id for p in game.players if game.roles[p.id] is Role.RESISTANCE]
+
+
+def propose_any(game: Resistance, team: Sequence[int] | None = None) -> list[Event]:
+    """The leader proposes ``team`` or the first team_size players in seat order."""
+    if team is None:
+        team = [p.id for p in game.players[: game.team_size]]
+    return game.propose(game.leader, team)
+
+
+def play_round(
+    game: Resistance,
+    *,
+    team: Sequence[int] | None = None,
+    accept: bool = True,
+    sabotages: int = 0,
+    votes: Mapping[int, TeamVote] | None = None,
+) -> list[Event]:
+    """Propose, vote (everyone accepts or rejects unless ``votes``), the first ``sabotages``
+    spies on the team sabotage, resolve. Returns the resolve events."""
+    propose_any(game, team)
+    assert game.team is not None
+    if votes is None:
+        value = TeamVote.ACCEPT if accept else TeamVote.REJECT
+        votes = {p.id: value for p in game.players}
+    for pid, vote in votes.items():
+        game.vote(pid, vote)
+    spies_on_team = [m for m in game.team if game.roles[m] is Role.SPY]
+    assert len(spies_on_team) >= sabotages, "not enough spies on the team"
+    for member in game.team:
+        sab = member in spies_on_team[:sabotages]
+        game.choose(member, MissionChoice.SABOTAGE if sab else MissionChoice.SUPPORT)
+    return game.resolve()
+
+
+def team_with_spies(game: Resistance, spies: int) -> list[int]:
+    """A team of the current size holding exactly ``spies`` spies (filled with Resistance)."""
+    spy_ids = list(game.spies)[:spies]
+    others = resistance_ids(game)[: game.team_size - len(spy_ids)]
+    return spy_ids + others
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def by_kind(events: Iterable[Event], kind: str) -> Event:
+    found = [e for e in events if e.kind == kind]
+    assert len(found) == 1, f"expected one {kind}, got {found}"
+    return found[0]
