@@ -1,0 +1,449 @@
+"""Decks of The Refutation Game: the TOML format, its validation, and the ``Deck`` value.
+
+The format (every key required unless said otherwise)::
+
+    [deck]
+    id = "climate-default"            # non-empty, no spaces
+    version = 1                       # positive int
+    name.en = "..."
+    name.fr = "..."
+
+    [[families]]
+    key = "not_happening"             # [a-z_]+, unique
+    colour = "#d94f3d"                # #rrggbb
+    name.en = "..."
+    name.fr = "..."
+
+    [[cards]]
+    number = 1                        # unique positive int
+    kind = "disinformation"           # "disinformation" | "refutation" | "technique"
+    family = "not_happening"          # disinformation/refutation only
+    title.en = "..."                  # <= 80 characters
+    title.fr = "..."
+    text.en = "..."                   # <= 1000 characters
+    text.fr = "..."
+    source = "https://..."            # http(s) URL
+
+    [[relevance]]
+    disinformation = 1                # a disinformation card
+    card = 26                         # a refutation card of the same family, or a technique card
+    stars = 3                         # 1..3
+
+``parse_deck`` raises ``DeckError`` on the first problem; its key is
+``refutation.deck_error.<name>`` and its params name the card ``number`` and the ``field``
+(see ``errors.DECK_ERRORS`` for every key and its params).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, NamedTuple, TypeGuard
+from urllib.parse import urlsplit
+
+from .errors import DeckError, UnknownCard
+from .model import FEED_SIZE
+
+LANGUAGES: tuple[str, ...] = ("en", "fr")
+TITLE_MAX = 80
+TEXT_MAX = 1000
+STARS_MIN = 1
+STARS_MAX = 3
+
+_FAMILY_KEY = re.compile(r"[a-z_]+")
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_DECK_ID = re.compile(r"\S+")
+_TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+_SECTIONS = ("deck", "families", "cards", "relevance")
+_DECK_FIELDS = ("id", "version", "name")
+_FAMILY_FIELDS = ("key", "colour", "name")
+_CARD_FIELDS = ("number", "kind", "family", "title", "text", "source")
+_RELEVANCE_FIELDS = ("disinformation", "card", "stars")
+
+
+class CardKind(StrEnum):
+    DISINFORMATION = "disinformation"
+    REFUTATION = "refutation"
+    TECHNIQUE = "technique"
+
+
+@dataclass(frozen=True)
+class Family:
+    key: str
+    colour: str
+    """``#rrggbb``, lower case."""
+    names: dict[str, str]
+    """Language -> name."""
+
+    def name(self, lang: str) -> str:
+        return _localized(self.names, lang)
+
+
+@dataclass(frozen=True)
+class Card:
+    number: int
+    kind: CardKind
+    family: str | None
+    """Family key; None for a technique card."""
+    titles: dict[str, str]
+    texts: dict[str, str]
+    source: str
+
+    def title(self, lang: str) -> str:
+        return _localized(self.titles, lang)
+
+    def text(self, lang: str) -> str:
+        return _localized(self.texts, lang)
+
+
+class Reference(NamedTuple):
+    """One line of a reference page: a card number and its relevance in stars."""
+
+    card: int
+    stars: int
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    version: int
+    names: dict[str, str]
+    families: dict[str, Family]
+    """Family key -> family, in file order."""
+    cards: dict[int, Card]
+    """Card number -> card, in number order."""
+    relevance: dict[int, dict[int, int]]
+    """Disinformation number -> refutation or technique number -> stars (1..3)."""
+
+    def name(self, lang: str) -> str:
+        return _localized(self.names, lang)
+
+    def card(self, number: int) -> Card:
+        """The card ``number``; ``UnknownCard`` if the deck has none."""
+        try:
+            return self.cards[number]
+        except KeyError:
+            raise UnknownCard(card=number) from None
+
+    def has_card(self, number: int) -> bool:
+        return number in self.cards
+
+    def title(self, number: int, lang: str) -> str:
+        return self.card(number).title(lang)
+
+    def text(self, number: int, lang: str) -> str:
+        return self.card(number).text(lang)
+
+    def _of_kind(self, kind: CardKind) -> list[Card]:
+        return [card for card in self.cards.values() if card.kind is kind]
+
+    def disinformation(self) -> list[Card]:
+        """The disinformation cards, by number."""
+        return self._of_kind(CardKind.DISINFORMATION)
+
+    def refutations(self) -> list[Card]:
+        """The refutation cards, by number."""
+        return self._of_kind(CardKind.REFUTATION)
+
+    def techniques(self) -> list[Card]:
+        """The rhetorical-technique cards, by number."""
+        return self._of_kind(CardKind.TECHNIQUE)
+
+    def stars(self, disinformation: int, card: int) -> int:
+        """The relevance of ``card`` against ``disinformation``; 0 when it is not listed."""
+        return self.relevance.get(disinformation, {}).get(card, 0)
+
+    def reference_page(self, number: int) -> list[Reference]:
+        """The reference page of a card, best first (most stars, then lowest number).
+
+        For a disinformation card: the refutation and technique cards that refute it. For a
+        refutation or technique card: the disinformation cards it refutes."""
+        card = self.card(number)
+        if card.kind is CardKind.DISINFORMATION:
+            entries = [Reference(c, s) for c, s in self.relevance.get(number, {}).items()]
+        else:
+            entries = [
+                Reference(d, cards[number])
+                for d, cards in self.relevance.items()
+                if number in cards
+            ]
+        return sorted(entries, key=lambda r: (-r.stars, r.card))
+
+
+def _localized(texts: Mapping[str, str], lang: str) -> str:
+    return texts.get(lang) or texts.get("en") or next(iter(texts.values()), "")
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing
+
+
+def parse_deck(text: str) -> Deck:
+    """The deck described by TOML ``text``. Raises ``DeckError`` naming the first problem."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        position = _TOML_POSITION.search(message)
+        line, column = (int(position[1]), int(position[2])) if position else (0, 0)
+        detail = _TOML_POSITION.sub("", message).strip()
+        raise DeckError("syntax", line=line, column=column, detail=detail) from None
+    for section in data:
+        if section not in _SECTIONS:
+            raise DeckError("unknown_section", section=section, field=section)
+
+    deck_table = data.get("deck")
+    if deck_table is None:
+        raise DeckError("missing_deck", field="deck")
+    if not isinstance(deck_table, dict):
+        raise DeckError("bad_section", section="deck", field="deck")
+    deck_id, version, names = _parse_deck_table(deck_table)
+
+    families = _parse_families(_array_of_tables(data, "families"))
+    cards = _parse_cards(_array_of_tables(data, "cards"), families)
+    relevance = _parse_relevance(_array_of_tables(data, "relevance"), cards)
+
+    disinformation = [c for c in cards.values() if c.kind is CardKind.DISINFORMATION]
+    for card in disinformation:
+        listed = relevance.get(card.number, {})
+        if not any(cards[n].kind is CardKind.REFUTATION for n in listed):
+            raise DeckError("no_refutation", number=card.number, field="relevance")
+    if len(disinformation) < FEED_SIZE:
+        raise DeckError(
+            "too_few_disinformation", field="cards", count=len(disinformation), needed=FEED_SIZE
+        )
+    return Deck(
+        id=deck_id,
+        version=version,
+        names=names,
+        families=families,
+        cards=dict(sorted(cards.items())),
+        relevance={d: relevance[d] for d in sorted(relevance)},
+    )
+
+
+def load_deck(path: str | os.PathLike[str]) -> Deck:
+    """The deck in the UTF-8 file at ``path`` (see ``parse_deck``)."""
+    return parse_deck(Path(path).read_text(encoding="utf-8"))
+
+
+def default_deck_path() -> Path:
+    """The path of the default deck shipped with the bot."""
+    return Path(str(files("games.refutation") / "decks" / "default.toml"))
+
+
+def _array_of_tables(data: Mapping[str, Any], section: str) -> list[dict[str, Any]]:
+    value = data.get(section, [])
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise DeckError("bad_section", section=section, field=section)
+    return value
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_LanguageError = Callable[[str, str, str], DeckError]
+
+
+def _texts(value: object, field: str, error: _LanguageError) -> dict[str, str]:
+    """Language -> text of a localized field (``name``, ``title``, ``text``).
+
+    ``error(name, field, lang)`` builds the ``DeckError`` to raise."""
+    if not isinstance(value, dict):
+        raise error("missing", f"{field}.{LANGUAGES[0]}", LANGUAGES[0])
+    for lang in LANGUAGES:
+        if lang not in value:
+            raise error("missing", f"{field}.{lang}", lang)
+    out: dict[str, str] = {}
+    for lang, text in value.items():
+        if not isinstance(text, str) or not text.strip():
+            raise error("bad", f"{field}.{lang}", str(lang))
+        out[str(lang)] = text.strip()
+    return out
+
+
+def _parse_deck_table(table: dict[str, Any]) -> tuple[str, int, dict[str, str]]:
+    for name in table:
+        if name not in _DECK_FIELDS:
+            raise DeckError("deck_unknown_field", field=name)
+    deck_id = table.get("id")
+    if not isinstance(deck_id, str) or not _DECK_ID.fullmatch(deck_id):
+        raise DeckError("deck_field", field="id")
+    version = table.get("version")
+    if not _is_int(version) or version < 1:
+        raise DeckError("deck_field", field="version")
+
+    def error(problem: str, field: str, lang: str) -> DeckError:
+        return DeckError("deck_language", field=field, lang=lang)
+
+    return deck_id, version, _texts(table.get("name"), "name", error)
+
+
+def _parse_families(tables: list[dict[str, Any]]) -> dict[str, Family]:
+    if not tables:
+        raise DeckError("no_families", field="families")
+    families: dict[str, Family] = {}
+    for index, table in enumerate(tables, start=1):
+        key = table.get("key")
+        if not isinstance(key, str) or not _FAMILY_KEY.fullmatch(key):
+            raise DeckError("family_key", index=index, field="key")
+        if key in families:
+            raise DeckError("duplicate_family", family=key, field="key")
+        for name in table:
+            if name not in _FAMILY_FIELDS:
+                raise DeckError("family_unknown_field", family=key, field=name)
+        colour = table.get("colour")
+        if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
+            raise DeckError("bad_colour", family=key, field="colour", value=str(colour or ""))
+
+        def error(problem: str, field: str, lang: str, key: str = key) -> DeckError:
+            return DeckError("family_language", family=key, field=field, lang=lang)
+
+        names = _texts(table.get("name"), "name", error)
+        families[key] = Family(key=key, colour=colour.lower(), names=names)
+    return families
+
+
+def _parse_cards(tables: list[dict[str, Any]], families: Mapping[str, Family]) -> dict[int, Card]:
+    cards: dict[int, Card] = {}
+    for index, table in enumerate(tables, start=1):
+        number = table.get("number")
+        if not _is_int(number) or number < 1:
+            raise DeckError("card_number", index=index, field="number")
+        if number in cards:
+            raise DeckError("duplicate_number", number=number, field="number")
+        cards[number] = _parse_card(number, table, families)
+    return cards
+
+
+def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Family]) -> Card:
+    for name in table:
+        if name not in _CARD_FIELDS:
+            raise DeckError("card_unknown_field", number=number, field=name)
+    kind_value = table.get("kind")
+    if kind_value not in tuple(CardKind):
+        raise DeckError("unknown_kind", number=number, field="kind", value=str(kind_value or ""))
+    kind = CardKind(kind_value)
+
+    family = table.get("family")
+    if kind is CardKind.TECHNIQUE:
+        if family is not None:
+            raise DeckError("family_on_technique", number=number, field="family")
+    elif family is None:
+        raise DeckError("missing_family", number=number, field="family")
+    elif not isinstance(family, str) or family not in families:
+        raise DeckError("unknown_family", number=number, field="family", value=str(family))
+
+    def error(problem: str, field: str, lang: str) -> DeckError:
+        if problem == "missing":
+            return DeckError("missing_language", number=number, field=field, lang=lang)
+        return DeckError("bad_text", number=number, field=field, lang=lang)
+
+    titles = _texts(table.get("title"), "title", error)
+    texts = _texts(table.get("text"), "text", error)
+    for lang, title in titles.items():
+        if len(title) > TITLE_MAX:
+            raise DeckError(
+                "title_too_long",
+                number=number,
+                field=f"title.{lang}",
+                lang=lang,
+                length=len(title),
+                max=TITLE_MAX,
+            )
+    for lang, body in texts.items():
+        if len(body) > TEXT_MAX:
+            raise DeckError(
+                "text_too_long",
+                number=number,
+                field=f"text.{lang}",
+                lang=lang,
+                length=len(body),
+                max=TEXT_MAX,
+            )
+
+    source = table.get("source")
+    if source is None:
+        raise DeckError("missing_source", number=number, field="source")
+    if not _is_url(source):
+        raise DeckError("bad_source", number=number, field="source", value=str(source)[:200])
+    assert isinstance(source, str)
+    return Card(
+        number=number,
+        kind=kind,
+        family=family if kind is not CardKind.TECHNIQUE else None,
+        titles=titles,
+        texts=texts,
+        source=source,
+    )
+
+
+def _is_url(value: object) -> bool:
+    if not isinstance(value, str) or any(ch.isspace() for ch in value):
+        return False
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def _parse_relevance(
+    tables: list[dict[str, Any]], cards: Mapping[int, Card]
+) -> dict[int, dict[int, int]]:
+    relevance: dict[int, dict[int, int]] = {}
+    for index, table in enumerate(tables, start=1):
+        for name in table:
+            if name not in _RELEVANCE_FIELDS:
+                raise DeckError("relevance_unknown_field", index=index, field=name)
+        for name in _RELEVANCE_FIELDS:
+            if not _is_int(table.get(name)):
+                raise DeckError("relevance_field", index=index, field=name)
+        number: int = table["disinformation"]
+        card: int = table["card"]
+        stars: int = table["stars"]
+        if number not in cards:
+            raise DeckError(
+                "relevance_missing_card", index=index, number=number, field="disinformation"
+            )
+        disinformation = cards[number]
+        if disinformation.kind is not CardKind.DISINFORMATION:
+            raise DeckError(
+                "relevance_not_disinformation", index=index, number=number, field="disinformation"
+            )
+        if card not in cards:
+            raise DeckError("relevance_missing_card", index=index, number=card, field="card")
+        refutation = cards[card]
+        if refutation.kind is CardKind.DISINFORMATION:
+            raise DeckError(
+                "relevance_to_disinformation", index=index, number=number, card=card, field="card"
+            )
+        if refutation.kind is CardKind.REFUTATION and refutation.family != disinformation.family:
+            raise DeckError(
+                "relevance_wrong_family",
+                index=index,
+                number=number,
+                card=card,
+                field="card",
+                family=str(refutation.family),
+                expected=str(disinformation.family),
+            )
+        if not STARS_MIN <= stars <= STARS_MAX:
+            raise DeckError(
+                "bad_stars", index=index, number=number, card=card, field="stars", stars=stars
+            )
+        page = relevance.setdefault(number, {})
+        if card in page:
+            raise DeckError(
+                "duplicate_relevance", index=index, number=number, card=card, field="card"
+            )
+        page[card] = stars
+    return relevance
