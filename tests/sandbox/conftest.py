@@ -1,0 +1,14 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from sandbox import Sandbox
+from sandbox.testing import sandbox
+
+
+@pytest.fixture
+async def sb() -> AsyncIterator[Sandbox]:
+    async with sandbox() as s:
+        yield s
