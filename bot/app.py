@@ -1,0 +1,143 @@
+"""The Bot subclass: loads the cogs, registers the persistent buttons, starts the deadlines."""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import asdict
+from typing import Any
+
+import discord
+from discord.ext import commands
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from bot.clock import Clock, utcnow
+from bot.config import Settings
+from bot.courier import Courier
+from bot.endpoints import point_discord_at
+from bot.errors import GameCommandTree
+from bot.scheduler import DeadlineScheduler
+from bot.service import Effect, GameService, Services
+from bot.translator import CatalogueTranslator
+from db.engine import make_engine, make_sessions, migrate
+from db.models import Deadline
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.resistance", "cogs.refutation", "cogs.settings")
+
+
+def owns_guild(guild_id: int, shard_count: int | None, shard_ids: tuple[int, ...] | None) -> bool:
+    """Whether this process runs the shard of ``guild_id`` (Discord's sharding formula)."""
+    if not shard_count or shard_ids is None:
+        return True
+    return (guild_id >> 22) % shard_count in shard_ids
+
+
+class GameBot(commands.AutoShardedBot):
+    def __init__(
+        self,
+        settings: Settings,
+        engine: AsyncEngine,
+        *,
+        clock: Clock = utcnow,
+        rng: random.Random | None = None,
+        cogs: tuple[str, ...] = COGS,
+    ) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=GameCommandTree,
+            shard_count=settings.discord.shard_count,
+            shard_ids=list(settings.discord.shard_ids) if settings.discord.shard_ids else None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            max_messages=None,
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+        )
+        self.settings = settings
+        self.engine = engine
+        self.sessions = make_sessions(engine)
+        self.clock = clock
+        self.cog_names = cogs
+        self.app = Services(
+            sessions=self.sessions,
+            courier=Courier(self),
+            clock=clock,
+            rng=rng or random.Random(),
+            defaults={
+                "resistance": asdict(settings.resistance),
+                "refutation": asdict(settings.refutation),
+            },
+        )
+        self.services: dict[str, GameService] = {}
+        self.scheduler = DeadlineScheduler(
+            self.sessions,
+            self.on_deadline,
+            clock=clock,
+            owns=lambda guild_id: owns_guild(
+                guild_id, settings.discord.shard_count, settings.discord.shard_ids
+            ),
+        )
+        self.app.scheduler = self.scheduler
+
+    async def setup_hook(self) -> None:
+        from bot.resistance import ResistanceService
+
+        self.services["resistance"] = ResistanceService(self.app)
+        try:
+            from bot.refutation import RefutationService
+
+            self.services["refutation"] = RefutationService(self.app)
+        except ImportError:  # pragma: no cover - the refutation service ships with its cog
+            pass
+        from cogs.lobby import LobbyButton
+
+        self.add_dynamic_items(LobbyButton)
+        for name in self.cog_names:
+            try:
+                await self.load_extension(name)
+            except commands.ExtensionNotFound:
+                log.warning("cog %s not found, skipped", name)
+        await self.tree.set_translator(CatalogueTranslator())
+        if self.settings.discord.sync_commands:
+            await self.sync_commands()
+        await self.scheduler.start()
+
+    async def sync_commands(self) -> None:
+        dev_guild = self.settings.discord.dev_guild_id
+        if dev_guild:
+            guild = discord.Object(id=dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
+        """The scheduler's handler: the service of the deadline's game decides."""
+        prefix = deadline.kind.split("_", 1)[0]
+        service = self.services.get({"rs": "resistance", "rf": "refutation"}.get(prefix, ""))
+        if service is None:
+            log.warning("no service for deadline %s of kind %s", deadline.id, deadline.kind)
+            return None
+        handler: Any = service.on_deadline
+        result: Effect | None = await handler(s, deadline)
+        return result
+
+    async def close(self) -> None:
+        await self.scheduler.shutdown()
+        await super().close()
+        await self.engine.dispose()
+
+
+async def run_bot(settings: Settings) -> None:
+    """Apply migrations, then run until interrupted."""
+    point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
+    await migrate(settings.database.url)
+    engine = make_engine(settings.database.url)
+    bot = GameBot(settings, engine)
+    async with bot:
+        await bot.start(settings.discord.token)

@@ -1,0 +1,929 @@
+"""The Resistance service: one method per user action, one transaction each.
+
+Votes and mission choices live in the ``votes`` table (one row per player and proposal, an
+upsert): a click is recorded without rewriting the game state, so ten players clicking at once
+never overwrite each other. At the result the recorded choices are applied to the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.errors import UserError
+from bot.i18n import Lang, t
+from bot.service import Actor, Effect, GameService, Outcome
+from db import repo
+from db.models import Deadline, Game, Player
+from games.resistance import (
+    Event,
+    GameError,
+    MissingVote,
+    MissionChoice,
+    Options,
+    Phase,
+    Resistance,
+    Role,
+    TeamVote,
+)
+from games.resistance import Player as EnginePlayer
+
+log = logging.getLogger(__name__)
+
+VOTE = "rs_vote"
+REMINDER = "rs_reminder"
+LEADER = "rs_leader"
+KINDS = (VOTE, REMINDER, LEADER)
+
+
+def ts(when: datetime) -> str:
+    """A Discord timestamp: every reader sees it in their own time zone."""
+    epoch = int(when.timestamp())
+    return f"<t:{epoch}:F> (<t:{epoch}:R>)"
+
+
+def alphabetical(names: Sequence[str]) -> list[str]:
+    return sorted(names, key=lambda n: (n.casefold(), n))
+
+
+class ResistanceService(GameService):
+    kind = "resistance"
+    min_players = 5
+    max_players = 10
+    vote_view_factory: Callable[[int, int, bool, Lang], discord.ui.View] | None = None
+
+    # -- state --------------------------------------------------------------------------------
+
+    def load(self, game: Game) -> Resistance:
+        if game.state is None:
+            raise UserError("common.error.not_started")
+        return Resistance.from_dict(game.state)
+
+    async def save(
+        self, s: AsyncSession, game: Game, state: Resistance, events: list[Event], actor: int | None
+    ) -> None:
+        await repo.save_state(s, game, state.to_dict())
+        at = self.now()
+        for event in events:
+            await repo.append_event(
+                s,
+                game.id,
+                event.kind,
+                event.data,
+                actor_id=actor,
+                private_to=event.private_to,
+                at=at,
+            )
+
+    def names(self, state: Resistance, ids: Sequence[int]) -> list[str]:
+        return [state.player(i).name for i in ids]
+
+    # -- start --------------------------------------------------------------------------------
+
+    async def start(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status != "lobby":
+                raise UserError("common.error.not_in_lobby")
+            players = await repo.players(s, game.id)
+            if not self.min_players <= len(players) <= self.max_players:
+                raise GameError(
+                    "resistance.error.bad_player_count",
+                    {"min": self.min_players, "max": self.max_players, "count": len(players)},
+                )
+        # DMs before dealing: nobody gets a role unless everybody can.
+        unreachable = await self.app_check_dms(game, players)
+        if unreachable:
+            names = ", ".join(f"**{p.display_name}**" for p in unreachable)
+            await self.app.courier.post(
+                self.where(game), t("common.start.unreachable", game.lang, names=names)
+            )
+            return t("common.start.unreachable_private", actor.lang, names=names)
+        async with self.action(game_id) as (s, game):
+            if game.status != "lobby":
+                raise UserError("common.error.not_in_lobby")
+            players = await repo.players(s, game.id)
+            rng = random.Random(self.app.rng.getrandbits(64))
+            options = Options(missing_vote=MissingVote(game.options.get("missing_vote", "reject")))
+            state, events = Resistance.setup(
+                [EnginePlayer(p.user_id, p.display_name) for p in players], rng, options
+            )
+            for p in players:
+                p.seat = state.leader_order.index(p.user_id)
+                p.role = state.roles[p.user_id].value
+            game.status = "running"
+            game.started_at = self.now()
+            await self.save(s, game, state, events, actor.id)
+            effects = [
+                self.role_dms(state, players),
+                self.post_leader_list(s, game, state, new=True),
+            ]
+            effects.append(
+                self.announce(
+                    game,
+                    t(
+                        "resistance.start.public",
+                        game.lang,
+                        count=len(players),
+                        spies=len(state.spies),
+                    ),
+                )
+            )
+            leader_effect = await self.arm_leader_deadline(s, game, state)
+            if leader_effect:
+                effects.append(leader_effect)
+            effects.append(self.announce(game, self.debate_text(game, state)))
+        return await self.run(Outcome(t("resistance.start.done", actor.lang), effects))
+
+    async def app_check_dms(self, game: Game, players: list[Player]) -> list[Player]:
+        unreachable = await self.check_dms(game, players)
+        if unreachable:
+            async with self.app.sessions.begin() as s:
+                for p in unreachable:
+                    row = await repo.player(s, game.id, p.user_id)
+                    if row is not None:
+                        row.dm_failed = True
+        return unreachable
+
+    def role_text(self, state: Resistance, player_id: int, lang: str) -> str:
+        view = state.private_view(player_id)
+        if view.role is Role.SPY:
+            others = ", ".join(alphabetical(self.names(state, view.spies)))
+            return t("resistance.role.spy", lang, spies=others or "—")
+        return t("resistance.role.resistance", lang)
+
+    def role_dms(self, state: Resistance, players: list[Player]) -> Effect:
+        async def send() -> None:
+            for p in players:
+                await self.app.courier.dm(p.user_id, self.role_text(state, p.user_id, p.locale))
+
+        return send
+
+    def announce(self, game: Game, text: str) -> Effect:
+        async def post() -> None:
+            await self.app.courier.post(self.where(game), text)
+
+        return post
+
+    # -- leader list --------------------------------------------------------------------------
+
+    def leader_list_text(self, game: Game, state: Resistance) -> str:
+        lines = [t("resistance.leaders.title", game.lang)]
+        for n, pid in enumerate(state.leader_order, 1):
+            name = state.player(pid).name
+            if pid == state.leader and state.phase is not Phase.OVER:
+                lines.append(t("resistance.leaders.active", game.lang, n=n, name=name))
+            else:
+                lines.append(f"{n}. {name}")
+        lines.append("")
+        lines.append(self.track_text(game, state))
+        return "\n".join(lines)
+
+    def track_text(self, game: Game, state: Resistance) -> str:
+        marks = ["✅" if ok else "❌" for ok in state.results]
+        marks += ["▫️"] * (5 - len(marks))
+        return t(
+            "resistance.round.track",
+            game.lang,
+            track=" ".join(marks),
+            mission=min(state.mission, 5),
+            rejections=state.rejections,
+        )
+
+    def post_leader_list(
+        self, s: AsyncSession, game: Game, state: Resistance, *, new: bool = False
+    ) -> Effect:
+        """Edit the pinned leader list in place; else post a new one, pin it, unpin the old."""
+        text = self.leader_list_text(game, state)
+        game_id, where = game.id, self.where(game)
+
+        async def update() -> None:
+            courier = self.app.courier
+            async with self.app.sessions() as rs:
+                old = await repo.get_message(rs, game_id, "leader_list")
+            if (
+                old is not None
+                and not new
+                and await courier.edit(old.channel_id, old.message_id, content=text)
+            ):
+                return
+            message = await courier.post(where, text)
+            if message is None:
+                return
+            await courier.pin(where, message.id)
+            if old is not None:
+                await courier.pin(old.channel_id, old.message_id, pin=False)
+            async with self.app.sessions.begin() as ws:
+                await repo.set_message(ws, game_id, "leader_list", where, message.id)
+
+        del s
+        return update
+
+    def debate_text(self, game: Game, state: Resistance) -> str:
+        return t(
+            "resistance.round.debate",
+            game.lang,
+            mission=state.mission,
+            attempt=state.rejections + 1,
+            leader=f"<@{state.leader}>",
+            size=state.team_size,
+        )
+
+    # -- propose ------------------------------------------------------------------------------
+
+    async def propose(self, actor: Actor, game_id: int, team: Sequence[int]) -> str:
+        async with self.action(game_id) as (s, game):
+            state = self.running(game)
+            if not state.is_player(actor.id):
+                raise GameError("resistance.error.not_a_player", {})
+            events = state.propose(actor.id, list(team))
+            now = self.now()
+            due = now + timedelta(hours=float(game.options.get("vote_hours", 24)))
+            await self.cancel_deadlines(s, game, (LEADER,))
+            await self.save(s, game, state, events, actor.id)
+            effects = await self.arm_vote_deadlines(s, game, state, now, due)
+            proposal = state.proposal_number
+            team_names = ", ".join(f"**{n}**" for n in self.names(state, state.team or ()))
+            effects.append(
+                self.announce(
+                    game,
+                    t(
+                        "resistance.proposal.public",
+                        game.lang,
+                        leader=state.player(actor.id).name,
+                        mission=state.mission,
+                        team=team_names,
+                        deadline=ts(due),
+                    ),
+                )
+            )
+            if game.options.get("lock_during_vote", True):
+                effects.append(self.debate_lock(s, game, await repo.players(s, game.id), lock=True))
+            effects.append(
+                self.vote_dms(game, state, await repo.players(s, game.id), proposal, due)
+            )
+        return await self.run(Outcome(t("resistance.proposal.done", actor.lang), effects))
+
+    def running(self, game: Game) -> Resistance:
+        if game.status == "lobby":
+            raise UserError("common.error.not_started")
+        if game.status != "running":
+            raise GameError("resistance.error.game_over", {})
+        return self.load(game)
+
+    async def arm_vote_deadlines(
+        self, s: AsyncSession, game: Game, state: Resistance, now: datetime, due: datetime
+    ) -> list[Effect]:
+        scheduler = self.app.scheduler
+        assert scheduler is not None
+        payload = {"proposal": state.proposal_number}
+        created = [
+            await scheduler.add(
+                s, game_id=game.id, guild_id=game.guild_id, kind=VOTE, due_at=due, payload=payload
+            )
+        ]
+        reminder_hours = float(game.options.get("reminder_hours", 2))
+        if reminder_hours > 0 and due - timedelta(hours=reminder_hours) > now:
+            created.append(
+                await scheduler.add(
+                    s,
+                    game_id=game.id,
+                    guild_id=game.guild_id,
+                    kind=REMINDER,
+                    due_at=due - timedelta(hours=reminder_hours),
+                    payload=payload,
+                )
+            )
+        return [self.schedule_after_commit(d) for d in created]
+
+    def schedule_after_commit(self, deadline: Deadline) -> Effect:
+        deadline_id, due = deadline.id, deadline.due_at
+        scheduler = self.app.scheduler
+
+        async def schedule() -> None:
+            assert scheduler is not None
+            scheduler.schedule(deadline_id, due)
+
+        return schedule
+
+    async def arm_leader_deadline(
+        self, s: AsyncSession, game: Game, state: Resistance
+    ) -> Effect | None:
+        hours = float(game.options.get("leader_hours", 0) or 0)
+        if hours <= 0 or state.phase is not Phase.DEBATE or self.app.scheduler is None:
+            return None
+        deadline = await self.app.scheduler.add(
+            s,
+            game_id=game.id,
+            guild_id=game.guild_id,
+            kind=LEADER,
+            due_at=self.now() + timedelta(hours=hours),
+            payload={"proposal": state.proposal_number, "leader": state.leader},
+        )
+        return self.schedule_after_commit(deadline)
+
+    async def cancel_deadlines(self, s: AsyncSession, game: Game, kinds: Sequence[str]) -> None:
+        if self.app.scheduler is not None:
+            await self.app.scheduler.cancel_for_game(s, game.id, list(kinds))
+
+    def vote_dms(
+        self, game: Game, state: Resistance, players: list[Player], proposal: int, due: datetime
+    ) -> Effect:
+        team = set(state.team or ())
+        team_names = ", ".join(f"**{n}**" for n in self.names(state, state.team or ()))
+        mission = state.mission
+
+        async def send() -> None:
+            for p in players:
+                on_team = p.user_id in team
+                key = "resistance.dm.vote_team" if on_team else "resistance.dm.vote"
+                text = t(
+                    key,
+                    p.locale,
+                    mission=mission,
+                    team=team_names,
+                    deadline=ts(due),
+                    where=f"<#{self.where(game)}>",
+                )
+                view = (
+                    self.vote_view_factory(game.id, proposal, on_team, p.locale)
+                    if self.vote_view_factory
+                    else None
+                )
+                await self.app.courier.dm(p.user_id, text, **({"view": view} if view else {}))
+
+        return send
+
+    def debate_lock(
+        self, s: AsyncSession, game: Game, players: list[Player], *, lock: bool
+    ) -> Effect:
+        """Close (or reopen) the debate: lock the forum post, or deny Send Messages to players."""
+        ids = [p.user_id for p in players]
+        thread_id, channel_id = game.thread_id, game.channel_id
+        del s
+
+        async def apply() -> None:
+            courier = self.app.courier
+            if thread_id is None:
+                await courier.member_send(channel_id, ids, allowed=not lock)
+                return
+            try:
+                thread = await courier.channel(thread_id)
+                await thread.edit(locked=lock)
+            except discord.HTTPException:
+                log.warning(
+                    "could not %s the debate of game %s", "close" if lock else "reopen", game.id
+                )
+
+        return apply
+
+    # -- votes --------------------------------------------------------------------------------
+
+    async def vote(
+        self, actor: Actor, game_id: int, proposal: int | None, choice: TeamVote | MissionChoice
+    ) -> str:
+        """Record a team vote or a mission choice; ``proposal`` None means the current one."""
+        async with self.action(game_id) as (s, game):
+            if game.status != "running":
+                raise UserError(
+                    "resistance.error.stale_button"
+                    if proposal is not None
+                    else "resistance.error.game_over"
+                )
+            state = self.load(game)
+            if not state.is_player(actor.id):
+                raise GameError("resistance.error.not_a_player", {})
+            if proposal is not None and (
+                proposal != state.proposal_number or state.phase is not Phase.VOTE
+            ):
+                raise UserError("resistance.error.stale_button")
+            round_key = f"p{state.proposal_number}"
+            # The rules decide what is recorded (a Resistance sabotage becomes support).
+            if isinstance(choice, TeamVote):
+                state.verify_vote(actor.id, choice)
+                await repo.record_vote(s, game.id, round_key, "team", actor.id, choice.value)
+                note = None
+            else:
+                events = state.choose(actor.id, choice)
+                recorded = state.choices[actor.id]
+                await repo.record_vote(s, game.id, round_key, "mission", actor.id, recorded.value)
+                note = (
+                    t("resistance.vote.resistance_supports", actor.lang)
+                    if any(e.kind == "sabotage_recorded_as_support" for e in events)
+                    else None
+                )
+            team_votes = await repo.votes_for(s, game.id, round_key, "team")
+            mission_votes = await repo.votes_for(s, game.id, round_key, "mission")
+            effects: list[Effect] = []
+            if game.options.get("early_close") and self.all_in(state, team_votes, mission_votes):
+                effects.append(self.resolve_later(game.id, state.proposal_number))
+            reply = self.on_record(state, actor, team_votes, mission_votes, note)
+        return await self.run(Outcome(reply, effects))
+
+    def all_in(
+        self, state: Resistance, team_votes: dict[int, str], mission_votes: dict[int, str]
+    ) -> bool:
+        team = set(state.team or ())
+        return all(p.id in team_votes for p in state.players) and all(
+            m in mission_votes for m in team
+        )
+
+    def on_record(
+        self,
+        state: Resistance,
+        actor: Actor,
+        team_votes: dict[int, str],
+        mission_votes: dict[int, str],
+        note: str | None,
+    ) -> str:
+        lang = actor.lang
+        vote = team_votes.get(actor.id)
+        lines = [
+            t(
+                "resistance.vote.on_record",
+                lang,
+                vote=t(f"resistance.choice.{vote}", lang)
+                if vote
+                else t("resistance.choice.none", lang),
+            )
+        ]
+        if actor.id in (state.team or ()):
+            choice = mission_votes.get(actor.id)
+            lines.append(
+                t(
+                    "resistance.vote.mission_on_record",
+                    lang,
+                    choice=t(f"resistance.choice.{choice}", lang)
+                    if choice
+                    else t("resistance.choice.none", lang),
+                )
+            )
+        if note:
+            lines.append(note)
+        lines.append(t("resistance.vote.can_change", lang))
+        return "\n".join(lines)
+
+    def resolve_later(self, game_id: int, proposal: int) -> Effect:
+        async def resolve() -> None:
+            await self.resolve(game_id, proposal)
+
+        return resolve
+
+    # -- result -------------------------------------------------------------------------------
+
+    async def resolve(
+        self, game_id: int, proposal: int | None, actor: Actor | None = None
+    ) -> str | None:
+        """Resolve the current vote (deadline, early close, moderator); None if nothing to do."""
+        async with self.action(game_id) as (s, game):
+            if actor is not None:
+                await self.require_moderator(s, actor, game, game.guild_id)
+            outcome = await self.resolve_in(s, game, proposal)
+            if outcome is None:
+                if actor is not None:
+                    raise GameError("resistance.error.no_vote_to_resolve", {})
+                return None
+            if actor is not None:
+                outcome.reply = t("resistance.moderation.resolved", actor.lang)
+        return await self.run(outcome)
+
+    async def resolve_in(self, s: AsyncSession, game: Game, proposal: int | None) -> Outcome | None:
+        if game.status != "running":
+            return None
+        state = self.load(game)
+        if state.phase is not Phase.VOTE or (
+            proposal is not None and proposal != state.proposal_number
+        ):
+            return None
+        round_key = f"p{state.proposal_number}"
+        events: list[Event] = []
+        for uid, value in (await repo.votes_for(s, game.id, round_key, "team")).items():
+            if state.is_player(uid):
+                events += state.vote(uid, TeamVote(value))
+        team = set(state.team or ())
+        for uid, value in (await repo.votes_for(s, game.id, round_key, "mission")).items():
+            if uid in team:
+                events += state.choose(uid, MissionChoice(value))
+        events += state.resolve()
+        await self.cancel_deadlines(s, game, (VOTE, REMINDER))
+        players = await repo.players(s, game.id)
+        effects: list[Effect] = [self.announce(game, self.result_text(game, state, events))]
+        if game.options.get("lock_during_vote", True):
+            effects.append(self.debate_lock(s, game, players, lock=False))
+        if state.phase is Phase.OVER:
+            game.status = "ended"
+            game.ended_at = self.now()
+            await self.save(s, game, state, events, None)
+            effects.append(self.post_leader_list(s, game, state))
+            effects.append(self.announce(game, self.end_text(game, state)))
+            effects.append(self.announce(game, await self.history_text(s, game, state, events)))
+        else:
+            await self.save(s, game, state, events, None)
+            effects.append(self.post_leader_list(s, game, state))
+            effects.append(self.announce(game, self.debate_text(game, state)))
+            leader = await self.arm_leader_deadline(s, game, state)
+            if leader:
+                effects.append(leader)
+        return Outcome("", effects)
+
+    def result_text(self, game: Game, state: Resistance, events: list[Event]) -> str:
+        lang = game.lang
+        lines: list[str] = []
+        for e in events:
+            if e.private_to is not None:
+                continue
+            d = e.data
+            if e.kind == "team_vote_result":
+                key = (
+                    "resistance.result.accepted" if d["accepted"] else "resistance.result.rejected"
+                )
+                lines.append(t(key, lang, proposal=d["proposal"], mission=d["mission"]))
+                for part in ("accept", "reject", "no_vote"):
+                    names = ", ".join(self.names(state, d[part])) or "—"
+                    lines.append(
+                        t(f"resistance.result.{part}", lang, names=names, count=len(d[part]))
+                    )
+            elif e.kind == "mission_result":
+                key = (
+                    "resistance.result.mission_success"
+                    if d["success"]
+                    else "resistance.result.mission_failed"
+                )
+                lines.append(
+                    t(
+                        key,
+                        lang,
+                        mission=d["mission"],
+                        supports=d["supports"],
+                        sabotages=d["sabotages"],
+                    )
+                )
+            elif e.kind == "leader_skipped":
+                lines.append(
+                    t("resistance.result.leader_skipped", lang, name=state.player(d["leader"]).name)
+                )
+        lines.append(self.track_text(game, state))
+        return "\n".join(lines)
+
+    def end_text(self, game: Game, state: Resistance) -> str:
+        lang = game.lang
+        if state.winner is None:
+            head = t("resistance.end.cancelled", lang)
+        else:
+            head = t(
+                f"resistance.end.{state.winner.value}",
+                lang,
+                reason=t(f"resistance.end.reason.{state.win_reason}", lang),
+            )
+        spies = ", ".join(alphabetical(self.names(state, state.spies)))
+        resistance = ", ".join(
+            alphabetical([p.name for p in state.players if p.id not in state.spies])
+        )
+        return "\n".join(
+            [head, t("resistance.end.roles", lang, spies=spies, resistance=resistance)]
+        )
+
+    async def history_text(
+        self, s: AsyncSession, game: Game, state: Resistance, pending: list[Event]
+    ) -> str:
+        lang = game.lang
+        lines = [t("resistance.history.title", lang)]
+        rows = [(e.kind, e.payload) for e in await repo.events(s, game.id, public_only=True)]
+        rows += [(e.kind, e.data) for e in pending if e.private_to is None]
+        seen: set[tuple[str, str]] = set()
+        for kind, d in rows:
+            marker = (kind, repr(sorted(d.items())) if isinstance(d, dict) else repr(d))
+            if marker in seen:
+                continue
+            seen.add(marker)
+            if kind == "team_proposed":
+                lines.append(
+                    t(
+                        "resistance.history.proposal",
+                        lang,
+                        proposal=d["proposal"],
+                        mission=d["mission"],
+                        leader=state.player(d["leader"]).name,
+                        team=", ".join(self.names(state, d["team"])),
+                    )
+                )
+            elif kind == "team_vote_result":
+                key = (
+                    "resistance.history.accepted"
+                    if d["accepted"]
+                    else "resistance.history.rejected"
+                )
+                lines.append(
+                    t(
+                        key,
+                        lang,
+                        accept=", ".join(self.names(state, d["accept"])) or "—",
+                        reject=", ".join(self.names(state, d["reject"])) or "—",
+                        no_vote=", ".join(self.names(state, d["no_vote"])) or "—",
+                    )
+                )
+            elif kind == "mission_result":
+                key = (
+                    "resistance.history.mission_success"
+                    if d["success"]
+                    else "resistance.history.mission_failed"
+                )
+                lines.append(
+                    t(
+                        key,
+                        lang,
+                        mission=d["mission"],
+                        supports=d["supports"],
+                        sabotages=d["sabotages"],
+                    )
+                )
+            elif kind == "leader_skipped":
+                lines.append(
+                    t(
+                        "resistance.history.leader_skipped",
+                        lang,
+                        name=state.player(d["leader"]).name,
+                    )
+                )
+            elif kind == "player_substituted":
+                lines.append(
+                    t(
+                        "resistance.history.substituted",
+                        lang,
+                        new=d["name"],
+                        old=self.name_of(state, d),
+                    )
+                )
+        return "\n".join(lines)
+
+    def name_of(self, state: Resistance, d: dict[str, Any]) -> str:
+        return str(d.get("old_name") or d.get("old"))
+
+    # -- deadlines ----------------------------------------------------------------------------
+
+    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
+        """Called by the scheduler inside the transaction that claimed the deadline."""
+        game = await repo.get_game(s, deadline.game_id, for_update=True)
+        if game is None or game.status != "running":
+            return None
+        proposal = int((deadline.payload or {}).get("proposal", 0))
+        if deadline.kind == VOTE:
+            outcome = await self.resolve_in(s, game, proposal)
+        elif deadline.kind == REMINDER:
+            outcome = await self.remind_in(s, game, proposal)
+        elif deadline.kind == LEADER:
+            outcome = await self.skip_leader_in(s, game, proposal)
+        else:
+            return None
+        if outcome is None:
+            return None
+
+        async def after() -> None:
+            await self.run(outcome)
+
+        return after
+
+    async def remind_in(self, s: AsyncSession, game: Game, proposal: int | None) -> Outcome | None:
+        state = self.load(game)
+        if state.phase is not Phase.VOTE or (
+            proposal is not None and proposal != state.proposal_number
+        ):
+            return None
+        round_key = f"p{state.proposal_number}"
+        team_votes = await repo.votes_for(s, game.id, round_key, "team")
+        mission_votes = await repo.votes_for(s, game.id, round_key, "mission")
+        team = set(state.team or ())
+        waiting = [
+            p
+            for p in await repo.players(s, game.id)
+            if p.user_id not in team_votes or (p.user_id in team and p.user_id not in mission_votes)
+        ]
+        deadline = await self.vote_due(s, game)
+
+        async def send() -> None:
+            for p in waiting:
+                await self.app.courier.dm(
+                    p.user_id,
+                    t(
+                        "resistance.dm.reminder",
+                        p.locale,
+                        deadline=ts(deadline) if deadline else "—",
+                        where=f"<#{self.where(game)}>",
+                    ),
+                )
+
+        return Outcome(t("resistance.moderation.reminded", game.lang, count=len(waiting)), [send])
+
+    async def vote_due(self, s: AsyncSession, game: Game) -> datetime | None:
+        open_ = await repo.open_deadlines(s, game.id, kinds=[VOTE])
+        return open_[0].due_at if open_ else None
+
+    async def skip_leader_in(self, s: AsyncSession, game: Game, proposal: int) -> Outcome | None:
+        state = self.load(game)
+        if state.phase is not Phase.DEBATE or state.proposal_number != proposal:
+            return None
+        events = state.skip_leader()
+        effects: list[Effect] = [self.announce(game, self.result_text(game, state, events))]
+        if state.phase is Phase.OVER:
+            game.status = "ended"
+            game.ended_at = self.now()
+            await self.save(s, game, state, events, None)
+            effects.append(self.announce(game, self.end_text(game, state)))
+        else:
+            await self.save(s, game, state, events, None)
+            effects.append(self.announce(game, self.debate_text(game, state)))
+            leader = await self.arm_leader_deadline(s, game, state)
+            if leader:
+                effects.append(leader)
+        effects.append(self.post_leader_list(s, game, state))
+        return Outcome("", effects)
+
+    # -- moderation ---------------------------------------------------------------------------
+
+    async def remind(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            self.running(game)
+            outcome = await self.remind_in(s, game, None)
+            if outcome is None:
+                raise GameError("resistance.error.no_vote_to_resolve", {})
+            outcome.reply = t(
+                "resistance.moderation.reminded",
+                actor.lang,
+                count=len(outcome.effects and outcome.reply and []),
+            )
+        return await self.run(outcome)
+
+    async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
+        if not 0 < hours <= 24 * 14:
+            raise UserError("resistance.error.bad_hours")
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            state = self.running(game)
+            kinds = [VOTE, REMINDER] if state.phase is Phase.VOTE else [LEADER]
+            deadlines = await repo.open_deadlines(s, game.id, kinds=kinds)
+            if not deadlines:
+                raise UserError("resistance.error.no_deadline")
+            moved = [(d.id, d.due_at + timedelta(hours=hours)) for d in deadlines]
+            main = max(due for _, due in moved)
+        assert self.app.scheduler is not None
+        for deadline_id, due in moved:
+            await self.app.scheduler.extend(deadline_id, due)
+        await self.app.courier.post(
+            self.where(game),
+            t("resistance.moderation.extended_public", game.lang, deadline=ts(main)),
+        )
+        return t("resistance.moderation.extended", actor.lang, deadline=ts(main))
+
+    async def cancel(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status not in ("lobby", "running"):
+                raise GameError("resistance.error.game_over", {})
+            effects: list[Effect] = []
+            if game.status == "running":
+                state = self.load(game)
+                events = state.cancel()
+                await self.cancel_deadlines(s, game, KINDS)
+                await self.save(s, game, state, events, actor.id)
+                players = await repo.players(s, game.id)
+                if game.options.get("lock_during_vote", True):
+                    effects.append(self.debate_lock(s, game, players, lock=False))
+                effects.append(self.post_leader_list(s, game, state))
+                effects.append(self.announce(game, self.end_text(game, state)))
+            else:
+                effects.append(self.announce(game, t("common.lobby.cancelled", game.lang)))
+            game.status = "cancelled"
+            game.ended_at = self.now()
+        return await self.run(Outcome(t("common.moderation.cancelled", actor.lang), effects))
+
+    async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            state = self.running(game)
+            old_name = state.player(old.id).name if state.is_player(old.id) else old.name
+            events = state.substitute(old.id, EnginePlayer(new.id, new.name))
+            for e in events:
+                if e.kind == "player_substituted":
+                    e.data["old_name"] = old_name
+            old_row = await repo.player(s, game.id, old.id)
+            seat = old_row.seat if old_row else None
+            await repo.deactivate_player(s, game.id, old.id)
+            row = await repo.add_player(
+                s, game.id, new.id, new.name, locale=new.lang, at=self.now()
+            )
+            row.seat = seat
+            row.role = state.roles[new.id].value
+            await self.save(s, game, state, events, actor.id)
+            effects: list[Effect] = [
+                self.announce(
+                    game,
+                    t(
+                        "resistance.moderation.substituted_public",
+                        game.lang,
+                        old=old_name,
+                        new=new.name,
+                    ),
+                ),
+                self.post_leader_list(s, game, state),
+            ]
+            role_text = self.role_text(state, new.id, new.lang)
+
+            async def dm_role() -> None:
+                await self.app.courier.dm(new.id, role_text)
+
+            effects.append(dm_role)
+            if state.phase is Phase.VOTE:
+                due = await self.vote_due(s, game) or self.now()
+                effects.append(self.vote_dms(game, state, [row], state.proposal_number, due))
+        return await self.run(
+            Outcome(
+                t("resistance.moderation.substituted", actor.lang, old=old_name, new=new.name),
+                effects,
+            )
+        )
+
+    # -- read-only views ----------------------------------------------------------------------
+
+    async def status(self, actor: Actor, game_id: int) -> str:
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            assert game is not None
+            lang = actor.lang
+            if game.status == "lobby":
+                return self.lobby_text(game, await repo.players(s, game.id))
+            state = self.load(game)
+            view = state.public_view()
+            lines = [
+                self.track_text(game, state).replace(game.lang, game.lang),
+                t("resistance.status.leader", lang, name=state.player(view.leader).name),
+                t(f"resistance.status.phase_{view.phase.value}", lang),
+            ]
+            if view.phase is Phase.VOTE:
+                round_key = f"p{state.proposal_number}"
+                team_votes = await repo.votes_for(s, game.id, round_key, "team")
+                mission_votes = await repo.votes_for(s, game.id, round_key, "mission")
+                team = set(state.team or ())
+                waiting = [
+                    p.name
+                    for p in state.players
+                    if p.id not in team_votes or (p.id in team and p.id not in mission_votes)
+                ]
+                due = await self.vote_due(s, game)
+                lines.append(
+                    t(
+                        "resistance.status.team",
+                        lang,
+                        team=", ".join(self.names(state, state.team or ())),
+                    )
+                )
+                lines.append(
+                    t(
+                        "resistance.status.votes_in",
+                        lang,
+                        count=len(team_votes),
+                        total=len(state.players),
+                    )
+                )
+                lines.append(
+                    t(
+                        "resistance.status.waiting",
+                        lang,
+                        names=", ".join(alphabetical(waiting)) or "—",
+                    )
+                )
+                if due:
+                    lines.append(t("resistance.status.deadline", lang, deadline=ts(due)))
+            return "\n".join(lines)
+
+    async def history(self, actor: Actor, game_id: int) -> str:
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            assert game is not None
+            state = self.load(game)
+            text = await self.history_text(s, game, state, [])
+            return text.replace(
+                t("resistance.history.title", game.lang),
+                t("resistance.history.title", actor.lang),
+                1,
+            )
+
+    async def role(self, actor: Actor, game_id: int) -> str:
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            assert game is not None
+            state = self.load(game)
+            if state.is_player(actor.id):
+                return self.role_text(state, actor.id, actor.lang)
+            if game.options.get("moderators_see_roles") and await self.is_moderator(
+                s, actor, game, game.guild_id
+            ):
+                spies = ", ".join(alphabetical(self.names(state, state.spies)))
+                return t("resistance.role.moderator", actor.lang, spies=spies)
+            raise GameError("resistance.error.not_a_player", {})

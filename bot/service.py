@@ -1,0 +1,340 @@
+"""What every game service shares: the lobby, moderators, languages, the per-game transaction.
+
+A service method is one user action: it takes the game's lock, opens one transaction (load,
+apply the rules, write), commits, and only then performs the Discord effects. It returns the
+private answer for the user, already localized.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.clock import Clock
+from bot.courier import Courier
+from bot.errors import UserError
+from bot.i18n import Lang, lang_of, t
+from bot.locks import GameLocks
+from db import repo
+from db.models import Game, Player
+
+if TYPE_CHECKING:
+    from bot.scheduler import DeadlineScheduler
+
+log = logging.getLogger(__name__)
+
+# Effects to run once the transaction has committed.
+Effect = Callable[[], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: the parts of a Discord member a service needs."""
+
+    id: int
+    name: str
+    lang: Lang
+    manages_guild: bool = False
+    role_ids: frozenset[int] = frozenset()
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction) -> Actor:
+        user = interaction.user
+        perms = interaction.permissions
+        roles = getattr(user, "roles", [])
+        return cls(
+            id=user.id,
+            name=user.display_name,
+            lang=lang_of(interaction.locale),
+            manages_guild=bool(perms.manage_guild or perms.administrator),
+            role_ids=frozenset(r.id for r in roles),
+        )
+
+    @classmethod
+    def of_member(cls, member: discord.abc.User, lang: Lang) -> Actor:
+        return cls(id=member.id, name=member.display_name, lang=lang)
+
+
+@dataclass
+class Outcome:
+    """A private answer and the effects to run after commit."""
+
+    reply: str
+    effects: list[Effect] = field(default_factory=list)
+
+
+class Services:
+    """What services need from the application; the Bot subclass builds one."""
+
+    def __init__(
+        self,
+        *,
+        sessions: async_sessionmaker[AsyncSession],
+        courier: Courier,
+        clock: Clock,
+        rng: random.Random,
+        defaults: dict[str, dict[str, Any]],
+    ) -> None:
+        self.sessions = sessions
+        self.courier = courier
+        self.clock = clock
+        self.rng = rng
+        self.defaults = defaults
+        self.locks = GameLocks()
+        self.scheduler: DeadlineScheduler | None = None
+
+
+class GameService:
+    """The lobby and moderation shared by both games."""
+
+    kind: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, app: Services) -> None:
+        self.app = app
+
+    # -- transactions -------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def action(self, game_id: int) -> AsyncIterator[tuple[AsyncSession, Game]]:
+        """The game's lock and one transaction with the game row locked for update."""
+        async with self.app.locks(game_id), self.app.sessions.begin() as s:
+            game = await repo.get_game(s, game_id, for_update=True)
+            if game is None:
+                raise UserError("common.error.no_game")
+            yield s, game
+
+    async def game_id_in(self, channel_id: int) -> int:
+        async with self.app.sessions() as s:
+            game = await repo.active_game_in_channel(s, channel_id)
+            if game is None or game.kind != self.kind:
+                raise UserError("common.error.no_game_here")
+            return game.id
+
+    async def run(self, outcome: Outcome) -> str:
+        for effect in outcome.effects:
+            try:
+                await effect()
+            except Exception:
+                log.exception("an effect failed after commit")
+        return outcome.reply
+
+    # -- moderators ---------------------------------------------------------------------------
+
+    async def is_moderator(
+        self, s: AsyncSession, actor: Actor, game: Game | None, guild_id: int
+    ) -> bool:
+        if actor.manages_guild or (game is not None and game.created_by == actor.id):
+            return True
+        settings = await repo.get_guild_settings(s, guild_id)
+        return (
+            settings.moderator_role_id is not None and settings.moderator_role_id in actor.role_ids
+        )
+
+    async def require_moderator(
+        self, s: AsyncSession, actor: Actor, game: Game | None, guild_id: int
+    ) -> None:
+        if not await self.is_moderator(s, actor, game, guild_id):
+            raise UserError("common.error.not_moderator")
+
+    # -- options ------------------------------------------------------------------------------
+
+    async def options_for(
+        self, s: AsyncSession, guild_id: int, given: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Config defaults, then the guild's defaults, then what the moderator typed."""
+        settings = await repo.get_guild_settings(s, guild_id)
+        guild_defaults = getattr(settings, f"{self.kind}_defaults") or {}
+        options = dict(self.app.defaults[self.kind])
+        options.update({k: v for k, v in guild_defaults.items() if k in options})
+        options.update({k: v for k, v in given.items() if v is not None})
+        return options
+
+    # -- lobby --------------------------------------------------------------------------------
+
+    def where(self, game: Game) -> int:
+        """The channel or forum post where the game's public messages go."""
+        return game.thread_id or game.channel_id
+
+    def lobby_text(self, game: Game, players: list[Player]) -> str:
+        names = ", ".join(
+            p.display_name for p in sorted(players, key=lambda p: p.display_name.casefold())
+        )
+        return t(
+            "common.lobby.text",
+            game.lang,
+            game=t(f"common.game_name.{self.kind}", game.lang),
+            count=len(players),
+            min=self.min_players,
+            max=self.max_players,
+            players=names or "—",
+        )
+
+    def lobby_view(self, game: Game) -> discord.ui.View | None:
+        """Set by the cog: the Join / Leave buttons (Discord UI belongs to the cog layer)."""
+        factory = getattr(self, "lobby_view_factory", None)
+        return factory(game.id, game.lang) if factory else None
+
+    async def refresh_lobby(self, s: AsyncSession, game: Game) -> Effect:
+        players = await repo.players(s, game.id)
+        text = self.lobby_text(game, players)
+        lobby = await repo.get_message(s, game.id, "lobby")
+        channel_id = self.where(game)
+
+        async def edit() -> None:
+            if lobby is not None:
+                await self.app.courier.edit(lobby.channel_id, lobby.message_id, content=text)
+
+        del channel_id
+        return edit
+
+    async def new_game(
+        self,
+        actor: Actor,
+        *,
+        guild_id: int,
+        channel: Any,
+        given: dict[str, Any],
+        validate: Callable[[dict[str, Any]], None] | None = None,
+    ) -> str:
+        """Open a game: in a forum channel a new post, else this channel."""
+        is_forum = isinstance(channel, discord.ForumChannel)
+        async with self.app.sessions.begin() as s:
+            await self.require_moderator(s, actor, None, guild_id)
+            if not is_forum and await repo.active_game_in_channel(s, channel.id) is not None:
+                raise UserError("common.error.channel_busy")
+            options = await self.options_for(s, guild_id, given)
+            if validate is not None:
+                validate(options)
+            settings = await repo.get_guild_settings(s, guild_id)
+            lang: Lang = "fr" if settings.language == "fr" else "en"
+        check_permissions(channel, self.needed_permissions(channel, options))
+        title = t(f"common.game_name.{self.kind}", lang)
+        thread_id: int | None = None
+        if is_forum:
+            text = t("common.lobby.opening", lang, game=title)
+            created = await channel.create_thread(
+                name=t("common.lobby.post_title", lang, game=title), content=text
+            )
+            thread_id = created.thread.id
+            where = created.thread
+        else:
+            where = channel
+        async with self.app.sessions.begin() as s:
+            game = await repo.create_game(
+                s,
+                kind=self.kind,
+                guild_id=guild_id,
+                channel_id=channel.id,
+                thread_id=thread_id,
+                created_by=actor.id,
+                options=options,
+                lang=lang,
+                at=self.app.clock(),
+            )
+            text = self.lobby_text(game, [])
+        message = await where.send(text, view=self.lobby_view(game))
+        async with self.app.sessions.begin() as s:
+            await repo.set_message(s, game.id, "lobby", message.channel.id, message.id)
+        if is_forum:
+            return t("common.lobby.opened_post", actor.lang, game=title, post=f"<#{thread_id}>")
+        return t("common.lobby.opened", actor.lang, game=title)
+
+    def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
+        needed = [
+            "view_channel",
+            "send_messages",
+            "embed_links",
+            "read_message_history",
+            "manage_messages",
+        ]
+        if isinstance(channel, discord.ForumChannel):
+            needed += ["create_public_threads", "send_messages_in_threads", "manage_threads"]
+        elif options.get("lock_during_vote"):
+            needed.append("manage_roles")
+        return needed
+
+    async def join(
+        self, actor: Actor, game_id: int, *, member: Actor | None = None, by_moderator: bool = False
+    ) -> str:
+        """Sign ``member`` (or the actor) up for the lobby."""
+        who = member or actor
+        async with self.action(game_id) as (s, game):
+            if by_moderator:
+                await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status != "lobby":
+                raise UserError("common.error.not_in_lobby")
+            if await repo.player(s, game.id, who.id) is not None:
+                raise UserError("common.error.already_joined", name=who.name)
+            if len(await repo.players(s, game.id)) >= self.max_players:
+                raise UserError("common.error.lobby_full", max=self.max_players)
+            await repo.add_player(
+                s, game.id, who.id, who.name, locale=who.lang, at=self.app.clock()
+            )
+            effect = await self.refresh_lobby(s, game)
+        key = "common.lobby.added" if by_moderator else "common.lobby.joined"
+        return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
+
+    async def leave(
+        self, actor: Actor, game_id: int, *, member: Actor | None = None, by_moderator: bool = False
+    ) -> str:
+        who = member or actor
+        async with self.action(game_id) as (s, game):
+            if by_moderator:
+                await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status != "lobby":
+                raise UserError("common.error.not_in_lobby")
+            if await repo.player(s, game.id, who.id) is None:
+                raise UserError("common.error.not_joined", name=who.name)
+            await repo.remove_player(s, game.id, who.id)
+            effect = await self.refresh_lobby(s, game)
+        key = "common.lobby.removed" if by_moderator else "common.lobby.left"
+        return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
+
+    async def check_dms(self, game: Game, players: list[Player]) -> list[Player]:
+        """DM every player that the game starts; those who cannot be reached, in name order."""
+        unreachable: list[Player] = []
+        where = f"<#{self.where(game)}>"
+        for player in players:
+            sent = await self.app.courier.dm(
+                player.user_id,
+                t(
+                    "common.start.dm_check",
+                    player.locale,
+                    game=t(f"common.game_name.{self.kind}", player.locale),
+                    where=where,
+                ),
+            )
+            if sent is None:
+                unreachable.append(player)
+        return sorted(unreachable, key=lambda p: p.display_name.casefold())
+
+    async def announce_unreachable(self, game: Game, unreachable: list[Player]) -> str:
+        names = ", ".join(f"**{p.display_name}**" for p in unreachable)
+        await self.app.courier.post(
+            self.where(game), t("common.start.unreachable", game.lang, names=names)
+        )
+        return t(
+            "common.start.unreachable_private", "en" if game.lang == "en" else "fr", names=names
+        )
+
+    def now(self) -> datetime:
+        return self.app.clock()
+
+
+def check_permissions(channel: Any, needed: list[str]) -> None:
+    """Refuse early, naming what the bot lacks, rather than fail halfway through a game."""
+    me = channel.guild.me
+    perms = channel.permissions_for(me)
+    missing = [name for name in needed if not getattr(perms, name)]
+    if missing:
+        raise UserError("common.error.bot_missing", permissions=", ".join(missing))

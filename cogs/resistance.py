@@ -1,0 +1,355 @@
+"""``/resistance`` and the DM vote buttons. Thin: parse, call the service, answer privately."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import report
+from bot.i18n import Lang, t
+from bot.resistance import ResistanceService
+from bot.service import Actor
+from cogs.lobby import lobby_view
+from games.resistance import MissionChoice, TeamVote
+
+CHOICES: dict[str, TeamVote | MissionChoice] = {
+    "accept": TeamVote.ACCEPT,
+    "reject": TeamVote.REJECT,
+    "support": MissionChoice.SUPPORT,
+    "sabotage": MissionChoice.SABOTAGE,
+}
+
+
+def service(client: discord.Client) -> ResistanceService:
+    return client.services["resistance"]  # type: ignore[attr-defined, no-any-return]
+
+
+class VoteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rs:vote:(?P<game>\d+):(?P<proposal>\d+):(?P<choice>accept|reject|support|sabotage)",
+):
+    """A DM button; its meaning is in the custom_id, so it works after a restart."""
+
+    STYLES = {
+        "accept": discord.ButtonStyle.success,
+        "reject": discord.ButtonStyle.danger,
+        "support": discord.ButtonStyle.primary,
+        "sabotage": discord.ButtonStyle.secondary,
+    }
+
+    def __init__(self, game_id: int, proposal: int, choice: str, lang: Lang = "en") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t(f"resistance.button.{choice}", lang),
+                style=self.STYLES[choice],
+                custom_id=f"rs:vote:{game_id}:{proposal}:{choice}",
+                row=0 if choice in ("accept", "reject") else 1,
+            )
+        )
+        self.game_id, self.proposal, self.choice = game_id, proposal, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> VoteButton:
+        return cls(int(match["game"]), int(match["proposal"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            reply = await service(interaction.client).vote(
+                Actor.of(interaction), self.game_id, self.proposal, CHOICES[self.choice]
+            )
+            await interaction.followup.send(reply, ephemeral=True)
+        except Exception as exc:
+            await report(interaction, exc)
+
+
+def vote_view(game_id: int, proposal: int, on_team: bool, lang: Lang) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    choices = ["accept", "reject"] + (["support", "sabotage"] if on_team else [])
+    for choice in choices:
+        view.add_item(VoteButton(game_id, proposal, choice, lang))
+    return view
+
+
+async def answer(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[str | None]]
+) -> None:
+    """Defer privately, run the service call, show its answer; errors take the one error path."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    reply = await work()
+    await interaction.followup.send(reply or "✅", ephemeral=True)
+
+
+def member_actor(user: discord.User | discord.Member, lang: Lang) -> Actor:
+    return Actor.of_member(user, lang)
+
+
+@app_commands.guild_only()
+class ResistanceCog(
+    commands.GroupCog,
+    group_name="resistance",
+    group_description="Play The Resistance (play-by-post)",
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.service: ResistanceService = bot.services["resistance"]  # type: ignore[attr-defined]
+        self.service.lobby_view_factory = lobby_view("resistance")  # type: ignore[attr-defined]
+        self.service.vote_view_factory = vote_view
+        super().__init__()
+
+    async def game_here(self, interaction: discord.Interaction) -> int:
+        assert interaction.channel_id is not None
+        return await self.service.game_id_in(interaction.channel_id)
+
+    @app_commands.command(name="new", description="Open a game of The Resistance in this channel")
+    @app_commands.describe(
+        vote_hours="Hours from a proposal to the result (default 24)",
+        early_close="Resolve as soon as every vote is in",
+        lock_during_vote="Close the debate while the vote runs",
+        missing_vote="How a missing vote counts",
+        reminder_hours="Remind non-voters this many hours before the deadline (0 = off)",
+        leader_hours="Skip a leader who has not proposed within this many hours (0 = off)",
+    )
+    @app_commands.choices(
+        missing_vote=[
+            app_commands.Choice(name="reject", value="reject"),
+            app_commands.Choice(name="accept", value="accept"),
+        ]
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+        early_close: bool | None = None,
+        lock_during_vote: bool | None = None,
+        missing_vote: str | None = None,
+        reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        leader_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+    ) -> None:
+        given = {
+            "vote_hours": vote_hours,
+            "early_close": early_close,
+            "lock_during_vote": lock_during_vote,
+            "missing_vote": missing_vote,
+            "reminder_hours": reminder_hours,
+            "leader_hours": leader_hours,
+        }
+        assert interaction.guild_id is not None
+        await answer(
+            interaction,
+            lambda: self.service.new_game(
+                Actor.of(interaction),
+                guild_id=interaction.guild_id or 0,
+                channel=interaction.channel,
+                given=given,
+            ),
+        )
+
+    @app_commands.command(name="join", description="Join the game in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await answer(interaction, lambda: self._join(interaction))
+
+    async def _join(self, interaction: discord.Interaction) -> str:
+        return await self.service.join(Actor.of(interaction), await self.game_here(interaction))
+
+    @app_commands.command(name="leave", description="Leave the lobby of this channel's game")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.leave(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="add", description="Sign a member up for the lobby (moderators)")
+    @app_commands.describe(user="The member to add")
+    async def add(self, interaction: discord.Interaction, user: discord.Member) -> None:
+        async def work() -> str:
+            actor = Actor.of(interaction)
+            return await self.service.join(
+                actor,
+                await self.game_here(interaction),
+                member=member_actor(user, actor.lang),
+                by_moderator=True,
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="remove", description="Take a member out of the lobby (moderators)")
+    @app_commands.describe(user="The member to remove")
+    async def remove(self, interaction: discord.Interaction, user: discord.Member) -> None:
+        async def work() -> str:
+            actor = Actor.of(interaction)
+            return await self.service.leave(
+                actor,
+                await self.game_here(interaction),
+                member=member_actor(user, actor.lang),
+                by_moderator=True,
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="start", description="Deal the roles and start (5 to 10 players)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.start(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="propose", description="Propose the mission team (active leader)")
+    @app_commands.describe(
+        player1="A team member",
+        player2="A team member",
+        player3="A team member",
+        player4="A team member",
+        player5="A team member",
+    )
+    async def propose(
+        self,
+        interaction: discord.Interaction,
+        player1: discord.User,
+        player2: discord.User,
+        player3: discord.User | None = None,
+        player4: discord.User | None = None,
+        player5: discord.User | None = None,
+    ) -> None:
+        team = [p.id for p in (player1, player2, player3, player4, player5) if p is not None]
+
+        async def work() -> str:
+            return await self.service.propose(
+                Actor.of(interaction), await self.game_here(interaction), team
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(
+        name="status", description="Missions, rejections, leader, deadline, who has not voted"
+    )
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.status(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="history", description="Every proposal, vote and mission so far")
+    async def history(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.history(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="role", description="A private reminder of your role")
+    async def role(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.role(Actor.of(interaction), await self.game_here(interaction))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="vote", description="Vote on the proposed team, privately")
+    @app_commands.describe(choice="Accept or reject the team")
+    @app_commands.choices(
+        choice=[
+            app_commands.Choice(name="accept", value="accept"),
+            app_commands.Choice(name="reject", value="reject"),
+        ]
+    )
+    async def vote(self, interaction: discord.Interaction, choice: str) -> None:
+        async def work() -> str:
+            return await self.service.vote(
+                Actor.of(interaction), await self.game_here(interaction), None, CHOICES[choice]
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(
+        name="mission", description="Support or sabotage the mission, privately (team members)"
+    )
+    @app_commands.describe(choice="Support or sabotage")
+    @app_commands.choices(
+        choice=[
+            app_commands.Choice(name="support", value="support"),
+            app_commands.Choice(name="sabotage", value="sabotage"),
+        ]
+    )
+    async def mission(self, interaction: discord.Interaction, choice: str) -> None:
+        async def work() -> str:
+            return await self.service.vote(
+                Actor.of(interaction), await self.game_here(interaction), None, CHOICES[choice]
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="extend", description="Push the current deadline back (moderators)")
+    @app_commands.describe(hours="How many hours to add")
+    async def extend(
+        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0005, 336.0]
+    ) -> None:
+        async def work() -> str:
+            return await self.service.extend(
+                Actor.of(interaction), await self.game_here(interaction), hours
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="resolve", description="Resolve the current vote now (moderators)")
+    async def resolve(self, interaction: discord.Interaction) -> None:
+        async def work() -> str | None:
+            return await self.service.resolve(
+                await self.game_here(interaction), None, Actor.of(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(
+        name="remind", description="Remind the players who have not voted (moderators)"
+    )
+    async def remind(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.remind(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="substitute", description="Replace a player (moderators)")
+    @app_commands.describe(old="The player who leaves", new="The member who takes their seat")
+    async def substitute(
+        self, interaction: discord.Interaction, old: discord.Member, new: discord.Member
+    ) -> None:
+        async def work() -> str:
+            actor = Actor.of(interaction)
+            return await self.service.substitute(
+                actor,
+                await self.game_here(interaction),
+                member_actor(old, actor.lang),
+                member_actor(new, "en"),
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="cancel", description="Cancel this channel's game (moderators)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.cancel(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(VoteButton)
+    await bot.add_cog(ResistanceCog(bot))

@@ -1,0 +1,146 @@
+"""``/settings``: the guild's language, moderator role and default game options."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.guild_settings import GuildSettingsService
+from bot.service import Actor
+from cogs.resistance import answer
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class SettingsCog(
+    commands.GroupCog, group_name="settings", group_description="Server settings for the games"
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.service = GuildSettingsService(bot.app)  # type: ignore[attr-defined]
+        super().__init__()
+
+    @app_commands.command(name="show", description="Show this server's settings")
+    async def show(self, interaction: discord.Interaction) -> None:
+        await answer(
+            interaction, lambda: self.service.show(Actor.of(interaction), interaction.guild_id or 0)
+        )
+
+    @app_commands.command(name="language", description="Language of the public game messages")
+    @app_commands.describe(language="French or English")
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name="English", value="en"),
+            app_commands.Choice(name="Français", value="fr"),
+        ]
+    )
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        await answer(
+            interaction,
+            lambda: self.service.set_language(
+                Actor.of(interaction), interaction.guild_id or 0, language
+            ),
+        )
+
+    @app_commands.command(
+        name="moderator_role", description="The role whose members moderate games"
+    )
+    @app_commands.describe(role="Leave empty to clear")
+    async def moderator_role(
+        self, interaction: discord.Interaction, role: discord.Role | None = None
+    ) -> None:
+        await answer(
+            interaction,
+            lambda: self.service.set_moderator_role(
+                Actor.of(interaction),
+                interaction.guild_id or 0,
+                role.id if role else None,
+                role.name if role else "",
+            ),
+        )
+
+    @app_commands.command(
+        name="resistance", description="Default options for new games of The Resistance"
+    )
+    @app_commands.describe(
+        vote_hours="Hours from a proposal to the result",
+        early_close="Resolve as soon as every vote is in",
+        lock_during_vote="Close the debate while the vote runs",
+        missing_vote="How a missing vote counts",
+        reminder_hours="Reminder this many hours before the deadline (0 = off)",
+        leader_hours="Skip a leader after this many hours (0 = off)",
+        moderators_see_roles="Moderators who do not play may see the roles",
+    )
+    @app_commands.choices(
+        missing_vote=[
+            app_commands.Choice(name="reject", value="reject"),
+            app_commands.Choice(name="accept", value="accept"),
+        ]
+    )
+    async def resistance(
+        self,
+        interaction: discord.Interaction,
+        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+        early_close: bool | None = None,
+        lock_during_vote: bool | None = None,
+        missing_vote: str | None = None,
+        reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        leader_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        moderators_see_roles: bool | None = None,
+    ) -> None:
+        given = {
+            "vote_hours": vote_hours,
+            "early_close": early_close,
+            "lock_during_vote": lock_during_vote,
+            "missing_vote": missing_vote,
+            "reminder_hours": reminder_hours,
+            "leader_hours": leader_hours,
+            "moderators_see_roles": moderators_see_roles,
+        }
+        await answer(
+            interaction,
+            lambda: self.service.set_defaults(
+                Actor.of(interaction), interaction.guild_id or 0, "resistance", given
+            ),
+        )
+
+    @app_commands.command(
+        name="refutation", description="Default options for new games of The Refutation Game"
+    )
+    @app_commands.describe(
+        target="Refuted cards needed to win",
+        techniques="Play with the rhetorical-technique cards",
+        choice_hours="Hours for the secret choice",
+        vote_hours="Hours for the vote",
+        deck="Path of a deck file on the bot's host (empty: the default deck)",
+    )
+    @app_commands.choices(target=[app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)])
+    async def refutation(
+        self,
+        interaction: discord.Interaction,
+        target: int | None = None,
+        techniques: bool | None = None,
+        choice_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+        deck: str | None = None,
+    ) -> None:
+        actor = Actor.of(interaction)
+        guild_id = interaction.guild_id or 0
+        given = {
+            "target": target,
+            "techniques": techniques,
+            "choice_hours": choice_hours,
+            "vote_hours": vote_hours,
+        }
+
+        async def work() -> str:
+            if deck is not None:
+                await self.service.set_deck(actor, guild_id, deck.strip())
+            return await self.service.set_defaults(actor, guild_id, "refutation", given)
+
+        await answer(interaction, work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SettingsCog(bot))

@@ -1,0 +1,184 @@
+"""Simulated players of The Resistance: they act only through the sandbox, as people would."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.i18n import t
+
+RESULT_MARKERS = ("Team accepted", "Team rejected", "Équipe acceptée", "Équipe refusée")
+END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les espions gagnent")
+
+
+def text_of(message: Any) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f.get('name')} {f.get('value')}" for f in embed.get("fields") or []]
+    return "\n".join(p for p in parts if p)
+
+
+async def until(check: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
+    """Poll ``check`` until it returns something truthy."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+class Game:
+    """One game of The Resistance driven through the sandbox by its players and moderator."""
+
+    def __init__(self, table: Any, players: list[Any], channel: Any | None = None) -> None:
+        self.t = table
+        self.sb = table.sb
+        self.players = players
+        self.channel = channel or table.channel
+        self.by_name = {u.name: u for u in players}
+        self.roles: dict[int, str] = {}
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def public(self) -> list[str]:
+        return [text_of(m) for m in self.sb.channel_messages(self.channel)]
+
+    async def new_public(self, since: int, *markers: str, timeout: float = 15.0) -> str:
+        def check() -> str | None:
+            for text in self.public()[since:]:
+                if any(marker in text for marker in markers):
+                    return text
+            return None
+
+        result: str = await until(check, timeout, f"a channel message with {markers}")
+        return result
+
+    async def reply(self, ix: Any) -> str:
+        message = await ix.reply_message(10.0)
+        return text_of(message) if message is not None else ""
+
+    def leader(self) -> Any:
+        pins = self.sb.pins(self.channel)
+        assert pins, "the leader list is not pinned"
+        match = re.search(r"\*\*(.+?)\*\* ←", text_of(pins[-1]))
+        assert match, "no leader in bold on the leader list"
+        return self.by_name[match.group(1)]
+
+    def vote_dm(self, user: Any) -> Any:
+        for message in reversed(self.sb.dms(user)):
+            if message.labels and ("Accept" in message.labels or "Pour" in message.labels):
+                return message
+        return None
+
+    # -- acting -------------------------------------------------------------------------------
+
+    async def slash(self, user: Any, command: str, **options: Any) -> str:
+        ix = await self.sb.slash(user, command, channel=self.channel, **options)
+        return await self.reply(ix)
+
+    async def open(self, **options: Any) -> None:
+        reply = await self.slash(self.t.mod, "resistance new", **options)
+        assert "open" in reply or "ouvertes" in reply, reply
+        lobby = await until(
+            lambda: next((m for m in self.sb.channel_messages(self.channel) if m.labels), None),
+            what="the lobby message",
+        )
+        for user in self.players:
+            ix = await self.sb.click(user, lobby, label="Join")
+            await self.reply(ix)
+
+    async def start(self) -> str:
+        reply = await self.slash(self.t.mod, "resistance start")
+        for user in self.players:
+            dm = await until(lambda u=user: self.role_dm(u), what=f"{user.name}'s role")
+            self.roles[user.id] = "spy" if ("Spy" in dm or "Espion" in dm) else "resistance"
+        return reply
+
+    def role_dm(self, user: Any) -> str | None:
+        for message in self.sb.dms(user):
+            text = text_of(message)
+            if "You are" in text or "Vous êtes" in text:
+                return text
+        return None
+
+    def spies(self) -> list[Any]:
+        return [u for u in self.players if self.roles[u.id] == "spy"]
+
+    def resistance(self) -> list[Any]:
+        return [u for u in self.players if self.roles[u.id] == "resistance"]
+
+    async def propose(self, team: Iterable[Any]) -> str:
+        leader = self.leader()
+        before = {u.id: len(self.sb.dms(u)) for u in self.players}
+        options = {f"player{i}": user for i, user in enumerate(team, 1)}
+        reply = await self.slash(leader, "resistance propose", **options)
+        for user in self.players:
+            await until(
+                lambda u=user: any(m.labels for m in self.sb.dms(u)[before[u.id] :]),
+                what=f"{user.name}'s vote DM",
+            )
+        return reply
+
+    async def click(self, user: Any, choice: str) -> str:
+        """Click a vote button by its meaning (labels are in the player's language)."""
+        message = self.vote_dm(user)
+        custom_id = next(
+            c["custom_id"]
+            for c in message.all_components
+            if str(c.get("custom_id", "")).endswith(f":{choice}")
+        )
+        ix = await self.sb.click(user, message, custom_id=custom_id)
+        return await self.reply(ix)
+
+    async def vote(
+        self,
+        accept: Iterable[Any] = (),
+        reject: Iterable[Any] = (),
+        sabotage: Iterable[Any] = (),
+        support: Iterable[Any] = (),
+    ) -> None:
+        jobs = [self.click(u, "accept") for u in accept] + [self.click(u, "reject") for u in reject]
+        jobs += [self.click(u, "support") for u in support]
+        jobs += [self.click(u, "sabotage") for u in sabotage]
+        await asyncio.gather(*jobs)
+
+    async def resolve(self) -> str:
+        since = len(self.public())
+        await self.slash(self.t.mod, "resistance resolve")
+        return await self.new_public(since, *RESULT_MARKERS)
+
+    async def round(
+        self,
+        team: list[Any],
+        *,
+        accepted: bool = True,
+        sabotage: Iterable[Any] = (),
+    ) -> str:
+        """The leader proposes ``team``; everyone votes; the team supports except ``sabotage``."""
+        await self.propose(team)
+        sabotage = list(sabotage)
+        if accepted:
+            await self.vote(accept=self.players)
+        else:
+            await self.vote(reject=self.players)
+        await self.vote(sabotage=sabotage, support=[u for u in team if u not in sabotage])
+        return await self.resolve()
+
+    def team_size(self, mission: int) -> int:
+        from games.resistance import MISSION_SIZES
+
+        return MISSION_SIZES[len(self.players)][mission - 1]
+
+    def ended(self) -> str | None:
+        return next((x for x in self.public() if any(m in x for m in END_MARKERS)), None)
+
+
+def message(key: str, lang: str = "en", **params: Any) -> str:
+    return t(key, lang, **params)
