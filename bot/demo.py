@@ -159,7 +159,9 @@ async def play_resistance(
         team = [chief, *rng.sample(others, team_size(sb, channel) - 1)]
         before = {u.id: len(sb.dms(u)) for u in users}
         await slash(chief, "resistance propose", **{f"player{i}": u for i, u in enumerate(team, 1)})
-        await until(lambda: all(any(m.labels for m in sb.dms(u)[before[u.id] :]) for u in users))
+        await until(
+            lambda b=before: all(any(m.labels for m in sb.dms(u)[b[u.id] :]) for u in users)
+        )
         silent = rng.choice(users) if rng.random() < 0.3 else None
         for user in users:
             if user is silent:
