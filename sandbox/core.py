@@ -195,16 +195,16 @@ class Sandbox:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def _wait_change(self, timeout: float) -> None:  # noqa: ASYNC109
+    async def _wait_change(self, timeout: float) -> None:
         event = self._changed
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(event.wait(), timeout)
 
-    async def _wait_for(self, check: Callable[[], Any], timeout: float, what: str) -> Any:  # noqa: ASYNC109
+    async def _wait_for(self, check: Callable[[], Any], timeout: float, what: str) -> Any:
         deadline = util.monotonic() + timeout
         while True:
             result = check()
-            if result is not None and result is not False:
+            if result:
                 return result
             remaining = deadline - util.monotonic()
             if remaining <= 0:
@@ -254,7 +254,7 @@ class Sandbox:
             guild_id=gid,
             intent=util.INTENT_GUILDS,
             transform=lambda s, _d: guild.create_payload(
-                all_members=bool(s.intents & util.INTENT_GUILD_MEMBERS)
+                all_members=bool(s.intents & util.INTENT_GUILD_MEMBERS), new_join=True
             ),
         )
         return guild
@@ -360,7 +360,7 @@ class Sandbox:
         channel: Channel,
         contains: str | None = None,
         *,
-        timeout: float = 10.0,  # noqa: ASYNC109
+        timeout: float = 10.0,
         predicate: Callable[[Message], bool] | None = None,
         from_bot: bool = True,
     ) -> Message:
@@ -385,7 +385,7 @@ class Sandbox:
         user: User,
         contains: str | None = None,
         *,
-        timeout: float = 10.0,  # noqa: ASYNC109
+        timeout: float = 10.0,
         predicate: Callable[[Message], bool] | None = None,
     ) -> Message:
         """The newest DM from the bot to ``user`` that matches; waits for one."""
@@ -406,7 +406,7 @@ class Sandbox:
         user: User,
         contains: str | None = None,
         *,
-        timeout: float = 10.0,  # noqa: ASYNC109
+        timeout: float = 10.0,
         predicate: Callable[[Message], bool] | None = None,
     ) -> Message:
         def check() -> Message | None:
@@ -425,13 +425,15 @@ class Sandbox:
         *,
         guild: Guild | None = None,
         shards: int | None = None,
-        timeout: float = 10.0,  # noqa: ASYNC109
+        timeout: float = 10.0,
+        connected: bool = True,
     ) -> None:
         """Wait until a gateway session receives ``guild``'s events (or DMs), or until
-        ``shards`` sessions are live."""
+        ``shards`` sessions are live. ``connected=False`` also accepts a session that is
+        disconnected but resumable (its events are buffered for the RESUME)."""
 
         def check() -> bool:
-            live = [s for s in self.gateway.live_sessions() if s.conn is not None]
+            live = [s for s in self.gateway.live_sessions() if s.conn is not None or not connected]
             if shards is not None:
                 return len(live) >= shards
             gid = guild.id if guild else None
@@ -696,7 +698,7 @@ class Sandbox:
 
     async def _send_interaction(self, ix: Interaction) -> Interaction:
         guild = ix.channel.guild
-        await self.wait_until_connected(guild=guild)
+        await self.wait_until_connected(guild=guild, connected=False)
         self.interactions.append(ix)
         self._interactions_by_id[ix.id] = ix
         self._interactions_by_token[ix.token] = ix
@@ -854,7 +856,7 @@ class Sandbox:
         *,
         channel: Channel | None = None,
         focused: str,
-        timeout: float = 5.0,  # noqa: ASYNC109
+        timeout: float = 5.0,
         **options: Any,
     ) -> list[dict[str, Any]]:
         """Send an autocomplete interaction (type 4); return the choices the bot answered

@@ -551,7 +551,9 @@ class Guild:
             "widget_enabled": False,
         }
 
-    def create_payload(self, *, all_members: bool) -> dict[str, Any]:
+    def create_payload(self, *, all_members: bool, new_join: bool = False) -> dict[str, Any]:
+        """GUILD_CREATE. At IDENTIFY the guild becomes available (``unavailable: false``);
+        a guild the bot just joined has no ``unavailable`` key (discord.py: guild_join)."""
         data = self.payload()
         members = (
             list(self.members.values())
@@ -562,7 +564,6 @@ class Guild:
         data.update(
             joined_at=util.iso(self.bot_member.joined_at),
             large=len(self.members) > 250,
-            unavailable=False,
             member_count=len(self.members),
             voice_states=[],
             members=[m.payload() for m in members],
@@ -577,6 +578,8 @@ class Guild:
             guild_scheduled_events=[],
             soundboard_sounds=[],
         )
+        if not new_join:
+            data["unavailable"] = False
         return data
 
     def __repr__(self) -> str:
@@ -780,7 +783,7 @@ class Interaction:
     def guild(self) -> Guild | None:
         return self.channel.guild
 
-    async def wait_ack(self, timeout: float = 5.0) -> int:  # noqa: ASYNC109
+    async def wait_ack(self, timeout: float = 5.0) -> int:
         """Wait for the first callback; return its type. Raises TimeoutError when none came."""
         try:
             await asyncio.wait_for(self._acked.wait(), timeout)
@@ -812,7 +815,7 @@ class Interaction:
 
     _edits_at_ack: int = 0
 
-    async def reply_message(self, timeout: float = 5.0) -> Message | None:  # noqa: ASYNC109
+    async def reply_message(self, timeout: float = 5.0) -> Message | None:
         """The visible answer as a :class:`Message` (see :meth:`reply`)."""
         await self.wait_ack(timeout)
         if self.callback_type in (8, 9, 1):
@@ -829,7 +832,7 @@ class Interaction:
                 return None
             await self.sb._wait_change(remaining)
 
-    async def reply(self, timeout: float = 5.0) -> str | None:  # noqa: ASYNC109
+    async def reply(self, timeout: float = 5.0) -> str | None:
         """The visible answer's text: callback 4/7 content, else the edited original or the
         first followup after a defer (waits for it). ``None`` for autocomplete/modal, or a
         deferred update (type 6) that never showed anything."""

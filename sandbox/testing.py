@@ -46,7 +46,7 @@ async def running(
     client: ClientT,
     sb: Sandbox,
     *,
-    timeout: float = 15.0,  # noqa: ASYNC109
+    timeout: float = 15.0,
 ) -> AsyncIterator[ClientT]:
     """Start ``client`` against ``sb``, wait until it is ready, close it on exit."""
     point_discord_at(sb.api_base, sb.gateway_url)

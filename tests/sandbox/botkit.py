@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -73,7 +74,12 @@ def vote_view(game: int) -> discord.ui.View:
     return view
 
 
-def make_tree(client: discord.Client, seen: list[discord.Interaction]) -> app_commands.CommandTree:
+def make_tree(
+    client: discord.Client,
+    seen: list[discord.Interaction],
+    errors: list[Exception] | None = None,
+) -> app_commands.CommandTree:
+    errors = errors if errors is not None else []
     tree = app_commands.CommandTree(client)
     group = app_commands.Group(name=_("resistance"), description=_("The Resistance"))
 
@@ -104,14 +110,101 @@ def make_tree(client: discord.Client, seen: list[discord.Interaction]) -> app_co
             f"pong from shard {interaction.guild and interaction.guild.shard_id}"
         )
 
+    @tree.command(name="slow", description="Answers late")
+    async def slow(interaction: discord.Interaction, delay: float) -> None:
+        seen.append(interaction)
+        await asyncio.sleep(delay)
+        try:
+            await interaction.response.send_message("too late?")
+        except discord.HTTPException as exc:
+            errors.append(exc)
+
+    @tree.command(name="double", description="Answers twice")
+    async def double(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+        await interaction.response.send_message("first")
+        try:  # discord.py guards against this itself; send the second callback raw
+            await interaction._state.http.request(
+                discord.http.Route(
+                    "POST",
+                    "/interactions/{interaction_id}/{interaction_token}/callback",
+                    interaction_id=interaction.id,
+                    interaction_token=interaction.token,
+                ),
+                json={"type": 4, "data": {"content": "second"}},
+            )
+        except discord.HTTPException as exc:
+            errors.append(exc)
+
+    @tree.command(name="watch", description="Watch a card")
+    async def watch(interaction: discord.Interaction, card: str, refresh: bool = False) -> None:
+        await interaction.response.send_message(f"watching {card} refresh={refresh}")
+
+    @watch.autocomplete("card")
+    async def watch_card(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        cards = ["1 Fake expert", "2 Cherry picking", "3 Conspiracy", "13 Red herring"]
+        return [app_commands.Choice(name=c, value=c.split()[0]) for c in cards if current in c]
+
+    @tree.command(name="feedback", description="Opens a modal")
+    async def feedback(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(Feedback())
+
+    @tree.command(name="later", description="Defers then edits the original")
+    async def later(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        await asyncio.sleep(0.05)
+        await interaction.edit_original_response(content="done later")
+
     return tree
 
 
+class Feedback(discord.ui.Modal, title="Feedback"):
+    text: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Your text", custom_id="fb")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"got {self.text.value}", ephemeral=True)
+
+
+class PickView(discord.ui.View):
+    """A string select, a user select and a button that edits the message (type 7)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.picked: list[str] = []
+
+    @discord.ui.select(
+        custom_id="pick:card",
+        options=[discord.SelectOption(label=f"Card {i}", value=str(i)) for i in (1, 2, 3)],
+        max_values=2,
+    )
+    async def card(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.send_message(f"cards {','.join(select.values)}")
+
+    @discord.ui.select(cls=discord.ui.UserSelect, custom_id="pick:user")
+    async def user(
+        self, interaction: discord.Interaction, select: discord.ui.UserSelect[Any]
+    ) -> None:
+        member = select.values[0]
+        kind = type(member).__name__
+        await interaction.response.send_message(f"user {member.display_name} {kind}")
+
+    @discord.ui.button(label="Close", custom_id="pick:close")
+    async def close(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.edit_message(content="closed", view=None)
+
+
 class SandboxBot(discord.Client):
-    def __init__(self, *, sync: bool = True, **options: Any) -> None:
-        super().__init__(intents=discord.Intents.default(), **{**FAST_CLIENT_OPTIONS, **options})
+    def __init__(
+        self, *, sync: bool = True, intents: discord.Intents | None = None, **options: Any
+    ) -> None:
+        super().__init__(
+            intents=intents or discord.Intents.default(), **{**FAST_CLIENT_OPTIONS, **options}
+        )
         self.seen: list[discord.Interaction] = []
-        self.tree = make_tree(self, self.seen)
+        self.errors: list[Exception] = []
+        self.tree = make_tree(self, self.seen, self.errors)
         self.sync = sync
 
     async def setup_hook(self) -> None:

@@ -1,0 +1,156 @@
+"""Discord's error behaviour, as discord.py sees it."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from sandbox import Sandbox, util
+from sandbox.testing import running
+
+from .botkit import SandboxBot
+
+pytestmark = pytest.mark.timeout(30)
+
+
+async def test_dm_to_closed_user_is_forbidden_50007(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    carol = sb.add_user("Carol", dms_open=False)
+    guild.add_member(carol)
+    async with running(SandboxBot(), sb) as client:
+        user = await client.fetch_user(carol.id)
+        channel = await user.create_dm()  # opening the DM channel works, as on Discord
+        assert channel.id == sb.dm_channel(carol).id
+        with pytest.raises(discord.Forbidden) as err:
+            await channel.send("your role")
+        assert err.value.code == 50007 and err.value.status == 403
+    assert sb.dms(carol) == []
+
+
+async def test_429_is_retried_by_discord_py(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    sb.fail_route("POST", r"^/channels/\d+/messages$", status=429, retry_after=0.05, times=2)
+    async with running(SandboxBot(), sb) as client:
+        channel = client.get_channel(text.id)
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send("after two 429s")
+    posts = sb.requests_to("POST /channels/{channel_id}/messages")
+    assert [r.status for r in posts] == [429, 429, 200]
+    assert posts[2].time - posts[0].time >= 0.09
+    assert [m.content for m in sb.channel_messages(text)] == ["after two 429s"]
+    assert sent.id == sb.channel_messages(text)[0].id
+
+
+async def test_other_injected_failures_surface_as_http_errors(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    sb.fail_route("POST", r"/messages$", status=403, code=50013, message="Missing Permissions")
+    async with running(SandboxBot(), sb) as client:
+        channel = client.get_channel(text.id)
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.Forbidden) as err:
+            await channel.send("x")
+        assert err.value.code == 50013
+        with pytest.raises(discord.NotFound) as nf:
+            await client.fetch_channel(12345678901234567)
+        assert nf.value.code == 10003
+        with pytest.raises(discord.NotFound) as nf:
+            await channel.fetch_message(12345678901234567)
+        assert nf.value.code == 10008
+        with pytest.raises(discord.NotFound) as nf:
+            await client.fetch_user(12345678901234567)
+        assert nf.value.code == 10013
+
+
+async def test_late_interaction_answer_is_10062(sb: Sandbox) -> None:
+    sb.interaction_timeout = 0.2
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    alice = sb.add_user("Alice")
+    guild.add_member(alice)
+    async with running(SandboxBot(), sb) as client:
+        ix = await sb.slash(alice, "slow", channel=text, delay=0.3)
+        await sb._wait_for(lambda: client.errors, 5, "the late answer")
+        with pytest.raises(TimeoutError):
+            await ix.wait_ack(timeout=0.05)
+    err = client.errors[0]
+    assert isinstance(err, discord.NotFound) and err.code == 10062
+
+
+async def test_second_answer_is_40060(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    alice = sb.add_user("Alice")
+    guild.add_member(alice)
+    async with running(SandboxBot(), sb) as client:
+        ix = await sb.slash(alice, "double", channel=text)
+        assert await ix.reply() == "first"
+        await sb._wait_for(lambda: client.errors, 5, "the second answer")
+    err = client.errors[0]
+    assert isinstance(err, discord.HTTPException) and err.code == 40060 and err.status == 400
+
+
+async def test_edit_limit_gives_30046(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    sb.edit_limit = 2
+    async with running(SandboxBot(), sb) as client:
+        channel = client.get_channel(text.id)
+        assert isinstance(channel, discord.TextChannel)
+        msg = await channel.send("v0")
+        await msg.edit(content="v1")
+        await msg.edit(content="v2")
+        with pytest.raises(discord.HTTPException) as err:
+            await msg.edit(content="v3")
+        assert err.value.code == 30046
+        assert sb.message(msg.id).content == "v2"
+
+        # Only messages older than an hour count, when asked for.
+        sb.edit_limit_only_old = True
+        fresh = await channel.send("fresh")
+        for i in range(4):
+            await fresh.edit(content=f"fresh {i}")
+        sb.mark_old(sb.message(fresh.id))
+        with pytest.raises(discord.HTTPException) as err:
+            await fresh.edit(content="too many")
+        assert err.value.code == 30046
+
+
+async def test_missing_permissions_50013_and_missing_access_50001(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    hidden = guild.add_text_channel("hidden")
+    hidden.set_permissions(guild.bot_role, deny=util.VIEW_CHANNEL)
+    async with running(SandboxBot(), sb) as client:
+        channel = client.get_channel(text.id)
+        assert isinstance(channel, discord.TextChannel)
+        msg = await channel.send("pin me")
+
+        guild.set_role_permissions(
+            guild.bot_role, util.BOT_ROLE_DEFAULT & ~(util.MANAGE_MESSAGES | util.PIN_MESSAGES)
+        )
+        with pytest.raises(discord.Forbidden) as err:
+            await msg.pin()
+        assert err.value.code == 50013
+
+        text.set_permissions(guild.everyone, deny=util.SEND_MESSAGES)
+        with pytest.raises(discord.Forbidden) as err:
+            await channel.send("muted")
+        assert err.value.code == 50013
+
+        with pytest.raises(discord.Forbidden) as err:
+            await client.http.send_message(hidden.id, params=_params("x"))
+        assert err.value.code == 50001
+
+        text.set_permissions(guild.bot_role, deny=util.CREATE_PUBLIC_THREADS)
+        with pytest.raises(discord.Forbidden) as err:
+            await channel.create_thread(name="t", type=discord.ChannelType.public_thread)
+        text.set_permissions(guild.bot_role)  # removes the overwrite
+        thread = await channel.create_thread(name="t", type=discord.ChannelType.public_thread)
+        assert sb.channel(thread.id).parent_id == text.id
+    assert err.value.code == 50013
+
+
+def _params(content: str) -> discord.http.MultipartParameters:
+    return discord.http.handle_message_parameters(content=content)
