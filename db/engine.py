@@ -1,0 +1,167 @@
+"""Engines, sessions and migrations.
+
+SQLite (aiosqlite) is the default; PostgreSQL (asyncpg) for larger deployments.
+
+On SQLite every connection gets ``journal_mode=WAL``, ``foreign_keys=ON``, ``busy_timeout=5000``
+and ``synchronous=NORMAL`` (a committed transaction survives a killed process; the last ones
+may be lost on a power cut). SQLAlchemy emits ``BEGIN IMMEDIATE`` itself: a transaction takes
+the write lock when it starts, so a transaction that reads then writes never fails with
+"database is locked" halfway through; writers queue up for at most ``busy_timeout``. The cost:
+transactions from :func:`make_sessions` are serialized, so keep them short and never await
+Discord inside one. Read-only work can use ``make_sessions(engine, read_only=True)``
+(a deferred ``BEGIN`` that never blocks writers).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+from sqlalchemy.pool import NullPool, StaticPool
+
+log = logging.getLogger(__name__)
+
+# In this order: busy_timeout first, so that switching a new file to WAL waits for a lock.
+SQLITE_PRAGMAS: dict[str, str] = {
+    "busy_timeout": "5000",
+    "journal_mode": "WAL",
+    "foreign_keys": "ON",
+    "synchronous": "NORMAL",
+}
+
+# Execution option read by the SQLite "begin" hook: "IMMEDIATE" (default) or "DEFERRED".
+SQLITE_BEGIN_OPTION = "sqlite_begin"
+
+# Key of the PostgreSQL advisory lock that serializes concurrent migrations.
+MIGRATION_LOCK_KEY = 0x7062_7067_6D69  # "pbpgmi"
+
+
+def database_url_default() -> str:
+    return "sqlite+aiosqlite:///data/bot.sqlite3"
+
+
+def is_sqlite(url: str | URL) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def _sqlite_file(url: URL) -> Path | None:
+    database = url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database).expanduser()
+
+
+def make_engine(url: str | URL, *, sqlite_foreign_keys: bool = True, **kw: Any) -> AsyncEngine:
+    """An async engine for ``url``; ``kw`` goes to ``create_async_engine`` (and wins).
+
+    SQLite: creates the database file's folder, sets the pragmas on every connection and takes
+    over BEGIN (see the module docstring). ``sqlite_foreign_keys=False`` is for migrations only
+    (a batch table rebuild must not cascade). PostgreSQL: a pre-pinged, recycled pool.
+    """
+    u = make_url(url)
+    if u.get_backend_name() == "sqlite":
+        path = _sqlite_file(u)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(u, **kw)
+        _install_sqlite_hooks(engine, foreign_keys=sqlite_foreign_keys)
+        return engine
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if kw.get("poolclass") not in (NullPool, StaticPool):
+        options.update(pool_size=10, max_overflow=20, pool_recycle=1800, pool_timeout=30)
+    options.update(kw)
+    return create_async_engine(u, **options)
+
+
+def _install_sqlite_hooks(engine: AsyncEngine, *, foreign_keys: bool) -> None:
+    pragmas = dict(SQLITE_PRAGMAS, foreign_keys="ON" if foreign_keys else "OFF")
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, connection_record: Any) -> None:
+        # Let SQLAlchemy emit BEGIN (the driver's legacy mode skips it before SELECTs).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            for name, value in pragmas.items():
+                if name == "journal_mode":
+                    _set_wal(cursor)
+                else:
+                    cursor.execute(f"PRAGMA {name}={value}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        mode = conn.get_execution_options().get(SQLITE_BEGIN_OPTION, "IMMEDIATE")
+        if mode not in ("IMMEDIATE", "DEFERRED", "EXCLUSIVE"):
+            raise ValueError(f"bad {SQLITE_BEGIN_OPTION} execution option: {mode!r}")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _set_wal(cursor: Any) -> None:
+    """Switch to WAL (persistent in the file). Only a brand-new file that several connections
+    open at once can refuse it ("database is locked" without calling the busy handler): retry
+    a few times, blocking briefly (this happens once in the life of a database, if ever)."""
+    for attempt in range(40):
+        try:
+            cursor.execute("PRAGMA journal_mode")
+            if str(cursor.fetchone()[0]).lower() == "wal":
+                return
+            cursor.execute("PRAGMA journal_mode=WAL")
+            mode = str(cursor.fetchone()[0]).lower()
+            if mode == "wal":
+                return
+            raise RuntimeError(f"SQLite refused WAL mode (journal_mode={mode})")
+        except Exception as e:
+            if "locked" not in str(e) or attempt == 39:
+                raise
+            time.sleep(0.025)
+
+
+def make_sessions(
+    engine: AsyncEngine, *, read_only: bool = False
+) -> async_sessionmaker[AsyncSession]:
+    """Session factory (``expire_on_commit=False``): ``async with sessions.begin() as s: ...``.
+
+    ``read_only=True``: for sessions that only read. SQLite: deferred BEGIN (never waits for
+    or blocks writers); PostgreSQL: READ ONLY transactions.
+    """
+    bind = engine
+    if read_only:
+        if engine.dialect.name == "sqlite":
+            bind = engine.execution_options(**{SQLITE_BEGIN_OPTION: "DEFERRED"})
+        elif engine.dialect.name == "postgresql":
+            bind = engine.execution_options(postgresql_readonly=True)
+    return async_sessionmaker(bind, expire_on_commit=False)
+
+
+async def migrate(url: str | URL, revision: str = "head") -> None:
+    """Apply pending Alembic migrations (``upgrade head``) to ``url``, from any directory.
+
+    Safe to run from several processes at once (SQLite: write lock; PostgreSQL: advisory lock).
+    """
+    from db.migrate import alembic_config, upgrade_on_connection
+
+    engine = make_engine(url, sqlite_foreign_keys=False, poolclass=NullPool)
+    try:
+        async with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
+            config = alembic_config(url)
+            await conn.run_sync(upgrade_on_connection, config, revision)
+            if conn.dialect.name == "sqlite":
+                problems = (await conn.exec_driver_sql("PRAGMA foreign_key_check")).all()
+                if problems:
+                    raise RuntimeError(f"foreign key violations after migration: {problems[:5]}")
+    finally:
+        await engine.dispose()

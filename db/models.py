@@ -1,0 +1,239 @@
+"""SQLAlchemy models: the durable truth of every game, vote and deadline.
+
+Conventions:
+
+- Discord ids (guilds, channels, users, messages, roles) are ``BigInteger``.
+- Every datetime is an aware UTC datetime (:class:`db.types.UTCDateTime` refuses naive ones).
+- JSON columns hold plain dicts; JSON object keys are strings, so an ``int`` key comes back as a
+  ``str``. JSON columns are not mutation-tracked: assign a new dict to save a change.
+- No ORM relationships: repositories query explicitly (lazy loading does not work in asyncio).
+- Constraint and index names come from the naming convention below, so Alembic diffs are stable.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from db.types import UTCDateTime, utcnow
+
+NAMING_CONVENTION: dict[str, str] = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON()}
+
+
+class Language(StrEnum):
+    EN = "en"
+    FR = "fr"
+
+
+class GameKind(StrEnum):
+    RESISTANCE = "resistance"
+    REFUTATION = "refutation"
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    RUNNING = "running"
+    ENDED = "ended"
+    CANCELLED = "cancelled"
+
+
+ACTIVE_STATUSES: tuple[str, ...] = (GameStatus.LOBBY.value, GameStatus.RUNNING.value)
+
+
+class DeadlineStatus(StrEnum):
+    OPEN = "open"
+    DONE = "done"
+    CANCELLED = "cancelled"
+
+
+def _in(column: str, values: type[StrEnum]) -> str:
+    return f"{column} IN ({', '.join(repr(v.value) for v in values)})"
+
+
+_ACTIVE_SQL = "status IN ('lobby', 'running')"
+
+
+def _game_fk() -> ForeignKey:
+    return ForeignKey("games.id", ondelete="CASCADE")
+
+
+class GuildSettings(Base):
+    """A guild's settings. ``get_guild_settings`` returns a default (unsaved) one if none exists."""
+
+    __tablename__ = "guild_settings"
+    __table_args__ = (CheckConstraint(_in("language", Language), name="language"),)
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    language: Mapped[str] = mapped_column(String(2), default=Language.EN.value)
+    moderator_role_id: Mapped[int | None] = mapped_column(BigInteger)
+    resistance_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    refutation_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    deck_path: Mapped[str | None] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class Game(Base):
+    """One game. ``state`` is the rules engine's ``to_dict()``; ``version`` guards its saves.
+
+    At most one lobby/running game per place: per channel for games without a thread, per
+    thread (forum post) for the others. The repository checks it, two partial unique indexes
+    enforce it against races.
+    """
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint(_in("kind", GameKind), name="kind"),
+        CheckConstraint(_in("status", GameStatus), name="status"),
+        CheckConstraint(_in("lang", Language), name="lang"),
+        Index("ix_games_channel_id_status", "channel_id", "status"),
+        Index("ix_games_guild_id", "guild_id"),
+        Index(
+            "uq_games_active_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text(f"thread_id IS NULL AND {_ACTIVE_SQL}"),
+            postgresql_where=text(f"thread_id IS NULL AND {_ACTIVE_SQL}"),
+        ),
+        Index(
+            "uq_games_active_thread",
+            "thread_id",
+            unique=True,
+            sqlite_where=text(f"thread_id IS NOT NULL AND {_ACTIVE_SQL}"),
+            postgresql_where=text(f"thread_id IS NOT NULL AND {_ACTIVE_SQL}"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default=GameStatus.LOBBY.value)
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_by: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column()
+    ended_at: Mapped[datetime | None] = mapped_column()
+    state: Mapped[dict[str, Any] | None] = mapped_column()
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    lang: Mapped[str] = mapped_column(String(2), default=Language.EN.value)
+
+    @property
+    def place_id(self) -> int:
+        """Where the game lives: its thread (forum post) if it has one, else its channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id"),
+        CheckConstraint(_in("locale", Language), name="locale"),
+        Index("ix_players_user_id", "user_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(_game_fk())
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    display_name: Mapped[str] = mapped_column(String(100))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    role: Mapped[str | None] = mapped_column(String(32))
+    locale: Mapped[str] = mapped_column(String(2), default=Language.EN.value)
+    dm_failed: Mapped[bool] = mapped_column(Boolean, default=False)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Vote(Base):
+    """One player's current choice for one question. ``seq`` counts the changes (1 = first)."""
+
+    __tablename__ = "votes"
+    __table_args__ = (UniqueConstraint("game_id", "round_key", "kind", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(_game_fk())
+    round_key: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    value: Mapped[str] = mapped_column(String(100))
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    seq: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class Event(Base):
+    """Append-only game history. ``private_to``: only that user may see the event."""
+
+    __tablename__ = "events"
+    __table_args__ = (Index("ix_events_game_id", "game_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(_game_fk())
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    actor_id: Mapped[int | None] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(64))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    private_to: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class Deadline(Base):
+    """A durable deadline: the scheduler's truth. ``guild_id`` decides which process owns it."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (
+        CheckConstraint(_in("status", DeadlineStatus), name="status"),
+        Index("ix_deadlines_status_due_at", "status", "due_at"),
+        Index("ix_deadlines_game_id", "game_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(_game_fk())
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(32))
+    due_at: Mapped[datetime] = mapped_column()
+    status: Mapped[str] = mapped_column(String(16), default=DeadlineStatus.OPEN.value)
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    resolved_at: Mapped[datetime | None] = mapped_column()
+
+
+class Message(Base):
+    """A Discord message the bot edits later. ``user_id`` is 0 for channel messages."""
+
+    __tablename__ = "messages"
+    __table_args__ = (UniqueConstraint("game_id", "purpose", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(_game_fk())
+    purpose: Mapped[str] = mapped_column(String(64))
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int] = mapped_column(BigInteger)
+    user_id: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

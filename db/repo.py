@@ -1,0 +1,560 @@
+"""Repositories: small async functions over an ``AsyncSession``.
+
+The caller owns the transaction (one per user action)::
+
+    async with sessions.begin() as s:
+        game = await repo.get_game(s, game_id, for_update=True)
+        ...
+
+Timestamps: every function that writes one takes ``at`` (an aware datetime, normally the app's
+clock); without it the current UTC time is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, Insert, and_, delete, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+
+from db.models import (
+    ACTIVE_STATUSES,
+    Deadline,
+    DeadlineStatus,
+    Event,
+    Game,
+    GameStatus,
+    GuildSettings,
+    Language,
+    Message,
+    Player,
+    Vote,
+)
+from db.types import utcnow
+
+
+class StaleState(Exception):
+    """Another writer saved the game's state since this copy was loaded."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(f"game {game_id}: state version {version} is stale")
+        self.game_id = game_id
+        self.version = version
+
+
+class ChannelBusy(Exception):
+    """The channel or thread already holds a game in the lobby or running."""
+
+    def __init__(self, place_id: int, game_id: int | None) -> None:
+        super().__init__(f"channel {place_id} already holds game {game_id}")
+        self.place_id = place_id
+        self.game_id = game_id
+
+
+def _now(at: datetime | None) -> datetime:
+    return utcnow() if at is None else at
+
+
+def _dialect_insert(s: AsyncSession, model: type[Any]) -> Insert:
+    """The dialect's INSERT (with ``on_conflict_do_update``): sqlite or postgresql."""
+    name = s.get_bind().dialect.name
+    if name == "sqlite":
+        return sqlite.insert(model)
+    if name == "postgresql":
+        return postgresql.insert(model)
+    raise NotImplementedError(f"upsert is not implemented for {name}")
+
+
+# -- guild settings --------------------------------------------------------------------------
+
+
+async def get_guild_settings(s: AsyncSession, guild_id: int) -> GuildSettings:
+    """The guild's settings; if it has none, a default row that is not saved (transient)."""
+    settings = await s.get(GuildSettings, guild_id)
+    if settings is not None:
+        return settings
+    return GuildSettings(
+        guild_id=guild_id,
+        language=Language.EN.value,
+        moderator_role_id=None,
+        resistance_defaults={},
+        refutation_defaults={},
+        deck_path=None,
+    )
+
+
+async def save_guild_settings(
+    s: AsyncSession, settings: GuildSettings, *, at: datetime | None = None
+) -> GuildSettings:
+    """Insert or update ``settings``; returns the instance attached to ``s``."""
+    settings.updated_at = _now(at)
+    merged = await s.merge(settings)
+    await s.flush()
+    return merged
+
+
+# -- games -----------------------------------------------------------------------------------
+
+
+def _in_place(place_id: int) -> ColumnElement[bool]:
+    """Games located at ``place_id``: its thread, or its channel when it has no thread."""
+    return or_(
+        Game.thread_id == place_id,
+        and_(Game.channel_id == place_id, Game.thread_id.is_(None)),
+    )
+
+
+async def active_game_in_channel(s: AsyncSession, channel_id: int) -> Game | None:
+    """The lobby/running game in this channel or thread (forum post), if any."""
+    stmt = (
+        select(Game)
+        .where(_in_place(channel_id), Game.status.in_(ACTIVE_STATUSES))
+        .order_by(Game.id)
+        .limit(1)
+    )
+    return (await s.scalars(stmt)).first()
+
+
+async def create_game(
+    s: AsyncSession,
+    *,
+    kind: str,
+    guild_id: int,
+    channel_id: int,
+    created_by: int,
+    thread_id: int | None = None,
+    options: dict[str, Any] | None = None,
+    lang: str | None = None,
+    at: datetime | None = None,
+) -> Game:
+    """A new game in the lobby. ``lang`` defaults to the guild's language.
+
+    Raises :class:`ChannelBusy` if the place (thread, else channel) holds an active game; the
+    check is backed by a partial unique index, so a concurrent creation fails the same way
+    (the caller's transaction stays usable: the insert runs in a savepoint).
+    """
+    place_id = thread_id if thread_id is not None else channel_id
+    existing = await active_game_in_channel(s, place_id)
+    if existing is not None:
+        raise ChannelBusy(place_id, existing.id)
+    if lang is None:
+        lang = (await get_guild_settings(s, guild_id)).language
+    game = Game(
+        kind=kind,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        thread_id=thread_id,
+        status=GameStatus.LOBBY.value,
+        options=dict(options or {}),
+        created_by=created_by,
+        created_at=_now(at),
+        state=None,
+        version=0,
+        lang=lang,
+    )
+    try:
+        async with s.begin_nested():
+            s.add(game)
+    except IntegrityError as e:
+        raise ChannelBusy(place_id, None) from e
+    return game
+
+
+async def get_game(s: AsyncSession, game_id: int, *, for_update: bool = False) -> Game | None:
+    """The game; ``for_update`` locks its row until the transaction ends (PostgreSQL;
+    SQLite transactions already hold the database's write lock) and reloads its columns."""
+    stmt = select(Game).where(Game.id == game_id)
+    if for_update:
+        stmt = stmt.with_for_update().execution_options(populate_existing=True)
+    return (await s.scalars(stmt)).first()
+
+
+async def save_state(s: AsyncSession, game: Game, state: dict[str, Any]) -> int:
+    """Save the engine's state, bumping ``game.version``; returns the new version.
+
+    ``UPDATE ... WHERE version = <the version this copy was loaded with>``: raises
+    :class:`StaleState` if another writer saved in between (roll back and retry the action).
+    """
+    old = game.version
+    result = await s.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == old)
+        .values(state=state, version=old + 1)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleState(game.id, old)
+    set_committed_value(game, "state", state)
+    set_committed_value(game, "version", old + 1)
+    return old + 1
+
+
+async def running_games(
+    s: AsyncSession,
+    guild_ids: Iterable[int] | None = None,
+    *,
+    statuses: Sequence[str] = (GameStatus.RUNNING.value,),
+) -> list[Game]:
+    """Games in ``statuses`` (default: running), optionally only in ``guild_ids``; by id."""
+    stmt = select(Game).where(Game.status.in_(statuses)).order_by(Game.id)
+    if guild_ids is not None:
+        stmt = stmt.where(Game.guild_id.in_(list(guild_ids)))
+    return list((await s.scalars(stmt)).all())
+
+
+async def set_status(
+    s: AsyncSession, game: Game, status: str, *, at: datetime | None = None
+) -> None:
+    """Change the game's status; sets ``started_at`` / ``ended_at`` when it starts / ends."""
+    now = _now(at)
+    game.status = status
+    if status == GameStatus.RUNNING.value and game.started_at is None:
+        game.started_at = now
+    if status in (GameStatus.ENDED.value, GameStatus.CANCELLED.value) and game.ended_at is None:
+        game.ended_at = now
+    await s.flush()
+
+
+async def delete_game(s: AsyncSession, game_id: int) -> bool:
+    """Delete a game and (ON DELETE CASCADE) everything that belongs to it."""
+    result = await s.execute(delete(Game).where(Game.id == game_id))
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+# -- players ---------------------------------------------------------------------------------
+
+
+async def add_player(
+    s: AsyncSession,
+    game_id: int,
+    user_id: int,
+    display_name: str,
+    *,
+    locale: str = Language.EN.value,
+    seat: int | None = None,
+    role: str | None = None,
+    at: datetime | None = None,
+) -> Player:
+    """Add a player; a player who had left (inactive) comes back active with the new data."""
+    existing = await player(s, game_id, user_id)
+    if existing is not None:
+        existing.display_name = display_name
+        existing.locale = locale
+        existing.active = True
+        if seat is not None:
+            existing.seat = seat
+        if role is not None:
+            existing.role = role
+        await s.flush()
+        return existing
+    new = Player(
+        game_id=game_id,
+        user_id=user_id,
+        display_name=display_name,
+        seat=seat,
+        role=role,
+        locale=locale,
+        dm_failed=False,
+        active=True,
+        joined_at=_now(at),
+    )
+    s.add(new)
+    await s.flush()
+    return new
+
+
+async def remove_player(s: AsyncSession, game_id: int, user_id: int) -> bool:
+    """Delete the player's row (lobby); returns whether there was one."""
+    result = await s.execute(
+        delete(Player).where(Player.game_id == game_id, Player.user_id == user_id)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def deactivate_player(s: AsyncSession, game_id: int, user_id: int) -> bool:
+    """Mark the player inactive (substituted out, or left a running game)."""
+    result = await s.execute(
+        update(Player)
+        .where(Player.game_id == game_id, Player.user_id == user_id, Player.active.is_(True))
+        .values(active=False)
+        .execution_options(synchronize_session="fetch")
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def players(s: AsyncSession, game_id: int, active_only: bool = True) -> list[Player]:
+    """The game's players by seat (unseated last), then by joining order."""
+    stmt = select(Player).where(Player.game_id == game_id)
+    if active_only:
+        stmt = stmt.where(Player.active.is_(True))
+    stmt = stmt.order_by(Player.seat.is_(None), Player.seat, Player.joined_at, Player.id)
+    return list((await s.scalars(stmt)).all())
+
+
+async def player(s: AsyncSession, game_id: int, user_id: int) -> Player | None:
+    """The player's row (active or not)."""
+    stmt = select(Player).where(Player.game_id == game_id, Player.user_id == user_id)
+    return (await s.scalars(stmt)).first()
+
+
+async def games_of_user(
+    s: AsyncSession, user_id: int, statuses: Sequence[str] = ACTIVE_STATUSES
+) -> list[Game]:
+    """Games (default: lobby or running) where the user is an active player; by id."""
+    stmt = (
+        select(Game)
+        .join(Player, Player.game_id == Game.id)
+        .where(Player.user_id == user_id, Player.active.is_(True), Game.status.in_(statuses))
+        .order_by(Game.id)
+    )
+    return list((await s.scalars(stmt)).all())
+
+
+# -- votes -----------------------------------------------------------------------------------
+
+
+async def record_vote(
+    s: AsyncSession,
+    game_id: int,
+    round_key: str,
+    kind: str,
+    user_id: int,
+    value: str,
+    *,
+    at: datetime | None = None,
+) -> int:
+    """Record (or change) a vote in one UPSERT; returns its ``seq`` (1 for the first, +1 for
+    every change). Concurrent clicks never make two rows: the last committed one wins."""
+    ins = _dialect_insert(s, Vote)
+    stmt = ins.values(
+        game_id=game_id,
+        round_key=round_key,
+        kind=kind,
+        user_id=user_id,
+        value=value,
+        updated_at=_now(at),
+        seq=1,
+    )
+    stmt = stmt.on_conflict_do_update(  # type: ignore[attr-defined]
+        index_elements=[Vote.game_id, Vote.round_key, Vote.kind, Vote.user_id],
+        set_={
+            "value": stmt.excluded.value,  # type: ignore[attr-defined]
+            "updated_at": stmt.excluded.updated_at,  # type: ignore[attr-defined]
+            "seq": Vote.seq + 1,
+        },
+    ).returning(Vote.seq)
+    seq: int = (await s.execute(stmt)).scalar_one()
+    return seq
+
+
+async def votes_for(s: AsyncSession, game_id: int, round_key: str, kind: str) -> dict[int, str]:
+    """``{user_id: value}`` for one question."""
+    stmt = select(Vote.user_id, Vote.value).where(
+        Vote.game_id == game_id, Vote.round_key == round_key, Vote.kind == kind
+    )
+    return {user_id: value for user_id, value in (await s.execute(stmt)).all()}
+
+
+async def vote_rows(
+    s: AsyncSession, game_id: int, round_key: str | None = None, kind: str | None = None
+) -> list[Vote]:
+    """The vote rows themselves (with ``seq`` and ``updated_at``), by id."""
+    stmt = select(Vote).where(Vote.game_id == game_id).order_by(Vote.id)
+    if round_key is not None:
+        stmt = stmt.where(Vote.round_key == round_key)
+    if kind is not None:
+        stmt = stmt.where(Vote.kind == kind)
+    return list((await s.scalars(stmt)).all())
+
+
+async def delete_votes(
+    s: AsyncSession,
+    game_id: int,
+    round_key: str | None = None,
+    kind: str | None = None,
+    *,
+    user_id: int | None = None,
+) -> int:
+    """Delete the matching votes; returns how many."""
+    stmt = delete(Vote).where(Vote.game_id == game_id)
+    if round_key is not None:
+        stmt = stmt.where(Vote.round_key == round_key)
+    if kind is not None:
+        stmt = stmt.where(Vote.kind == kind)
+    if user_id is not None:
+        stmt = stmt.where(Vote.user_id == user_id)
+    result = await s.execute(stmt)
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+# -- events ----------------------------------------------------------------------------------
+
+
+async def append_event(
+    s: AsyncSession,
+    game_id: int,
+    kind: str,
+    payload: dict[str, Any] | None = None,
+    *,
+    actor_id: int | None = None,
+    private_to: int | None = None,
+    at: datetime | None = None,
+) -> Event:
+    """Append one event to the game's history (append-only)."""
+    event = Event(
+        game_id=game_id,
+        at=_now(at),
+        actor_id=actor_id,
+        kind=kind,
+        payload=dict(payload or {}),
+        private_to=private_to,
+    )
+    s.add(event)
+    await s.flush()
+    return event
+
+
+async def events(
+    s: AsyncSession,
+    game_id: int,
+    public_only: bool = False,
+    *,
+    visible_to: int | None = None,
+    kinds: Sequence[str] | None = None,
+) -> list[Event]:
+    """The game's events in order. ``public_only``: without private ones; ``visible_to``: the
+    public ones plus those private to that user."""
+    stmt = select(Event).where(Event.game_id == game_id).order_by(Event.id)
+    if public_only:
+        stmt = stmt.where(Event.private_to.is_(None))
+    elif visible_to is not None:
+        stmt = stmt.where(or_(Event.private_to.is_(None), Event.private_to == visible_to))
+    if kinds is not None:
+        stmt = stmt.where(Event.kind.in_(kinds))
+    return list((await s.scalars(stmt)).all())
+
+
+# -- messages --------------------------------------------------------------------------------
+
+
+async def set_message(
+    s: AsyncSession,
+    game_id: int,
+    purpose: str,
+    channel_id: int,
+    message_id: int,
+    user_id: int = 0,
+    *,
+    at: datetime | None = None,
+) -> None:
+    """Remember (or replace) the message for ``purpose`` (``user_id`` 0: a channel message)."""
+    ins = _dialect_insert(s, Message)
+    stmt = ins.values(
+        game_id=game_id,
+        purpose=purpose,
+        channel_id=channel_id,
+        message_id=message_id,
+        user_id=user_id,
+        created_at=_now(at),
+    )
+    stmt = stmt.on_conflict_do_update(  # type: ignore[attr-defined]
+        index_elements=[Message.game_id, Message.purpose, Message.user_id],
+        set_={
+            "channel_id": stmt.excluded.channel_id,  # type: ignore[attr-defined]
+            "message_id": stmt.excluded.message_id,  # type: ignore[attr-defined]
+            "created_at": stmt.excluded.created_at,  # type: ignore[attr-defined]
+        },
+    )
+    await s.execute(stmt)
+
+
+async def get_message(
+    s: AsyncSession, game_id: int, purpose: str, user_id: int = 0
+) -> Message | None:
+    stmt = select(Message).where(
+        Message.game_id == game_id, Message.purpose == purpose, Message.user_id == user_id
+    )
+    return (await s.scalars(stmt.execution_options(populate_existing=True))).first()
+
+
+async def messages_of(s: AsyncSession, game_id: int, purpose: str) -> list[Message]:
+    """Every message for ``purpose`` (the channel one and the per-player DMs), by id."""
+    stmt = (
+        select(Message)
+        .where(Message.game_id == game_id, Message.purpose == purpose)
+        .order_by(Message.id)
+        .execution_options(populate_existing=True)
+    )
+    return list((await s.scalars(stmt)).all())
+
+
+async def delete_message(s: AsyncSession, game_id: int, purpose: str, user_id: int = 0) -> bool:
+    result = await s.execute(
+        delete(Message).where(
+            Message.game_id == game_id, Message.purpose == purpose, Message.user_id == user_id
+        )
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+# -- deadlines (the scheduler in bot/scheduler.py drives these) ------------------------------
+
+
+async def add_deadline(
+    s: AsyncSession,
+    *,
+    game_id: int,
+    guild_id: int,
+    kind: str,
+    due_at: datetime,
+    payload: dict[str, Any] | None = None,
+    at: datetime | None = None,
+) -> Deadline:
+    deadline = Deadline(
+        game_id=game_id,
+        guild_id=guild_id,
+        kind=kind,
+        due_at=due_at,
+        status=DeadlineStatus.OPEN.value,
+        payload=dict(payload or {}),
+        created_at=_now(at),
+    )
+    s.add(deadline)
+    await s.flush()
+    return deadline
+
+
+async def get_deadline(s: AsyncSession, deadline_id: int) -> Deadline | None:
+    stmt = (
+        select(Deadline).where(Deadline.id == deadline_id).execution_options(populate_existing=True)
+    )
+    return (await s.scalars(stmt)).first()
+
+
+async def open_deadlines(
+    s: AsyncSession,
+    game_id: int | None = None,
+    kinds: Sequence[str] | None = None,
+    *,
+    due_before: datetime | None = None,
+) -> list[Deadline]:
+    """Open deadlines (of a game, of some kinds, due at or before a time), soonest first."""
+    stmt = select(Deadline).where(Deadline.status == DeadlineStatus.OPEN.value)
+    if game_id is not None:
+        stmt = stmt.where(Deadline.game_id == game_id)
+    if kinds is not None:
+        stmt = stmt.where(Deadline.kind.in_(kinds))
+    if due_before is not None:
+        stmt = stmt.where(Deadline.due_at <= due_before)
+    stmt = stmt.order_by(Deadline.due_at, Deadline.id).execution_options(populate_existing=True)
+    return list((await s.scalars(stmt)).all())
+
+
+async def count_rows(s: AsyncSession, model: type[Any]) -> int:
+    """How many rows a table holds (tests and diagnostics)."""
+    return int((await s.execute(select(func.count()).select_from(model))).scalar_one())

@@ -1,0 +1,165 @@
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from db import repo
+from db.engine import database_url_default, make_engine, make_sessions, migrate
+from db.migrate import alembic_config, script_location
+from db.models import Base, Player
+
+Sessions = async_sessionmaker[AsyncSession]
+TABLES = {"guild_settings", "games", "players", "votes", "events", "deadlines", "messages"}
+
+
+def test_default_url() -> None:
+    assert database_url_default() == "sqlite+aiosqlite:///data/bot.sqlite3"
+
+
+def test_migrations_folder_is_found_without_alembic_ini() -> None:
+    assert (Path(script_location()) / "env.py").is_file()
+    assert alembic_config().get_main_option("script_location") == script_location()
+
+
+async def test_sqlite_pragmas_on_every_connection(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path}/new/folder/bot.sqlite3")
+    try:
+        assert (tmp_path / "new" / "folder").is_dir()
+        # several pooled connections at once (deferred BEGIN: two connections of one task
+        # would otherwise wait for each other's write lock)
+        readers = engine.execution_options(sqlite_begin="DEFERRED")
+        for _ in range(3):
+            async with readers.connect() as a, readers.connect() as b:
+                for conn in (a, b):
+                    pragma = {
+                        name: (await conn.exec_driver_sql(f"PRAGMA {name}")).scalar()
+                        for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
+                    }
+                    assert pragma == {
+                        "journal_mode": "wal",
+                        "foreign_keys": 1,
+                        "busy_timeout": 5000,
+                        "synchronous": 1,  # NORMAL
+                    }
+    finally:
+        await engine.dispose()
+
+
+async def test_sqlite_transactions_take_the_write_lock_at_begin(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    """BEGIN IMMEDIATE: a second writer waits (busy_timeout) instead of failing halfway."""
+    shutil.copyfile(sqlite_template, tmp_path / "bot.sqlite3")
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3")
+    sessions = make_sessions(engine)
+    readers = make_sessions(engine, read_only=True)
+    try:
+        order: list[str] = []
+        async with sessions.begin() as s:
+            await s.execute(text("SELECT 1"))  # holds the write lock from here
+
+            async def second() -> None:
+                async with sessions.begin() as s2:
+                    await repo.get_guild_settings(s2, 1)
+                    order.append("second writer")
+
+            async def reader() -> None:
+                async with readers.begin() as r:  # deferred: does not wait for the writer
+                    await repo.get_guild_settings(r, 1)
+                    order.append("reader")
+
+            waiting = asyncio.create_task(second())
+            await asyncio.wait_for(reader(), timeout=2)
+            await asyncio.sleep(0.2)
+            order.append("first writer")
+        await asyncio.wait_for(waiting, timeout=5)
+        assert order == ["reader", "first writer", "second writer"]
+    finally:
+        await engine.dispose()
+
+
+async def test_foreign_keys_are_enforced(sessions: Sessions) -> None:
+    with pytest.raises(IntegrityError):
+        async with sessions.begin() as s:
+            s.add(Player(game_id=12345, user_id=1, display_name="nobody"))
+
+
+async def test_migrate_from_another_directory_is_idempotent(
+    empty_db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    await migrate(empty_db_url)
+    await migrate(empty_db_url)  # nothing pending: a no-op
+    engine = make_engine(empty_db_url)
+    try:
+        async with engine.connect() as conn:
+            tables = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+            version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
+        assert tables >= TABLES
+        assert version == [("0001",)]
+    finally:
+        await engine.dispose()
+
+
+async def test_concurrent_migrations(empty_db_url: str) -> None:
+    """Several processes starting at once (here: tasks) all migrate without error."""
+    await asyncio.gather(*(migrate(empty_db_url) for _ in range(3)))
+
+
+def _diff(conn: Connection) -> list[object]:
+    context = MigrationContext.configure(conn, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+async def test_migrations_agree_with_the_models(empty_db_url: str) -> None:
+    await migrate(empty_db_url)
+    engine = make_engine(empty_db_url)
+    try:
+        async with engine.connect() as conn:
+            diff = await conn.run_sync(_diff)
+        assert diff == []
+    finally:
+        await engine.dispose()
+
+
+async def test_downgrade_to_base_and_up_again(empty_db_url: str) -> None:
+    from alembic import command
+
+    from db.migrate import upgrade_on_connection
+
+    await migrate(empty_db_url)
+
+    def downgrade(conn: Connection) -> None:
+        config = alembic_config(empty_db_url)
+        config.attributes["connection"] = conn
+        command.downgrade(config, "base")
+
+    engine = make_engine(empty_db_url, sqlite_foreign_keys=False)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(downgrade)
+        async with engine.connect() as conn:
+            left = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+        assert not (TABLES & left)
+        async with engine.begin() as conn:
+            await conn.run_sync(upgrade_on_connection, alembic_config(empty_db_url))
+        async with engine.connect() as conn:
+            assert await conn.run_sync(_diff) == []
+    finally:
+        await engine.dispose()
+
+
+async def test_engine_fixture_is_migrated(engine: AsyncEngine) -> None:
+    async with engine.connect() as conn:
+        tables = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+    assert tables >= TABLES
