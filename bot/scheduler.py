@@ -1,0 +1,411 @@
+"""Durable deadlines: the ``deadlines`` table is the truth, APScheduler only wakes us up.
+
+- One APScheduler 3 ``DateTrigger`` job per open deadline this process owns, in memory
+  (``id="deadline:<id>"``); nothing about jobs is ever stored.
+- Resolving is a claim: ``UPDATE deadlines SET status='done' WHERE id=:id AND status='open'
+  AND due_at <= now`` in one transaction with the handler's own database work. Whoever updates
+  the row resolves the deadline; a second firing (a late job, the sweep, another process)
+  updates nothing. A handler exception rolls the claim back: the deadline stays open and the
+  next sweep retries it.
+- At start, and then every ``sweep_seconds``, the sweep resolves every owned open deadline
+  that is due and (re)schedules the others, which also picks up deadlines created or moved by
+  another process.
+- Each process only handles the guilds it ``owns`` (see :func:`shard_owner`).
+
+Usage::
+
+    scheduler = DeadlineScheduler(sessions, handler, clock=clock, owns=shard_owner([0], 1))
+    await scheduler.start()
+    async with sessions.begin() as s:
+        d = await scheduler.add(s, game_id=g.id, guild_id=g.guild_id, kind="vote", due_at=when)
+    # the job is scheduled when that transaction commits (or call scheduler.schedule(d.id, ...))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from apscheduler.jobstores.base import JobLookupError
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+from sqlalchemy import event, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import Session
+
+from bot.clock import Clock, utcnow
+from db import repo
+from db.models import Deadline, DeadlineStatus
+
+log = logging.getLogger(__name__)
+
+AfterCommit = Callable[[], Awaitable[None]]
+# Runs INSIDE the claiming transaction (its database work commits with the claim). May return
+# an "after commit" coroutine function for the Discord effects, awaited after the commit.
+DeadlineHandler = Callable[[AsyncSession, Deadline], Awaitable[AfterCommit | None]]
+
+JOB_PREFIX = "deadline:"
+SWEEP_JOB_ID = "deadline-sweep"
+SHUTDOWN_GRACE_SECONDS = 10.0
+_OPEN = DeadlineStatus.OPEN.value
+
+
+def job_id(deadline_id: int) -> str:
+    return f"{JOB_PREFIX}{deadline_id}"
+
+
+def shard_owner(shard_ids: Collection[int], shard_count: int) -> Callable[[int], bool]:
+    """``owns`` for a process running ``shard_ids`` out of ``shard_count`` shards."""
+    if shard_count < 1:
+        raise ValueError("shard_count must be at least 1")
+    mine = frozenset(shard_ids)
+
+    def owns(guild_id: int) -> bool:
+        return (guild_id >> 22) % shard_count in mine
+
+    return owns
+
+
+@dataclass
+class _Pending:
+    """Job changes to apply once the session's transaction commits."""
+
+    schedule: dict[int, datetime] = field(default_factory=dict)
+    unschedule: set[int] = field(default_factory=set)
+
+
+class DeadlineScheduler:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        handler: DeadlineHandler,
+        *,
+        clock: Clock = utcnow,
+        owns: Callable[[int], bool] = lambda guild_id: True,
+        sweep_seconds: float = 60,
+    ) -> None:
+        self._sessions = sessions
+        self._handler = handler
+        self._clock = clock
+        self._owns = owns
+        self._sweep_seconds = sweep_seconds
+        self._aps = AsyncIOScheduler(timezone=UTC)
+        self._running: set[asyncio.Task[bool]] = set()
+        self._started = False
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._started
+
+    async def start(self) -> None:
+        """Resolve every overdue owned open deadline, schedule the rest, start the sweep."""
+        if self._started:
+            return
+        self._aps.start()
+        self._started = True
+        resolved = await self.sweep()
+        self._aps.add_job(
+            self._sweep_job,
+            IntervalTrigger(seconds=self._sweep_seconds, timezone=UTC),
+            id=SWEEP_JOB_ID,
+            replace_existing=True,
+            coalesce=True,
+            max_instances=1,
+            misfire_grace_time=None,
+        )
+        log.info("deadline scheduler started: %d overdue deadline(s) resolved", resolved)
+
+    async def shutdown(self) -> None:
+        """Stop scheduling, then let the resolutions in progress finish (up to a grace time)."""
+        if self._started:
+            self._started = False
+            self._aps.shutdown(wait=False)
+            await asyncio.sleep(0)  # AsyncIOScheduler shuts down on the next loop iteration
+        if self._running:
+            _done, pending = await asyncio.wait(set(self._running), timeout=SHUTDOWN_GRACE_SECONDS)
+            for task in pending:
+                task.cancel()
+            log.info("deadline scheduler stopped (%d resolution(s) cut short)", len(pending))
+
+    # -- jobs --------------------------------------------------------------------------------
+
+    def schedule(self, deadline_id: int, due_at: datetime) -> None:
+        """(Re)place the in-memory job that fires the deadline at ``due_at`` (now if past)."""
+        self._aps.add_job(
+            self._job,
+            DateTrigger(run_date=due_at, timezone=UTC),
+            args=[deadline_id],
+            id=job_id(deadline_id),
+            replace_existing=True,
+            misfire_grace_time=None,
+            coalesce=True,
+            max_instances=1,
+        )
+
+    def unschedule(self, deadline_id: int) -> None:
+        with contextlib.suppress(JobLookupError):
+            self._aps.remove_job(job_id(deadline_id))
+
+    def scheduled_at(self, deadline_id: int) -> datetime | None:
+        """When the job for this deadline will run, if there is one (for tests, diagnostics)."""
+        job = self._aps.get_job(job_id(deadline_id))
+        if job is None:
+            return None
+        when = getattr(job, "next_run_time", None)
+        if when is None:  # added before start(): the trigger's date
+            trigger = job.trigger
+            when = trigger.run_date if isinstance(trigger, DateTrigger) else None
+        return when.astimezone(UTC) if isinstance(when, datetime) else None
+
+    def scheduled_ids(self) -> list[int]:
+        return sorted(
+            int(job.id.removeprefix(JOB_PREFIX))
+            for job in self._aps.get_jobs()
+            if job.id.startswith(JOB_PREFIX)
+        )
+
+    async def _job(self, deadline_id: int) -> None:
+        # Shielded: a scheduler shutdown must not cancel a resolution in the middle.
+        task = asyncio.get_running_loop().create_task(self._fire_logged(deadline_id))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+        await asyncio.shield(task)
+
+    async def _fire_logged(self, deadline_id: int) -> bool:
+        try:
+            return await self.fire(deadline_id)
+        except Exception:
+            log.exception("deadline %s: firing failed", deadline_id)
+            return False
+
+    async def _sweep_job(self) -> None:
+        try:
+            await self.sweep()
+        except Exception:
+            log.exception("deadline sweep failed")
+
+    # -- after-commit bookkeeping ------------------------------------------------------------
+
+    def _pending(self, s: AsyncSession) -> _Pending:
+        """This session's job changes, applied when its transaction commits."""
+        sync: Session = s.sync_session
+        key = ("bot.scheduler.pending", id(self))
+        pending = sync.info.get(key)
+        if isinstance(pending, _Pending):
+            return pending
+        pending = _Pending()
+        sync.info[key] = pending
+
+        def after_commit(session: Session) -> None:
+            for deadline_id in pending.unschedule:
+                self.unschedule(deadline_id)
+            for deadline_id, due_at in pending.schedule.items():
+                self.schedule(deadline_id, due_at)
+            pending.schedule.clear()
+            pending.unschedule.clear()
+
+        def after_rollback(session: Session) -> None:
+            pending.schedule.clear()
+            pending.unschedule.clear()
+
+        event.listen(sync, "after_commit", after_commit)
+        event.listen(sync, "after_rollback", after_rollback)
+        return pending
+
+    def _schedule_after_commit(self, s: AsyncSession, deadline_id: int, due_at: datetime) -> None:
+        pending = self._pending(s)
+        pending.unschedule.discard(deadline_id)
+        pending.schedule[deadline_id] = due_at
+
+    def _unschedule_after_commit(self, s: AsyncSession, deadline_ids: Sequence[int]) -> None:
+        pending = self._pending(s)
+        for deadline_id in deadline_ids:
+            pending.schedule.pop(deadline_id, None)
+            pending.unschedule.add(deadline_id)
+
+    # -- the caller's transaction ------------------------------------------------------------
+
+    async def add(
+        self,
+        s: AsyncSession,
+        *,
+        game_id: int,
+        guild_id: int,
+        kind: str,
+        due_at: datetime,
+        payload: dict[str, Any] | None = None,
+    ) -> Deadline:
+        """Insert an open deadline in the caller's transaction.
+
+        Its job is scheduled when that transaction commits (nothing if it rolls back);
+        ``schedule(d.id, d.due_at)`` after the commit does the same, harmlessly twice.
+        """
+        deadline = await repo.add_deadline(
+            s,
+            game_id=game_id,
+            guild_id=guild_id,
+            kind=kind,
+            due_at=due_at,
+            payload=payload,
+            at=self._clock(),
+        )
+        if self._owns(guild_id):
+            self._schedule_after_commit(s, deadline.id, deadline.due_at)
+        return deadline
+
+    async def cancel_for_game(
+        self, s: AsyncSession, game_id: int, kinds: Sequence[str] | None = None
+    ) -> list[int]:
+        """Cancel the game's open deadlines (of ``kinds``) in the caller's transaction."""
+        stmt = (
+            update(Deadline)
+            .where(Deadline.game_id == game_id, Deadline.status == _OPEN)
+            .values(status=DeadlineStatus.CANCELLED.value, resolved_at=self._clock())
+            .returning(Deadline.id)
+            .execution_options(synchronize_session=False)
+        )
+        if kinds is not None:
+            stmt = stmt.where(Deadline.kind.in_(kinds))
+        ids = sorted((await s.execute(stmt)).scalars().all())
+        self._unschedule_after_commit(s, ids)
+        return ids
+
+    # -- own transaction, or the caller's with session= --------------------------------------
+
+    async def extend(
+        self, deadline_id: int, due_at: datetime, *, session: AsyncSession | None = None
+    ) -> bool:
+        """Move an open deadline to ``due_at`` (database, then job). False if not open."""
+        if session is not None:
+            return await self._extend(session, deadline_id, due_at)
+        async with self._sessions.begin() as s:
+            return await self._extend(s, deadline_id, due_at)
+
+    async def _extend(self, s: AsyncSession, deadline_id: int, due_at: datetime) -> bool:
+        result = await s.execute(
+            update(Deadline)
+            .where(Deadline.id == deadline_id, Deadline.status == _OPEN)
+            .values(due_at=due_at)
+            .returning(Deadline.guild_id)
+            .execution_options(synchronize_session="fetch")
+        )
+        guild_id = result.scalar_one_or_none()
+        if guild_id is None:
+            return False
+        if self._owns(guild_id):
+            self._schedule_after_commit(s, deadline_id, due_at)
+        return True
+
+    async def cancel(self, deadline_id: int, *, session: AsyncSession | None = None) -> bool:
+        """Cancel an open deadline: it will never fire. False if it was not open."""
+        if session is not None:
+            return await self._cancel(session, deadline_id)
+        async with self._sessions.begin() as s:
+            return await self._cancel(s, deadline_id)
+
+    async def _cancel(self, s: AsyncSession, deadline_id: int) -> bool:
+        result = await s.execute(
+            update(Deadline)
+            .where(Deadline.id == deadline_id, Deadline.status == _OPEN)
+            .values(status=DeadlineStatus.CANCELLED.value, resolved_at=self._clock())
+            .returning(Deadline.id)
+            .execution_options(synchronize_session="fetch")
+        )
+        if result.scalar_one_or_none() is None:
+            return False
+        self._unschedule_after_commit(s, [deadline_id])
+        return True
+
+    # -- resolving ---------------------------------------------------------------------------
+
+    async def fire(self, deadline_id: int) -> bool:
+        """Resolve the deadline if it is open and due; True if this call resolved it.
+
+        A job that fires before the deadline's ``due_at`` (moved meanwhile, perhaps by another
+        process) resolves nothing and is rescheduled at the new time.
+        """
+        return await self._resolve(deadline_id, force=False)
+
+    async def resolve_now(self, deadline_id: int) -> bool:
+        """Resolve an open deadline at once, due or not (a moderator's "resolve now")."""
+        return await self._resolve(deadline_id, force=True)
+
+    async def _resolve(self, deadline_id: int, *, force: bool) -> bool:
+        now = self._clock()
+        after: AfterCommit | None = None
+        try:
+            async with self._sessions.begin() as s:
+                conditions = [Deadline.id == deadline_id, Deadline.status == _OPEN]
+                if not force:
+                    conditions.append(Deadline.due_at <= now)
+                claim = (
+                    update(Deadline)
+                    .where(*conditions)
+                    .values(status=DeadlineStatus.DONE.value, resolved_at=now)
+                    .returning(Deadline)
+                    .execution_options(populate_existing=True)
+                )
+                deadline = (await s.scalars(claim)).first()
+                if deadline is None:
+                    if not force:
+                        await self._reschedule_if_early(s, deadline_id, now)
+                    return False
+                after = await self._handler(s, deadline)
+        except Exception:
+            log.exception(
+                "deadline %s: resolution failed and was rolled back; it stays open "
+                "and the sweep will retry it",
+                deadline_id,
+            )
+            return False
+        self.unschedule(deadline_id)
+        log.info("deadline %s (%s, game %s) resolved", deadline_id, deadline.kind, deadline.game_id)
+        if after is not None:
+            try:
+                await after()
+            except Exception:
+                log.exception("deadline %s: after-commit effect failed", deadline_id)
+        return True
+
+    async def _reschedule_if_early(self, s: AsyncSession, deadline_id: int, now: datetime) -> None:
+        deadline = await repo.get_deadline(s, deadline_id)
+        if deadline is None or deadline.status != _OPEN or not self._owns(deadline.guild_id):
+            return
+        if deadline.due_at > now and self._started:
+            self._schedule_after_commit(s, deadline_id, deadline.due_at)
+
+    async def sweep(self) -> int:
+        """Resolve every owned open deadline due by now and (re)schedule the other owned open
+        ones whose job is missing or set for another time. Returns how many it resolved."""
+        now = self._clock()
+        async with self._sessions() as s:
+            rows = (
+                await s.execute(
+                    select(Deadline.id, Deadline.guild_id, Deadline.due_at)
+                    .where(Deadline.status == _OPEN)
+                    .order_by(Deadline.due_at, Deadline.id)
+                )
+            ).all()
+        due: list[int] = []
+        for deadline_id, guild_id, due_at in rows:
+            if not self._owns(guild_id):
+                continue
+            if due_at <= now:
+                due.append(deadline_id)
+            elif self.scheduled_at(deadline_id) != due_at:
+                self.schedule(deadline_id, due_at)
+        resolved = 0
+        for deadline_id in due:
+            if await self.fire(deadline_id):
+                resolved += 1
+        if resolved:
+            log.info("deadline sweep resolved %d deadline(s)", resolved)
+        return resolved
