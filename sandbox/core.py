@@ -134,6 +134,8 @@ class Sandbox:
         self.application_id = self.bot_user.id
         self.token = token or util.make_token(self.bot_user.id)
 
+        #: called with ("MESSAGE_CREATE" | "MESSAGE_UPDATE", message) on every stored change
+        self.message_listeners: list[Callable[[str, Message], None]] = []
         self.gateway = Gateway(self)
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -564,6 +566,8 @@ class Sandbox:
         return transform
 
     def _dispatch_message(self, event: str, msg: Message) -> None:
+        for listener in self.message_listeners:
+            listener(event, msg)
         if not msg.ephemeral:
             self.gateway.dispatch(
                 event,
@@ -891,15 +895,18 @@ class Sandbox:
             f"(buttons: {msg.labels}, selects: {[s.get('custom_id') for s in msg.selects]})"
         )
 
-    def _component_interaction(self, user: User, msg: Message, data: dict[str, Any]) -> Interaction:
+    def _component_interaction(
+        self, user: User, msg: Message, data: dict[str, Any], channel: Channel | None = None
+    ) -> Interaction:
         msg = self.messages.get(msg.id, msg)
         if msg.deleted:
             raise SandboxError("the message was deleted")
-        if msg.ephemeral and msg.ephemeral_to != user.id:
-            raise SandboxError(f"{user.name} cannot see this ephemeral message")
-        channel = self.channels[msg.channel_id]
-        if channel.is_dm and channel.recipient_id != user.id:
-            raise SandboxError(f"{user.name} cannot see another user's DM")
+        if channel is None:
+            if msg.ephemeral and msg.ephemeral_to != user.id:
+                raise SandboxError(f"{user.name} cannot see this ephemeral message")
+            channel = self.channels[msg.channel_id]
+            if channel.is_dm and channel.recipient_id != user.id:
+                raise SandboxError(f"{user.name} cannot see another user's DM")
         ix = self._new_interaction(3, user, channel, data)
         ix.payload["message"] = msg.payload()
         ix.message = msg
@@ -912,8 +919,11 @@ class Sandbox:
         *,
         label: str | None = None,
         custom_id: str | None = None,
+        channel: Channel | None = None,
     ) -> Interaction:
-        """``user`` clicks a button (by label or custom_id) on ``message``."""
+        """``user`` clicks a button (by label or custom_id) on ``message``. ``channel``: where
+        the click happens when it is not the message's own channel (e.g. ``user``'s DM with a
+        forwarded copy of someone else's DM); the visibility checks are then skipped."""
         comp = self._find_component(message, (2,), label=label, custom_id=custom_id)
         if comp.get("disabled"):
             raise SandboxError(f"button {comp.get('label')!r} is disabled")
@@ -922,7 +932,7 @@ class Sandbox:
         data: dict[str, Any] = {"custom_id": comp["custom_id"], "component_type": 2}
         if "id" in comp:
             data["id"] = comp["id"]
-        ix = self._component_interaction(user, message, data)
+        ix = self._component_interaction(user, message, data, channel)
         return await self._send_interaction(ix)
 
     async def select(
@@ -932,6 +942,7 @@ class Sandbox:
         *,
         values: list[Any],
         custom_id: str | None = None,
+        channel: Channel | None = None,
     ) -> Interaction:
         """``user`` picks ``values`` in a select menu on ``message`` (string values for a
         string select; users/roles/channels for the other kinds)."""
@@ -942,8 +953,8 @@ class Sandbox:
         lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
         if not lo <= len(values) <= hi:
             raise SandboxError(f"select needs between {lo} and {hi} values, got {len(values)}")
-        channel = self.channels[message.channel_id]
-        guild = channel.guild
+        where = channel or self.channels[message.channel_id]
+        guild = where.guild
         resolved: dict[str, Any] = {}
         out: list[str] = []
         if ctype == 3:
@@ -957,7 +968,7 @@ class Sandbox:
             kind = {5: 6, 6: 8, 7: 9, 8: 7}[ctype]
             for v in values:
                 out.append(
-                    self._option_value({"type": kind, "name": "value"}, v, resolved, guild, channel)
+                    self._option_value({"type": kind, "name": "value"}, v, resolved, guild, where)
                 )
         data: dict[str, Any] = {
             "custom_id": comp["custom_id"],
@@ -968,7 +979,7 @@ class Sandbox:
             data["id"] = comp["id"]
         if resolved:
             data["resolved"] = resolved
-        ix = self._component_interaction(user, message, data)
+        ix = self._component_interaction(user, message, data, channel)
         return await self._send_interaction(ix)
 
     async def submit_modal(

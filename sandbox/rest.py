@@ -881,8 +881,12 @@ class RestApi:
         self, msg: Message, body: dict[str, Any], files: list[dict[str, Any]], *, prefix: str = ""
     ) -> None:
         limit = self.sb.edit_limit
+        # Interaction responses are edited within their 15-minute token: never an hour old on
+        # Discord, so exempt (as is completing a deferred "thinking" message) unless marked old.
+        exempt = msg.loading or (msg.interaction_id is not None and not msg.marked_old)
         if (
             limit is not None
+            and not exempt
             and msg.edit_count >= limit
             and (msg.is_old or not self.sb.edit_limit_only_old)
         ):

@@ -202,3 +202,22 @@ async def test_history_and_message_fetch(sb: Sandbox) -> None:
         assert fetched.content == "m3" and discord.utils.snowflake_time(fetched.id)
         await sent[0].delete()
         assert [m.content for m in sb.channel_messages(text)] == ["m1", "m2", "m3", "m4"]
+
+
+async def test_request_log_and_interaction_timing(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    alice = sb.add_user("Alice")
+    guild.add_member(alice)
+    async with running(SandboxBot(), sb) as client:
+        channel = client.get_channel(text.id)
+        assert isinstance(channel, discord.TextChannel)
+        await channel.send("logged", embed=discord.Embed(title="Mission", description="track"))
+        ix = await sb.slash(alice, "resistance secret", channel=text)
+        await ix.wait_ack()
+    record = sb.requests_to("POST /channels/{channel_id}/messages")[0]
+    assert record.path == f"/channels/{text.id}/messages" and record.status == 200
+    assert record.json["content"] == "logged" and record.time > 0
+    assert sb.channel_messages(text)[0].contains("mission")  # embed titles count as text
+    assert ix.sent_at < ix.acked_at  # type: ignore[operator]
+    assert sb.interactions == [ix]
