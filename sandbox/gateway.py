@@ -160,11 +160,18 @@ class Gateway:
             )
             async for msg in ws:
                 if msg.type is WSMsgType.TEXT:
-                    await self._on_frame(conn, json.loads(msg.data))
+                    try:
+                        frame = json.loads(msg.data)
+                    except ValueError:
+                        await ws.close(code=4002, message=b"Error while decoding payload.")
+                        break
+                    await self._on_frame(conn, frame)
                 elif msg.type is WSMsgType.BINARY:  # pragma: no cover - etf not supported
                     await ws.close(code=4002, message=b"Error while decoding payload.")
                 elif msg.type is WSMsgType.ERROR:  # pragma: no cover
                     break
+        except (ConnectionResetError, RuntimeError):  # pragma: no cover - peer went away
+            pass
         finally:
             self.connections.discard(conn)
             session = conn.session

@@ -100,6 +100,20 @@ def make_tree(
         seen.append(interaction)
         await interaction.response.send_message("only you can see this", ephemeral=True)
 
+    admin = app_commands.Group(name="admin", description="Moderation", parent=group)
+
+    @admin.command(name="extend", description="Extend the deadline")
+    async def extend(
+        interaction: discord.Interaction,
+        hours: app_commands.Range[int, 1, 72],
+        role: discord.Role | None = None,
+        where: discord.TextChannel | None = None,
+        ratio: float = 1.0,
+    ) -> None:
+        parts = [f"+{hours}h", f"role={role.name if role else None}"]
+        parts += [f"where={where.name if where else None}", f"ratio={ratio}"]
+        await interaction.response.send_message(" ".join(parts))
+
     tree.add_command(group)
 
     @tree.command(name="ping", description="Ping")

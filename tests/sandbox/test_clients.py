@@ -59,6 +59,24 @@ async def test_client_syncs_commands_and_answers_slash(sb: Sandbox) -> None:
         ix = await sb.slash(alice, "ping", channel=text)
         assert await ix.reply() == "pong from shard 0"
 
+        # A subcommand group with ROLE, CHANNEL, INTEGER and NUMBER options, in a thread.
+        admin = next(o for o in group["options"] if o["name"] == "admin")
+        assert admin["type"] == 2 and admin["options"][0]["type"] == 1
+        mods = guild.add_role("Mods")
+        thread = text.add_thread("side", owner=alice)
+        ix = await sb.slash(
+            alice,
+            "resistance admin extend",
+            channel=thread,
+            hours=5,
+            role=mods,
+            where=text,
+            ratio=0.5,
+        )
+        assert await ix.reply() == "+5h role=Mods where=game ratio=0.5"
+        assert sb.messages_in(thread)[0].content == "+5h role=Mods where=game ratio=0.5"
+        assert client.seen[-1].channel is not None  # type: ignore[union-attr]
+
         # The REST side of discord.py sees the same messages.
         channel = client.get_channel(text.id)
         assert isinstance(channel, discord.TextChannel)
