@@ -150,6 +150,20 @@ class DeadlineScheduler:
             max_instances=1,
         )
 
+    def after_commit(self, deadline: Deadline) -> AfterCommit:
+        """An effect for the caller's after-commit list that schedules ``deadline``.
+
+        ``add``/``extend`` already schedule on commit; this is for callers that keep their own
+        list of effects (calling both is harmless: ``replace_existing``).
+        """
+        deadline_id, due_at, guild_id = deadline.id, deadline.due_at, deadline.guild_id
+
+        async def schedule() -> None:
+            if self._owns(guild_id):
+                self.schedule(deadline_id, due_at)
+
+        return schedule
+
     def unschedule(self, deadline_id: int) -> None:
         with contextlib.suppress(JobLookupError):
             self._aps.remove_job(job_id(deadline_id))

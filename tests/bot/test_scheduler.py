@@ -375,6 +375,17 @@ async def test_sweep_picks_up_deadlines_added_elsewhere(
     assert mine.scheduled_at(deadline_id) == T0 + timedelta(hours=1)
 
 
+async def test_after_commit_effect_schedules(
+    sessions: Sessions, game_id: int, make_scheduler: Callable[..., DeadlineScheduler]
+) -> None:
+    scheduler = make_scheduler()
+    async with sessions.begin() as s:
+        d = await repo.add_deadline(s, game_id=game_id, guild_id=GUILD, kind="vote", due_at=T0)
+    assert scheduler.scheduled_ids() == []
+    await scheduler.after_commit(d)()
+    assert scheduler.scheduled_at(d.id) == T0
+
+
 def test_shard_owner() -> None:
     owns = shard_owner([0, 2], 4)
     assert [owns(shard << 22) for shard in range(5)] == [True, False, True, False, True]

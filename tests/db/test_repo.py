@@ -296,3 +296,27 @@ async def test_deleting_a_game_deletes_what_belongs_to_it(sessions: Sessions) ->
         for model in (Player, Vote, Event, Message):
             assert await repo.count_rows(s, model) == 0
         assert await repo.open_deadlines(s) == []
+
+
+async def test_concurrent_saves_never_lose_an_update(sessions: Sessions) -> None:
+    """Ten actions load the game and save at once: each save either lands on its own version
+    or raises StaleState (PostgreSQL; SQLite serializes the transactions instead)."""
+    game_id = await new_game(sessions)
+
+    async def act(i: int) -> int | None:
+        try:
+            async with sessions.begin() as s:
+                game = await repo.get_game(s, game_id)
+                assert game is not None
+                await asyncio.sleep(0.01)
+                return await repo.save_state(s, game, {"by": i})
+        except repo.StaleState:
+            return None
+
+    results = await asyncio.gather(*(act(i) for i in range(10)))
+    landed = sorted(v for v in results if v is not None)
+    assert landed == list(range(1, len(landed) + 1))
+    async with sessions.begin() as s:
+        game = await repo.get_game(s, game_id)
+        assert game is not None and game.version == len(landed)
+        assert game.state is not None and results[game.state["by"]] == game.version
