@@ -80,9 +80,18 @@ class NotOnTeam(_KeyedError):
 
 
 class WrongPhase(_KeyedError):
-    """Params: ``phase`` (current phase value), ``expected`` (phase value needed)."""
+    """Params: ``phase`` (current phase value), ``expected`` (phase value needed).
+
+    The key names the phase the action needs (``wrong_phase_debate``: a team is already up for
+    a vote; ``wrong_phase_vote``: there is no team to vote on), so each gets its own message.
+    """
 
     KEY = ERROR_PREFIX + "wrong_phase"
+    KEYS: ClassVar[tuple[str, ...]] = (KEY + "_debate", KEY + "_vote")
+
+    def __init__(self, **params: str | int) -> None:
+        super().__init__(**params)
+        self.key = f"{self.KEY}_{params.get('expected', 'debate')}"
 
 
 class GameIsOver(_KeyedError):
@@ -140,4 +149,6 @@ ERROR_CLASSES: tuple[type[_KeyedError], ...] = (
 )
 
 #: Every error key this engine can raise.
-ERROR_KEYS: tuple[str, ...] = tuple(cls.KEY for cls in ERROR_CLASSES)
+ERROR_KEYS: tuple[str, ...] = tuple(
+    key for cls in ERROR_CLASSES for key in (cls.KEYS if cls is WrongPhase else (cls.KEY,))
+)
