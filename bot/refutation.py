@@ -1,0 +1,1045 @@
+"""The Refutation Game service: one method per user action, one transaction each.
+
+Secret choices and votes live in the ``votes`` table (one row per player and refutation, an
+upsert, round key ``r<n>``, kinds ``choice`` and ``refute_vote``): a click is recorded without
+rewriting the game state, so players clicking at once never overwrite each other. At the reveal
+and at the close of the vote the recorded values are applied to the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.errors import UserError
+from bot.i18n import Lang, lang_of, t
+from bot.service import Actor, Effect, GameService, Outcome
+from db import repo
+from db.models import Deadline, Game, Player
+from games.refutation import (
+    Card,
+    CardKind,
+    Deck,
+    Event,
+    Options,
+    Phase,
+    Refutation,
+    Result,
+    default_deck_path,
+    load_deck,
+)
+from games.refutation import Player as EnginePlayer
+from games.refutation.errors import BadPlayerCount, BadTarget, GameIsOver, NotAPlayer, UnknownCard
+from games.refutation.model import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+
+log = logging.getLogger(__name__)
+
+CHOICE = "rf_choice"
+VOTE = "rf_vote"
+KINDS = (CHOICE, VOTE)
+PASS = "pass"
+ABSTAIN = "abstain"
+TECHNIQUE_COLOUR = 0x99AAB5
+MAX_EMBEDS = 10
+
+_decks: dict[str, Deck] = {}
+
+
+def m(key: str, lang: str, /, **params: object) -> str:
+    """A message of this game's Discord side (catalogue file ``refutation_play.toml``)."""
+    return t(f"refutation_play.{key}", lang, **params)
+
+
+def ts(when: datetime) -> str:
+    """A Discord timestamp: every reader sees it in their own time zone."""
+    epoch = int(when.timestamp())
+    return f"<t:{epoch}:F> (<t:{epoch}:R>)"
+
+
+def deck_at(path: str, *, fresh: bool = False) -> Deck:
+    """The deck in the file at ``path``, loaded once per path (``fresh``: read it again)."""
+    if fresh or path not in _decks:
+        _decks[path] = load_deck(Path(path))
+    return _decks[path]
+
+
+def stars(n: int) -> str:
+    return "★" * n + "☆" * (3 - n)
+
+
+@dataclass
+class Reply:
+    """A private answer: text and card embeds."""
+
+    content: str
+    embeds: list[discord.Embed] = field(default_factory=list)
+
+
+def parse_card(value: str | int) -> int:
+    try:
+        return int(str(value).strip().lstrip("#"))
+    except ValueError:
+        raise UserError("refutation_play.error.bad_card", value=str(value)[:40]) from None
+
+
+class RefutationService(GameService):
+    kind = "refutation"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    choice_view_factory: Callable[[int, int, list[discord.SelectOption], Lang], Any] | None = None
+    vote_view_factory: Callable[[int, int, list[tuple[int, str]], bool, Lang], Any] | None = None
+
+    # -- deck and options ---------------------------------------------------------------------
+
+    async def options_for(
+        self, s: AsyncSession, guild_id: int, given: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The shared defaults, plus the deck: the guild's, else the config's, else the
+        default deck. Stored in the game's options so a restart reloads the same file."""
+        options = await super().options_for(s, guild_id, given)
+        settings = await repo.get_guild_settings(s, guild_id)
+        configured = str(self.app.defaults.get("refutation", {}).get("deck") or "")
+        options["deck"] = settings.deck_path or configured or str(default_deck_path())
+        return options
+
+    @staticmethod
+    def validate(options: dict[str, Any]) -> None:
+        if int(options.get("target", 5)) not in TARGETS:
+            raise BadTarget(target=int(options.get("target", 5)))
+        deck_at(str(options["deck"]), fresh=True)  # a broken deck file is refused here
+
+    async def new(self, actor: Actor, *, guild_id: int, channel: Any, given: dict[str, Any]) -> str:
+        return await self.new_game(
+            actor, guild_id=guild_id, channel=channel, given=given, validate=self.validate
+        )
+
+    def deck_of(self, game: Game) -> Deck:
+        return deck_at(str(game.options.get("deck") or default_deck_path()))
+
+    # -- state --------------------------------------------------------------------------------
+
+    def load(self, game: Game) -> Refutation:
+        if game.state is None:
+            raise UserError("common.error.not_started")
+        return Refutation.from_dict(game.state, self.deck_of(game))
+
+    def running(self, game: Game) -> Refutation:
+        if game.status == "lobby":
+            raise UserError("common.error.not_started")
+        if game.status != "running":
+            raise GameIsOver()
+        return self.load(game)
+
+    async def save(
+        self,
+        s: AsyncSession,
+        game: Game,
+        state: Refutation,
+        events: list[Event],
+        actor: int | None,
+    ) -> None:
+        await repo.save_state(s, game, state.to_dict())
+        at = self.now()
+        for event in events:
+            await repo.append_event(
+                s,
+                game.id,
+                event.kind,
+                event.to_dict()["data"],
+                actor_id=actor,
+                private_to=event.private_to,
+                at=at,
+            )
+
+    def name(self, state: Refutation, player_id: int | None) -> str:
+        if player_id is None or not state.is_player(player_id):
+            return "?"
+        return state.player(player_id).name
+
+    # -- rendering ----------------------------------------------------------------------------
+
+    def family_name(self, deck: Deck, card: Card, lang: str) -> str:
+        if card.family is None:
+            return m("card.technique_family", lang)
+        return deck.families[card.family].name(lang)
+
+    def card_embed(self, deck: Deck, number: int, lang: str) -> discord.Embed:
+        card = deck.card(number)
+        if card.family is None:
+            colour = TECHNIQUE_COLOUR
+        else:
+            colour = int(deck.families[card.family].colour.lstrip("#"), 16)
+        embed = discord.Embed(
+            title=f"#{card.number} · {card.title(lang)}",
+            description=card.text(lang),
+            colour=colour,
+            url=card.source,
+        )
+        embed.add_field(name=m("card.source", lang), value=card.source, inline=False)
+        embed.set_footer(
+            text=f"{m(f'card.kind_{card.kind.value}', lang)} — {self.family_name(deck, card, lang)}"
+        )
+        return embed
+
+    def label(self, deck: Deck, number: int, lang: str, limit: int = 80) -> str:
+        text = f"{number} — {deck.title(number, lang)}"
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+    def feed_text(self, state: Refutation, lang: str) -> str:
+        if not state.feed:
+            return m("feed.empty", lang, draw=len(state.draw))
+        return m("feed.title", lang, draw=len(state.draw))
+
+    def turn_post(self, game: Game, state: Refutation) -> tuple[str, list[discord.Embed]]:
+        """The turn prompt with the feed: posted at start and after every change."""
+        lang = game.lang
+        active = state.active_player
+        if state.must_place:
+            prompt = m("turn.must_place", lang, name=self.name(state, active))
+        else:
+            prompt = m(
+                "turn.prompt",
+                lang,
+                turn=state.turn,
+                player=active,
+                name=self.name(state, active),
+                refuted=len(state.refuted),
+                target=state.options.target,
+            )
+        embeds = [self.card_embed(state.deck, c, lang) for c in state.feed]
+        return f"{prompt}\n\n{self.feed_text(state, lang)}", embeds
+
+    def post(self, game: Game, text: str, embeds: Sequence[discord.Embed] = ()) -> Effect:
+        where = self.where(game)
+        chunks = [list(embeds[i : i + MAX_EMBEDS]) for i in range(0, len(embeds), MAX_EMBEDS)]
+
+        async def send() -> None:
+            courier = self.app.courier
+            if not chunks:
+                await courier.post(where, text)
+                return
+            await courier.post(where, text, embeds=chunks[0])
+            for chunk in chunks[1:]:
+                await courier.post(where, None, embeds=chunk)
+
+        return send
+
+    def counts_text(self, state: Refutation, counts: dict[int, int], lang: str) -> str:
+        shown = ", ".join(m("result.count", lang, card=c, votes=n) for c, n in counts.items())
+        others = len(state.players) - sum(counts.values())
+        return m("result.counts", lang, counts=shown or m("end.none", lang), others=others)
+
+    def event_posts(
+        self, game: Game, state: Refutation, events: Sequence[Event]
+    ) -> list[tuple[str, list[discord.Embed]]]:
+        """The public messages for what the engine reported, in order."""
+        lang, deck = game.lang, state.deck
+        posts: list[tuple[str, list[discord.Embed]]] = []
+        lines: list[str] = []
+        embeds: list[discord.Embed] = []
+        turn_passed = False
+        for e in events:
+            if e.private_to is not None:
+                continue
+            d = e.data
+            if e.kind == "card_returned":
+                lines.append(
+                    m("watch.returned", lang, name=self.name(state, d["player"]), number=d["card"])
+                )
+            elif e.kind == "feed_refreshed":
+                player = state.active_player
+                lines.append(m("watch.refreshed", lang, name=self.name(state, player)))
+            elif e.kind == "card_watched":
+                lines.append(
+                    m("watch.public", lang, name=self.name(state, d["player"]), number=d["card"])
+                )
+                embeds.append(self.card_embed(deck, d["card"], lang))
+            elif e.kind == "refutation_succeeded":
+                text = m(
+                    "result.refuted",
+                    lang,
+                    n=state.refutation_count,
+                    card=d["card"],
+                    title=deck.title(d["card"], lang),
+                    name=self.name(state, d["player"]),
+                    number=d["disinformation"],
+                    disinformation=deck.title(d["disinformation"], lang),
+                    refuted=len(state.refuted),
+                    target=state.options.target,
+                )
+                extra = (
+                    m("result.by_reference", lang)
+                    if d["by_reference"]
+                    else self.counts_text(state, d["votes"], lang)
+                )
+                posts.append((f"{text}\n{extra}", [self.card_embed(deck, d["card"], lang)]))
+            elif e.kind == "refutation_failed":
+                if d["reason"] == "no_cards":
+                    text = m(
+                        "reveal.none",
+                        lang,
+                        n=state.refutation_count,
+                        number=d["disinformation"],
+                        target=self.name(state, d["target_player"]),
+                    )
+                else:
+                    text = m(
+                        "result.not_refuted",
+                        lang,
+                        n=state.refutation_count,
+                        number=d["disinformation"],
+                        target=self.name(state, d["target_player"]),
+                    )
+                    text += "\n" + self.counts_text(state, d["votes"], lang)
+                posts.append((text, []))
+            elif e.kind == "turn_passed":
+                turn_passed = True
+            elif e.kind == "game_over":
+                posts.append((self.end_text(game, state), []))
+        if lines:
+            posts.insert(0, ("\n".join(lines), embeds))
+        if state.phase is Phase.TURN and (turn_passed or state.must_place):
+            posts.append(self.turn_post(game, state))
+        return posts
+
+    def end_text(self, game: Game, state: Refutation) -> str:
+        lang, deck = game.lang, state.deck
+        if state.result is Result.WON:
+            head = m("end.won", lang, refuted=len(state.refuted))
+        elif state.result is Result.LOST:
+            head = m("end.lost", lang)
+        else:
+            head = m("end.ended", lang)
+        lines = [head, "", m("end.refutations", lang)]
+        for p in state.players:
+            cards = state.credits[p.id]
+            shown = ", ".join(self.label(deck, c, lang) for c in cards) or m("end.none", lang)
+            lines.append(m("end.player_line", lang, name=p.name, count=len(cards), cards=shown))
+        lines += ["", m("end.refuted_title", lang, count=len(state.refuted))]
+        for number in state.refuted:
+            lines.append(
+                m(
+                    "end.refuted_line",
+                    lang,
+                    number=number,
+                    title=deck.title(number, lang),
+                    source=deck.card(number).source,
+                )
+            )
+        return "\n".join(lines)
+
+    def posts(self, game: Game, state: Refutation, events: Sequence[Event]) -> list[Effect]:
+        return [
+            self.post(game, text, embeds) for text, embeds in self.event_posts(game, state, events)
+        ]
+
+    # -- start --------------------------------------------------------------------------------
+
+    async def start(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status != "lobby":
+                raise UserError("common.error.not_in_lobby")
+            players = await repo.players(s, game.id)
+            if not self.min_players <= len(players) <= self.max_players:
+                raise BadPlayerCount(count=len(players), min=self.min_players, max=self.max_players)
+            self.deck_of(game)  # the deck must still load before anyone is asked anything
+        # DMs before dealing: nobody gets a hand unless everybody can.
+        unreachable = await self.check_dms(game, players)
+        if unreachable:
+            async with self.app.sessions.begin() as s:
+                for p in unreachable:
+                    row = await repo.player(s, game.id, p.user_id)
+                    if row is not None:
+                        row.dm_failed = True
+            names = ", ".join(f"**{p.display_name}**" for p in unreachable)
+            await self.app.courier.post(
+                self.where(game), t("common.start.unreachable", game.lang, names=names)
+            )
+            return t("common.start.unreachable_private", actor.lang, names=names)
+        async with self.action(game_id) as (s, game):
+            if game.status != "lobby":
+                raise UserError("common.error.not_in_lobby")
+            players = await repo.players(s, game.id)
+            rng = random.Random(self.app.rng.getrandbits(64))
+            options = Options(
+                target=int(game.options.get("target", 5)),
+                techniques=bool(game.options.get("techniques", False)),
+            )
+            state, events = Refutation.setup(
+                [EnginePlayer(p.user_id, p.display_name) for p in players],
+                self.deck_of(game),
+                rng,
+                options,
+            )
+            for p in players:
+                p.seat = state.player_ids.index(p.user_id)
+            game.status = "running"
+            game.started_at = self.now()
+            over = state.phase is Phase.OVER
+            if over:
+                game.status = "ended"
+                game.ended_at = self.now()
+            await self.save(s, game, state, events, actor.id)
+            lang = game.lang
+            text = m(
+                "start.public",
+                lang,
+                count=len(players),
+                players=", ".join(f"**{p.name}**" for p in state.players),
+                target=options.target,
+                variant=m("start.variant", lang) if options.techniques else "",
+            )
+            effects: list[Effect] = [
+                self.post(game, text),
+                self.hand_dms(game, state, players),
+            ]
+            if over:
+                effects += self.posts(game, state, events)
+            else:
+                effects.append(self.post(game, *self.turn_post(game, state)))
+        return await self.run(Outcome(m("start.done", actor.lang), effects))
+
+    def hand_reply(self, state: Refutation, player_id: int, lang: str, head: str) -> Reply:
+        hand = state.hands[player_id]
+        if not hand:
+            return Reply(m("hand.empty", lang))
+        return Reply(head, [self.card_embed(state.deck, c, lang) for c in hand])
+
+    def hand_dms(self, game: Game, state: Refutation, players: list[Player]) -> Effect:
+        where = f"<#{self.where(game)}>"
+        replies = {
+            p.user_id: self.hand_reply(
+                state,
+                p.user_id,
+                p.locale,
+                m("hand.dm", p.locale, where=where, count=len(state.hands[p.user_id])),
+            )
+            for p in players
+        }
+
+        async def send() -> None:
+            for uid, reply in replies.items():
+                await self.app.courier.dm(uid, reply.content, embeds=reply.embeds)
+
+        return send
+
+    # -- watch --------------------------------------------------------------------------------
+
+    async def watch(
+        self,
+        actor: Actor,
+        game_id: int,
+        card: int,
+        *,
+        refresh: bool = False,
+        return_current: bool = False,
+    ) -> str:
+        """Watch (Veille). With ``refresh`` and ``card`` not in the new feed: refresh only, and
+        tell the player to pick from the new feed."""
+        async with self.action(game_id) as (s, game):
+            state = self.running(game)
+            if not state.is_player(actor.id):
+                raise NotAPlayer(player=actor.id)
+            placed = True
+            if refresh and not state.can_watch(
+                actor.id, card, refresh=True, return_current=return_current
+            ):
+                # Why not? Other reasons are the player's to fix; only the card being absent from
+                # the new feed means "refresh, then choose again".
+                state.verify_watch(actor.id, None, refresh=True, return_current=return_current)
+                try:
+                    state.verify_watch(actor.id, card, refresh=True, return_current=return_current)
+                except Exception as exc:
+                    if getattr(exc, "key", "") not in (
+                        "refutation.error.card_not_in_feed",
+                        "refutation.error.feed_empty",
+                    ):
+                        raise
+                events = state.watch(actor.id, None, refresh=True, return_current=return_current)
+                placed = False
+            else:
+                events = state.watch(actor.id, card, refresh=refresh, return_current=return_current)
+            await self.save(s, game, state, events, actor.id)
+            effects = self.posts(game, state, events)
+        reply = (
+            m("watch.done", actor.lang, number=card)
+            if placed
+            else m("watch.pick_again", actor.lang, number=card)
+        )
+        return await self.run(Outcome(reply, effects))
+
+    # -- refute -------------------------------------------------------------------------------
+
+    async def refute(self, actor: Actor, game_id: int, target: int) -> str:
+        async with self.action(game_id) as (s, game):
+            state = self.running(game)
+            if not state.is_player(actor.id):
+                raise NotAPlayer(player=actor.id)
+            events = state.refute(actor.id, target)
+            n = state.refutation_count
+            due = self.now() + timedelta(hours=float(game.options.get("choice_hours", 24)))
+            await self.save(s, game, state, events, actor.id)
+            effects = await self.arm(s, game, CHOICE, due, n)
+            lang, deck = game.lang, state.deck
+            number = state.target_card
+            assert number is not None
+            family = self.family_name(deck, deck.card(number), lang)
+            text = m(
+                "refute.public",
+                lang,
+                name=self.name(state, actor.id),
+                n=n,
+                number=number,
+                target=self.name(state, target),
+                family=family,
+                technique=m("refute.technique", lang) if state.options.techniques else "",
+                deadline=ts(due),
+            )
+            effects.append(self.post(game, text, [self.card_embed(deck, number, lang)]))
+            effects.append(self.choice_dms(game, state, await repo.players(s, game.id), due))
+        return await self.run(Outcome(m("refute.done", actor.lang, n=n), effects))
+
+    async def arm(
+        self, s: AsyncSession, game: Game, kind: str, due: datetime, n: int
+    ) -> list[Effect]:
+        scheduler = self.app.scheduler
+        if scheduler is None:
+            return []
+        deadline = await scheduler.add(
+            s, game_id=game.id, guild_id=game.guild_id, kind=kind, due_at=due, payload={"n": n}
+        )
+        deadline_id, due_at = deadline.id, deadline.due_at
+
+        async def schedule() -> None:
+            scheduler.schedule(deadline_id, due_at)
+
+        return [schedule]
+
+    async def cancel_deadlines(self, s: AsyncSession, game: Game, kinds: Sequence[str]) -> None:
+        if self.app.scheduler is not None:
+            await self.app.scheduler.cancel_for_game(s, game.id, list(kinds))
+
+    async def due(self, s: AsyncSession, game: Game, kind: str) -> datetime | None:
+        found = await repo.open_deadlines(s, game.id, kinds=[kind])
+        return found[0].due_at if found else None
+
+    def choice_options(
+        self, state: Refutation, player_id: int, lang: str
+    ) -> list[discord.SelectOption]:
+        deck = state.deck
+        options = [
+            discord.SelectOption(
+                label=self.label(deck, c, lang, 100),
+                value=str(c),
+                description=self.family_name(deck, deck.card(c), lang)[:100],
+            )
+            for c in state.eligible_cards(player_id)
+        ]
+        options.append(
+            discord.SelectOption(
+                label=m("refute.pass", lang),
+                value=PASS,
+                description=m("refute.pass_description", lang),
+            )
+        )
+        return options
+
+    def choice_dms(
+        self, game: Game, state: Refutation, players: list[Player], due: datetime
+    ) -> Effect:
+        n, number, deck = state.refutation_count, state.target_card, state.deck
+        assert number is not None
+        where = f"<#{self.where(game)}>"
+        messages: list[tuple[int, str, discord.Embed, Any]] = []
+        for p in players:
+            if not state.is_player(p.user_id):
+                continue
+            lang = p.locale
+            text = m(
+                "refute.dm",
+                lang,
+                n=n,
+                where=where,
+                number=number,
+                title=deck.title(number, lang),
+                family=self.family_name(deck, deck.card(number), lang),
+                deadline=ts(due),
+            )
+            if not state.eligible_cards(p.user_id):
+                text += "\n" + m("refute.dm_none", lang)
+            options = self.choice_options(state, p.user_id, lang)
+            view = (
+                self.choice_view_factory(game.id, n, options, lang_of(lang))
+                if self.choice_view_factory
+                else None
+            )
+            messages.append((p.user_id, text, self.card_embed(deck, number, lang), view))
+
+        async def send() -> None:
+            for uid, text, embed, view in messages:
+                extra = {"view": view} if view is not None else {}
+                await self.app.courier.dm(uid, text, embed=embed, **extra)
+
+        return send
+
+    # -- secret choice ------------------------------------------------------------------------
+
+    def current(self, game: Game, n: int | None, phase: Phase) -> Refutation:
+        """The running state for a click on refutation ``n`` (None: the current one)."""
+        if game.status != "running":
+            if n is not None:
+                raise UserError("refutation_play.error.stale_button")
+            return self.running(game)
+        state = self.load(game)
+        if n is not None and (n != state.refutation_count or state.phase is not phase):
+            raise UserError("refutation_play.error.stale_button")
+        return state
+
+    async def choose(self, actor: Actor, game_id: int, n: int | None, value: str) -> str:
+        """Record a secret choice (a card number or ``pass``); ``n`` None: the current one."""
+        card = None if value.strip().lower() in (PASS, "passer") else parse_card(value)
+        async with self.action(game_id) as (s, game):
+            state = self.current(game, n, Phase.CHOICE)
+            if not state.is_player(actor.id):
+                raise NotAPlayer(player=actor.id)
+            state.verify_choose(actor.id, card)
+            round_key = f"r{state.refutation_count}"
+            await repo.record_vote(
+                s, game.id, round_key, "choice", actor.id, PASS if card is None else str(card)
+            )
+            chosen = await repo.votes_for(s, game.id, round_key, "choice")
+            effects: list[Effect] = []
+            if all(pid in chosen for pid in state.player_ids):
+                effects.append(self.later(self.close_choice, game.id, state.refutation_count))
+            count = state.refutation_count
+            if card is None:
+                reply = m("choice.pass_on_record", actor.lang, n=count)
+            else:
+                reply = m(
+                    "choice.on_record",
+                    actor.lang,
+                    n=count,
+                    number=card,
+                    title=state.deck.title(card, actor.lang),
+                )
+        return await self.run(Outcome(reply, effects))
+
+    def later(self, method: Callable[[int, int], Any], game_id: int, n: int) -> Effect:
+        async def go() -> None:
+            await method(game_id, n)
+
+        return go
+
+    async def close_choice(self, game_id: int, n: int) -> None:
+        async with self.action(game_id) as (s, game):
+            outcome = await self.reveal_in(s, game, n)
+        if outcome is not None:
+            await self.run(outcome)
+
+    async def reveal_in(self, s: AsyncSession, game: Game, n: int) -> Outcome | None:
+        if game.status != "running":
+            return None
+        state = self.load(game)
+        if state.phase is not Phase.CHOICE or state.refutation_count != n:
+            return None
+        events: list[Event] = []
+        for uid, value in (await repo.votes_for(s, game.id, f"r{n}", "choice")).items():
+            card = None if value == PASS else int(value)
+            if state.can_choose(uid, card):
+                events += state.choose(uid, card)
+        events += state.reveal()
+        await self.cancel_deadlines(s, game, (CHOICE,))
+        effects: list[Effect] = []
+        lang, deck = game.lang, state.deck
+        if state.phase is Phase.VOTE:
+            due = self.now() + timedelta(hours=float(game.options.get("vote_hours", 24)))
+            lines = [m("reveal.public", lang, n=n, number=state.target_card)]
+            lines += [
+                m(
+                    "reveal.line",
+                    lang,
+                    card=card,
+                    title=deck.title(card, lang),
+                    name=self.name(state, pid),
+                )
+                for card, pid in state.revealed.items()
+            ]
+            embeds = [self.card_embed(deck, card, lang) for card in state.revealed]
+            effects.append(self.post(game, "\n".join(lines), embeds))
+            effects += await self.arm(s, game, VOTE, due, n)
+            effects.append(self.vote_message(game, state, due, list(state.revealed), True))
+        else:
+            effects += self.posts(game, state, events)
+            if state.phase is Phase.OVER:
+                game.status = "ended"
+                game.ended_at = self.now()
+        await self.save(s, game, state, events, None)
+        return Outcome("", effects)
+
+    def vote_message(
+        self, game: Game, state: Refutation, due: datetime, cards: list[int], reference: bool
+    ) -> Effect:
+        lang, n, deck = game.lang, state.refutation_count, state.deck
+        if reference:
+            text = m("reveal.vote", lang, deadline=ts(due), number=state.target_card)
+        else:
+            text = m(
+                "reveal.runoff_vote",
+                lang,
+                deadline=ts(due),
+                cards=", ".join(str(c) for c in cards),
+            )
+        buttons = [(c, self.label(deck, c, lang)) for c in cards]
+        view = (
+            self.vote_view_factory(game.id, n, buttons, reference, lang_of(lang))
+            if self.vote_view_factory
+            else None
+        )
+        game_id, where = game.id, self.where(game)
+
+        async def send() -> None:
+            courier = self.app.courier
+            async with self.app.sessions() as rs:
+                old = await repo.get_message(rs, game_id, "vote")
+            if old is not None:
+                await courier.edit(old.channel_id, old.message_id, view=None)
+            message = await courier.post(where, text, **({"view": view} if view else {}))
+            if message is not None:
+                async with self.app.sessions.begin() as ws:
+                    await repo.set_message(ws, game_id, "vote", where, message.id)
+
+        return send
+
+    def close_vote_buttons(self, game: Game) -> Effect:
+        game_id = game.id
+
+        async def clear() -> None:
+            async with self.app.sessions() as rs:
+                old = await repo.get_message(rs, game_id, "vote")
+            if old is not None:
+                await self.app.courier.edit(old.channel_id, old.message_id, view=None)
+
+        return clear
+
+    # -- vote ---------------------------------------------------------------------------------
+
+    def valid_votes(self, state: Refutation, recorded: dict[int, str]) -> dict[int, int | None]:
+        out: dict[int, int | None] = {}
+        for uid, value in recorded.items():
+            card = None if value == ABSTAIN else int(value)
+            if state.can_vote(uid, card):
+                out[uid] = card
+        return out
+
+    async def vote(self, actor: Actor, game_id: int, n: int | None, value: str) -> str:
+        """Record a vote (a card number or ``abstain``); ``n`` None: the current refutation."""
+        lowered = value.strip().lower()
+        card = None if lowered in (ABSTAIN, "abstention", "sabstenir") else parse_card(value)
+        async with self.action(game_id) as (s, game):
+            state = self.current(game, n, Phase.VOTE)
+            if not state.is_player(actor.id):
+                raise NotAPlayer(player=actor.id)
+            state.verify_vote(actor.id, card)
+            round_key = f"r{state.refutation_count}"
+            await repo.record_vote(
+                s,
+                game.id,
+                round_key,
+                "refute_vote",
+                actor.id,
+                ABSTAIN if card is None else str(card),
+            )
+            recorded = await repo.votes_for(s, game.id, round_key, "refute_vote")
+            effects: list[Effect] = []
+            if all(pid in self.valid_votes(state, recorded) for pid in state.player_ids):
+                effects.append(self.later(self.close_vote, game.id, state.refutation_count))
+            count = state.refutation_count
+            reply = (
+                m("vote.abstain_on_record", actor.lang, n=count)
+                if card is None
+                else m("vote.on_record", actor.lang, n=count, number=card)
+            )
+        return await self.run(Outcome(reply, effects))
+
+    async def close_vote(self, game_id: int, n: int) -> None:
+        async with self.action(game_id) as (s, game):
+            outcome = await self.close_vote_in(s, game, n)
+        if outcome is not None:
+            await self.run(outcome)
+
+    async def close_vote_in(self, s: AsyncSession, game: Game, n: int) -> Outcome | None:
+        if game.status != "running":
+            return None
+        state = self.load(game)
+        if state.phase is not Phase.VOTE or state.refutation_count != n:
+            return None
+        events = await self.apply_votes(s, game, state)
+        events += state.close_vote()
+        return await self.finish_refutation(s, game, state, events)
+
+    async def apply_votes(self, s: AsyncSession, game: Game, state: Refutation) -> list[Event]:
+        recorded = await repo.votes_for(s, game.id, f"r{state.refutation_count}", "refute_vote")
+        events: list[Event] = []
+        for uid, card in self.valid_votes(state, recorded).items():
+            events += state.vote(uid, card)
+        return events
+
+    async def finish_refutation(
+        self, s: AsyncSession, game: Game, state: Refutation, events: list[Event]
+    ) -> Outcome:
+        await self.cancel_deadlines(s, game, (VOTE,))
+        if state.phase is Phase.OVER:
+            game.status = "ended"
+            game.ended_at = self.now()
+        await self.save(s, game, state, events, None)
+        return Outcome("", [self.close_vote_buttons(game), *self.posts(game, state, events)])
+
+    async def consult(self, actor: Actor, game_id: int, n: int | None) -> str:
+        """The Reference page button: the target's page, publicly; maybe an election."""
+        async with self.action(game_id) as (s, game):
+            state = self.current(game, n, Phase.VOTE)
+            if not state.is_player(actor.id):
+                raise NotAPlayer(player=actor.id)
+            state.verify_consult_reference(actor.id)
+            events = await self.apply_votes(s, game, state)
+            number = state.target_card
+            assert number is not None
+            revealed = list(state.revealed)
+            events += state.consult_reference(actor.id)
+            lang, deck = game.lang, state.deck
+            card = deck.card(number)
+            lines = [
+                m(
+                    "reference.public",
+                    lang,
+                    name=self.name(state, actor.id),
+                    number=number,
+                    title=card.title(lang),
+                    source=f"<{card.source}>",
+                )
+            ]
+            for c in revealed:
+                n_stars = deck.stars(number, c)
+                key = "reference.line" if n_stars else "reference.not_listed"
+                lines.append(m(key, lang, card=c, title=deck.title(c, lang), stars=stars(n_stars)))
+            consulted = next(e for e in events if e.kind == "reference_consulted").data
+            effects: list[Effect]
+            if consulted["elected"] is not None:
+                lines.append(m("reference.elected", lang, card=consulted["elected"]))
+                effects = [self.post(game, "\n".join(lines))]
+                outcome = await self.finish_refutation(s, game, state, events)
+                effects += outcome.effects
+            else:
+                runoff = consulted["restricted_to"]
+                if runoff:
+                    cards = ", ".join(str(c) for c in runoff)
+                    lines.append(m("reference.runoff", lang, cards=cards))
+                else:
+                    lines.append(m("reference.none_listed", lang))
+                await self.save(s, game, state, events, actor.id)
+                effects = [self.post(game, "\n".join(lines))]
+                if runoff:
+                    due = await self.due(s, game, VOTE) or self.now()
+                    effects.append(self.vote_message(game, state, due, list(runoff), False))
+                recorded = await repo.votes_for(
+                    s, game.id, f"r{state.refutation_count}", "refute_vote"
+                )
+                if all(pid in self.valid_votes(state, recorded) for pid in state.player_ids):
+                    effects.append(self.later(self.close_vote, game.id, state.refutation_count))
+        return await self.run(Outcome(m("reference.done", actor.lang), effects))
+
+    # -- deadlines ----------------------------------------------------------------------------
+
+    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
+        """Called by the scheduler inside the transaction that claimed the deadline."""
+        game = await repo.get_game(s, deadline.game_id, for_update=True)
+        if game is None or game.status != "running":
+            return None
+        n = int((deadline.payload or {}).get("n", 0))
+        if deadline.kind == CHOICE:
+            outcome = await self.reveal_in(s, game, n)
+        elif deadline.kind == VOTE:
+            outcome = await self.close_vote_in(s, game, n)
+        else:
+            return None
+        if outcome is None:
+            return None
+        done = outcome
+
+        async def after() -> None:
+            await self.run(done)
+
+        return after
+
+    # -- moderation ---------------------------------------------------------------------------
+
+    async def cancel(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status not in ("lobby", "running"):
+                raise GameIsOver()
+            effects: list[Effect] = []
+            if game.status == "running":
+                state = self.load(game)
+                events = state.end(by_moderator=True)
+                await self.cancel_deadlines(s, game, KINDS)
+                await self.save(s, game, state, events, actor.id)
+                effects.append(self.close_vote_buttons(game))
+                effects += self.posts(game, state, events)
+            else:
+                effects.append(self.post(game, t("common.lobby.cancelled", game.lang)))
+            game.status = "cancelled"
+            game.ended_at = self.now()
+        return await self.run(Outcome(t("common.moderation.cancelled", actor.lang), effects))
+
+    # -- read-only views ----------------------------------------------------------------------
+
+    async def hand(self, actor: Actor, game_id: int) -> Reply:
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            assert game is not None
+            state = self.load(game)
+        if not state.is_player(actor.id):
+            raise NotAPlayer(player=actor.id)
+        return self.hand_reply(
+            state,
+            actor.id,
+            actor.lang,
+            m("hand.private", actor.lang, count=len(state.hands[actor.id])),
+        )
+
+    async def card(self, actor: Actor, channel_id: int, guild_id: int, number: int) -> Reply:
+        """A card's reference page, privately: from this channel's game's deck, else the
+        guild's deck, else the default one."""
+        async with self.app.sessions() as s:
+            game = await repo.active_game_in_channel(s, channel_id)
+            if game is not None and game.kind == self.kind:
+                deck = self.deck_of(game)
+            else:
+                settings = await repo.get_guild_settings(s, guild_id)
+                configured = str(self.app.defaults.get("refutation", {}).get("deck") or "")
+                deck = deck_at(settings.deck_path or configured or str(default_deck_path()))
+        if not deck.has_card(number):
+            raise UnknownCard(card=number)
+        lang = actor.lang
+        card = deck.card(number)
+        embed = self.card_embed(deck, number, lang)
+        page = deck.reference_page(number)
+        lines = [
+            m(
+                "card.page_line",
+                lang,
+                card=r.card,
+                title=deck.title(r.card, lang),
+                stars=stars(r.stars),
+            )
+            for r in page
+        ]
+        heading = "card.refuted_by" if card.kind is CardKind.DISINFORMATION else "card.refutes"
+        value = "\n".join(lines) or m("card.page_empty", lang)
+        embed.add_field(name=m(heading, lang), value=value[:1024], inline=False)
+        return Reply("", [embed])
+
+    async def status(self, actor: Actor, game_id: int) -> str:
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            assert game is not None
+            lang = actor.lang
+            if game.status == "lobby":
+                return self.lobby_text(game, await repo.players(s, game.id))
+            state = self.load(game)
+            deck = state.deck
+            none = m("end.none", lang)
+            lines: list[str] = []
+            n = state.refutation_count
+            if state.phase is Phase.OVER:
+                lines.append(m("status.over", lang))
+            elif state.phase is Phase.TURN:
+                active = state.active_player
+                key = "status.must_place" if state.must_place else "status.turn"
+                lines.append(
+                    m(key, lang, turn=state.turn, player=active, name=self.name(state, active))
+                )
+            else:
+                kind = CHOICE if state.phase is Phase.CHOICE else VOTE
+                due = await self.due(s, game, kind)
+                common = {
+                    "n": n,
+                    "number": state.target_card,
+                    "target": self.name(state, state.target_player),
+                    "total": len(state.players),
+                    "deadline": ts(due) if due else none,
+                }
+                if state.phase is Phase.CHOICE:
+                    chosen = await repo.votes_for(s, game.id, f"r{n}", "choice")
+                    lines.append(m("status.choice", lang, chosen=len(chosen), **common))
+                else:
+                    recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
+                    voted = len(self.valid_votes(state, recorded))
+                    lines.append(m("status.vote", lang, voted=voted, **common))
+            lines.append(
+                m(
+                    "status.feed",
+                    lang,
+                    cards=", ".join(self.label(deck, c, lang) for c in state.feed) or none,
+                )
+            )
+            in_play = [
+                m("status.in_front", lang, number=card, name=self.name(state, pid))
+                for pid, card in state.in_front.items()
+                if card is not None
+            ]
+            lines.append(m("status.in_play", lang, cards="; ".join(in_play) or none))
+            lines.append(
+                m(
+                    "status.refuted",
+                    lang,
+                    count=len(state.refuted),
+                    target=state.options.target,
+                    cards=", ".join(self.label(deck, c, lang) for c in state.refuted) or none,
+                )
+            )
+            lines.append(m("status.deck", lang, count=len(state.draw)))
+            hands = ", ".join(f"{p.name} {len(state.hands[p.id])}" for p in state.players)
+            lines.append(m("status.hands", lang, hands=hands))
+            return "\n".join(lines)
+
+    # -- autocomplete -------------------------------------------------------------------------
+
+    async def state_in(self, channel_id: int) -> Refutation | None:
+        async with self.app.sessions() as s:
+            game = await repo.active_game_in_channel(s, channel_id)
+            if game is None or game.kind != self.kind or game.state is None:
+                return None
+            return self.load(game)
+
+    async def feed_choices(self, channel_id: int, lang: str) -> list[tuple[str, int]]:
+        state = await self.state_in(channel_id)
+        if state is None or state.phase is not Phase.TURN:
+            return []
+        return [(self.label(state.deck, c, lang, 100), c) for c in state.feed]
+
+    async def choice_choices(
+        self, channel_id: int, user_id: int, lang: str
+    ) -> list[tuple[str, str]]:
+        state = await self.state_in(channel_id)
+        if state is None or not state.is_player(user_id) or state.phase is not Phase.CHOICE:
+            return []
+        return [(o.label, o.value) for o in self.choice_options(state, user_id, lang)]
+
+    async def vote_choices(self, channel_id: int, lang: str) -> list[tuple[str, str]]:
+        state = await self.state_in(channel_id)
+        if state is None or state.phase is not Phase.VOTE:
+            return []
+        cards = state.restricted_to if state.restricted_to is not None else list(state.revealed)
+        out = [(self.label(state.deck, c, lang, 100), str(c)) for c in cards]
+        return [*out, (m("reveal.abstain", lang), ABSTAIN)]

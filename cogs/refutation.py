@@ -1,0 +1,361 @@
+"""``/refutation``, the DM choice menus and the public vote buttons. Thin: parse, call the
+service, answer privately."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import report
+from bot.i18n import Lang, lang_of
+from bot.refutation import ABSTAIN, RefutationService, Reply, m
+from bot.service import Actor
+from cogs.lobby import lobby_view
+
+
+def service(client: discord.Client) -> RefutationService:
+    return client.services["refutation"]  # type: ignore[attr-defined, no-any-return]
+
+
+async def send_private(interaction: discord.Interaction, reply: str | Reply | None) -> None:
+    if isinstance(reply, Reply):
+        await interaction.followup.send(
+            reply.content or "\u200b", embeds=reply.embeds[:10], ephemeral=True
+        )
+    else:
+        await interaction.followup.send(reply or "✅", ephemeral=True)
+
+
+async def answer(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[str | Reply | None]]
+) -> None:
+    """Defer privately, run the service call, show its answer; errors take the one error path."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await send_private(interaction, await work())
+
+
+class ChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"rf:choice:(?P<game>\d+):(?P<n>\d+)",
+):
+    """The secret choice in a DM; its meaning is in the custom_id, so it survives a restart."""
+
+    def __init__(
+        self,
+        game_id: int,
+        n: int,
+        options: list[discord.SelectOption] | None = None,
+        lang: Lang = "en",
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"rf:choice:{game_id}:{n}",
+                placeholder=m("refute.placeholder", lang),
+                options=options or [],
+                min_values=1,
+                max_values=1,
+            )
+        )
+        self.game_id, self.n = game_id, n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ChoiceSelect:
+        return cls(int(match["game"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            value = self.item.values[0]
+            reply = await service(interaction.client).choose(
+                Actor.of(interaction), self.game_id, self.n, value
+            )
+            await interaction.followup.send(reply, ephemeral=True)
+        except Exception as exc:
+            await report(interaction, exc)
+
+
+def choice_view(
+    game_id: int, n: int, options: list[discord.SelectOption], lang: Lang
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChoiceSelect(game_id, n, options, lang))
+    return view
+
+
+class VoteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rf:vote:(?P<game>\d+):(?P<n>\d+):(?P<choice>\d+|abstain|ref)",
+):
+    """A public vote button: a revealed card, Abstain, or Reference page."""
+
+    def __init__(
+        self, game_id: int, n: int, choice: str, label: str = "", lang: Lang = "en"
+    ) -> None:
+        if choice == ABSTAIN:
+            label, style = m("reveal.abstain", lang), discord.ButtonStyle.secondary
+        elif choice == "ref":
+            label, style = m("reveal.reference", lang), discord.ButtonStyle.success
+        else:
+            style = discord.ButtonStyle.primary
+        super().__init__(
+            discord.ui.Button(
+                label=label or choice, style=style, custom_id=f"rf:vote:{game_id}:{n}:{choice}"
+            )
+        )
+        self.game_id, self.n, self.choice = game_id, n, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> VoteButton:
+        return cls(int(match["game"]), int(match["n"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            svc, actor = service(interaction.client), Actor.of(interaction)
+            if self.choice == "ref":
+                reply = await svc.consult(actor, self.game_id, self.n)
+            else:
+                reply = await svc.vote(actor, self.game_id, self.n, self.choice)
+            await interaction.followup.send(reply, ephemeral=True)
+        except Exception as exc:
+            await report(interaction, exc)
+
+
+def vote_view(
+    game_id: int, n: int, cards: list[tuple[int, str]], reference: bool, lang: Lang
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for card, label in cards:
+        view.add_item(VoteButton(game_id, n, str(card), label, lang))
+    view.add_item(VoteButton(game_id, n, ABSTAIN, lang=lang))
+    if reference:
+        view.add_item(VoteButton(game_id, n, "ref", lang=lang))
+    return view
+
+
+def matching(current: str, pairs: list[tuple[str, Any]]) -> list[app_commands.Choice[Any]]:
+    needle = current.strip().casefold()
+    return [
+        app_commands.Choice(name=name[:100], value=value)
+        for name, value in pairs
+        if needle in name.casefold() or needle == str(value)
+    ][:25]
+
+
+@app_commands.guild_only()
+class RefutationCog(
+    commands.GroupCog,
+    group_name="refutation",
+    group_description="Play The Refutation Game (play-by-post)",
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.service: RefutationService = bot.services["refutation"]  # type: ignore[attr-defined]
+        self.service.lobby_view_factory = lobby_view("refutation")  # type: ignore[attr-defined]
+        self.service.choice_view_factory = choice_view
+        self.service.vote_view_factory = vote_view
+        super().__init__()
+
+    async def game_here(self, interaction: discord.Interaction) -> int:
+        assert interaction.channel_id is not None
+        return await self.service.game_id_in(interaction.channel_id)
+
+    @app_commands.command(name="new", description="Open a game of The Refutation Game here")
+    @app_commands.describe(
+        target="Refuted disinformation cards the table needs to win (5, 7 or 9)",
+        techniques="Play with the rhetorical-technique cards",
+        choice_hours="Hours for the secret choice of cards (default 24)",
+        vote_hours="Hours for the vote (default 24)",
+    )
+    @app_commands.choices(target=[app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)])
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        target: int | None = None,
+        techniques: bool | None = None,
+        choice_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+    ) -> None:
+        given = {
+            "target": target,
+            "techniques": techniques,
+            "choice_hours": choice_hours,
+            "vote_hours": vote_hours,
+        }
+        await answer(
+            interaction,
+            lambda: self.service.new(
+                Actor.of(interaction),
+                guild_id=interaction.guild_id or 0,
+                channel=interaction.channel,
+                given=given,
+            ),
+        )
+
+    @app_commands.command(name="join", description="Join the game in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.join(Actor.of(interaction), await self.game_here(interaction))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="leave", description="Leave the lobby of this channel's game")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.leave(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="start", description="Deal the hands and start (2 to 6 players)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.start(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="cancel", description="End this channel's game now (moderators)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.cancel(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(
+        name="watch", description="Watch: place a card of the feed in front of you (your turn)"
+    )
+    @app_commands.describe(
+        card="A card of the feed",
+        refresh="First put the whole feed under the deck and reveal new cards",
+        return_current="First put the card in front of you under the deck",
+    )
+    async def watch(
+        self,
+        interaction: discord.Interaction,
+        card: int,
+        refresh: bool = False,
+        return_current: bool = False,
+    ) -> None:
+        async def work() -> str:
+            return await self.service.watch(
+                Actor.of(interaction),
+                await self.game_here(interaction),
+                card,
+                refresh=refresh,
+                return_current=return_current,
+            )
+
+        await answer(interaction, work)
+
+    @watch.autocomplete("card")
+    async def watch_card(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        pairs = await self.service.feed_choices(
+            interaction.channel_id or 0, lang_of(interaction.locale)
+        )
+        return matching(current, pairs)
+
+    @app_commands.command(
+        name="refute", description="Refute the disinformation in front of a player (your turn)"
+    )
+    @app_commands.describe(target="The player whose disinformation card is targeted")
+    async def refute(self, interaction: discord.Interaction, target: discord.User) -> None:
+        async def work() -> str:
+            return await self.service.refute(
+                Actor.of(interaction), await self.game_here(interaction), target.id
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(
+        name="choose", description="Your secret card for the refutation, privately (as by DM)"
+    )
+    @app_commands.describe(card="A card number of your hand, or pass")
+    async def choose(self, interaction: discord.Interaction, card: str) -> None:
+        async def work() -> str:
+            return await self.service.choose(
+                Actor.of(interaction), await self.game_here(interaction), None, card
+            )
+
+        await answer(interaction, work)
+
+    @choose.autocomplete("card")
+    async def choose_card(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        pairs = await self.service.choice_choices(
+            interaction.channel_id or 0, interaction.user.id, lang_of(interaction.locale)
+        )
+        return matching(current, pairs)
+
+    @app_commands.command(name="vote", description="Vote for a revealed card, or abstain")
+    @app_commands.describe(card="A revealed card number, or abstain")
+    async def vote(self, interaction: discord.Interaction, card: str) -> None:
+        async def work() -> str:
+            return await self.service.vote(
+                Actor.of(interaction), await self.game_here(interaction), None, card
+            )
+
+        await answer(interaction, work)
+
+    @vote.autocomplete("card")
+    async def vote_card(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        pairs = await self.service.vote_choices(
+            interaction.channel_id or 0, lang_of(interaction.locale)
+        )
+        return matching(current, pairs)
+
+    @app_commands.command(name="hand", description="Your hand, privately")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        async def work() -> Reply:
+            return await self.service.hand(Actor.of(interaction), await self.game_here(interaction))
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="card", description="A card's reference page, privately")
+    @app_commands.describe(number="The card's number")
+    async def card(
+        self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 1_000_000]
+    ) -> None:
+        async def work() -> Reply:
+            return await self.service.card(
+                Actor.of(interaction),
+                interaction.channel_id or 0,
+                interaction.guild_id or 0,
+                number,
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(
+        name="status", description="Feed, cards in play, refuted pile, turn, phase and deadline"
+    )
+    async def status(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.status(
+                Actor.of(interaction), await self.game_here(interaction)
+            )
+
+        await answer(interaction, work)
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(ChoiceSelect, VoteButton)
+    await bot.add_cog(RefutationCog(bot))

@@ -1,0 +1,299 @@
+"""Whole games of The Refutation Game through the sandbox: real discord.py, real SQLite."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.harness import running_bot
+from games.refutation import default_deck_path
+from tests.e2e.play import text_of, until
+from tests.e2e.refutation_play import (
+    DECK,
+    RfGame,
+    assert_no_hand_in_public,
+    auto_turn,
+    best_card,
+    eligible,
+    in_front,
+    is_technique,
+)
+
+pytestmark = pytest.mark.timeout(90)
+
+
+async def test_three_players_refute_five_with_the_technique_variant(table: Any, bot: Any) -> None:
+    players = table.users[:3]
+    game = RfGame(table, players)
+    await game.open(techniques=True, target=5)
+    assert "started" in await game.start()
+    hands = {u: game.hand(u) for u in players}
+    assert all(len(h) == 5 and sum(is_technique(c) for c in h) == 1 for h in hands.values())
+    chloe = next(u for u in players if u.name == "Chloé")
+    assert any("Votre main" in m.content for m in table.sb.dms(chloe))  # DMs in her language
+    start_dms = {u.id: list(h) for u, h in hands.items()}
+    assert len(game.feed()) == 3
+
+    for _ in range(30):
+        if game.ended():
+            break
+        await auto_turn(game, hands)
+        if "(1/5)" in game.public()[-2] and not game.ended():
+            for user in players:  # the hands as the bot keeps them, privately
+                assert sorted(await game.hand_now(user)) == sorted(hands[user])
+    end = await game.new_public(0, "The table wins")
+    assert "5 disinformation cards refuted" in end
+    for user in players:
+        assert f"**{user.name}**" in end
+    assert end.count("https://") >= 5  # every refuted card with its source
+    assert "no game of this kind running" in await game.status()  # the channel is free again
+    assert_no_hand_in_public(game, start_dms)
+
+
+async def setup_target(
+    game: RfGame, want: Any, *, techniques: bool = True
+) -> tuple[Any, Any, int, dict[Any, list[int]]]:
+    """Watch feed cards until a disinformation that ``want(target, hands)`` accepts is in front
+    of a player; returns (next active player, its owner, the card, hands)."""
+    hands = {u: game.hand(u) for u in game.players}
+    for _ in range(8):
+        _, active = game.turn()
+        fronts = await in_front(game)
+        for owner, card in fronts.items():
+            if want(card, hands):
+                return active, owner, card, hands
+        feed = game.feed()
+        card = next((d for d in feed if want(d, hands)), feed[0])
+        since = len(game.public())
+        reply = await game.watch(active, card, return_current=active in fronts)
+        assert "now in front of you" in reply, reply
+        await game.new_public(since, "it is your turn")
+    raise AssertionError("no suitable disinformation came up")
+
+
+def two_relevant(card: int, hands: dict[Any, list[int]]) -> bool:
+    """Two players hold eligible cards of different relevance against ``card``."""
+    best = {u: best_card(h, card) for u, h in hands.items()}
+    stars = sorted(DECK.stars(card, c) for c in best.values() if c is not None)
+    return len(stars) >= 2 and stars[-1] > stars[-2]
+
+
+async def test_the_reference_page_decides(table: Any, bot: Any) -> None:
+    players = [table.users[i] for i in (0, 1, 3)]  # private answers in English
+    game = RfGame(table, players)
+    await game.open(techniques=True)
+    await game.start()
+    active, owner, target, hands = await setup_target(game, two_relevant)
+    best = {u: best_card(h, target) for u, h in hands.items()}
+    ranked = sorted(
+        (u for u in players if best[u] is not None),
+        key=lambda u: -DECK.stars(target, best[u]),
+    )
+    top, second = ranked[0], ranked[1]
+    reply = await game.refute(active, owner)
+    assert "Refutation #1 is open" in reply
+    reveal = await game.choose_all({top: best[top], second: best[second]})
+    assert f"played by **{top.name}**" in reveal and f"played by **{second.name}**" in reveal
+    # One vote for the weaker card first; then the reference page elects the stronger one.
+    vote = await game.click_vote(second, best[second])
+    assert "Your vote in refutation #1" in vote
+    since = len(game.public())
+    assert "reference page" in await game.click_vote(top, "ref")
+    page = await game.new_public(since, "opens the reference page")
+    assert f"Card {best[top]} has the most stars" in page
+    assert "https://" in page
+    result = await game.new_public(since, "succeeds:", "fails:")
+    assert "succeeds" in result and f"card {best[top]}" in result
+    assert "elected by the reference page" in result
+    assert "(1/5)" in result
+    assert best[top] not in await game.hand_now(top)
+    assert best[second] in await game.hand_now(second)  # back to its owner
+    assert owner not in await in_front(game)
+    assert_no_hand_in_public(game)
+
+
+def two_eligible(card: int, hands: dict[Any, list[int]]) -> bool:
+    return sum(1 for h in hands.values() if best_card(h, card) is not None) >= 2
+
+
+async def test_a_tie_refutes_nothing(table: Any, bot: Any) -> None:
+    players = [table.users[i] for i in (0, 1, 3)]  # private answers in English
+    game = RfGame(table, players)
+    await game.open(techniques=True)
+    await game.start()
+    active, owner, target, hands = await setup_target(game, two_eligible)
+    cards = {u: best_card(h, target) for u, h in hands.items()}
+    a, b = [u for u in players if cards[u] is not None][:2]
+    third = next(u for u in players if u not in (a, b))
+    await game.refute(active, owner)
+    await game.choose_all({a: cards[a], b: cards[b]})
+    result = await game.vote_all({a: cards[a], b: cards[b], third: "abstain"})
+    assert "fails" in result and "no card has more than half" in result
+    assert f"card {cards[a]}: 1" in result and f"card {cards[b]}: 1" in result
+    assert (await in_front(game))[owner] == target  # the disinformation stays
+    assert cards[a] in await game.hand_now(a) and cards[b] in await game.hand_now(b)
+    assert "Refuted pile (0/5)" in await game.status()
+    assert game.turn()[1] is not active  # the marker passed
+    assert_no_hand_in_public(game)
+
+
+async def test_refresh_then_forced_placement_and_return_current(table: Any, bot: Any) -> None:
+    players = table.users[:2]
+    game = RfGame(table, players)
+    await game.open()
+    await game.start()
+    _, first = game.turn()
+    other = next(u for u in players if u is not first)
+    old_feed = game.feed()
+
+    # Refresh with a card of the old feed: it went under the deck, so the player must pick again.
+    since = len(game.public())
+    reply = await game.watch(first, old_feed[0], refresh=True)
+    assert "not in the new feed" in reply
+    await game.new_public(since, "refreshes the feed")
+    await until(lambda: game.feed() != old_feed, what="the new feed")
+    new_feed = game.feed()
+    assert not set(new_feed) & set(old_feed)
+    status = await game.status()
+    assert "must watch one of its cards" in status
+    # Now they must place: no refutation, no second refresh.
+    assert "you must watch one of its cards" in await game.slash(
+        first, "refutation refute", target=other
+    )
+    assert "only once per turn" in await game.watch(first, new_feed[1], refresh=True)
+    # Autocomplete offers the new feed.
+    choices = await table.sb.autocomplete(
+        first, "refutation watch", channel=table.channel, focused="card", card=""
+    )
+    assert [c["value"] for c in choices] == new_feed
+    assert "now in front of you" in await game.watch(first, new_feed[1])
+    assert (await in_front(game))[first] == new_feed[1]
+
+    # The other player watches; then the first one comes back with a card in front.
+    await game.watch(other, game.feed()[0])
+    await until(lambda: game.turn()[1] is first, what="the first player's turn")
+    feed = game.feed()
+    count = len(game.public())
+    refused = await game.watch(first, feed[0])
+    assert f"You already have disinformation card {new_feed[1]}" in refused
+    assert len(game.public()) == count and (await in_front(game))[first] == new_feed[1]
+    since = len(game.public())
+    assert "now in front of you" in await game.watch(first, feed[0], return_current=True)
+    text = await game.new_public(since, "back under the deck")
+    assert f"puts card {new_feed[1]} back under the deck" in text
+    assert (await in_front(game))[first] == feed[0]
+    assert_no_hand_in_public(game)
+
+
+async def test_a_restart_during_the_secret_choice_keeps_every_choice(table: Any) -> None:
+    players = [table.users[i] for i in (0, 1, 3)]
+    game = RfGame(table, players)
+    async with running_bot(table.sb, table.url(), seed=3):
+        await game.open(techniques=True, choice_hours=48.0)
+        await game.start()
+        active, owner, target, hands = await setup_target(game, two_eligible)
+        cards = {u: best_card(h, target) for u, h in hands.items()}
+        a, b = [u for u in players if cards[u] is not None][:2]
+        third = next(u for u in players if u not in (a, b))
+        await game.refute(active, owner)
+        assert "On record" in await game.choose(a, cards[a])
+        assert "you pass" in await game.choose(third, "pass")
+        old_dm = game.choice_dm(b)
+    count = len(game.public())
+    async with running_bot(table.sb, table.url(), seed=4):
+        status = await game.status()
+        assert "secret choice, 2/3 decided" in status
+        assert "On record" in await game.choose(b, cards[b], message=old_dm)
+        reveal = await game.new_public(count, "Revealed cards")
+        assert f"Card {cards[a]} — " in reveal and f"Card {cards[b]} — " in reveal
+        assert f"played by **{a.name}**" in reveal and f"played by **{b.name}**" in reveal
+        result = await game.vote_all({u: cards[a] for u in players})
+        assert "succeeds" in result
+    assert_no_hand_in_public(game)
+
+
+async def test_bad_inputs_get_a_private_message_and_change_nothing(
+    table: Any, bot: Any, tmp_path: Any
+) -> None:
+    players = [table.users[i] for i in (0, 1, 3)]
+    outsider = table.users[5]
+    game = RfGame(table, players)
+    await game.open(techniques=False)
+    await game.start()
+    _, active = game.turn()
+    idle = next(u for u in players if u is not active)
+
+    async def refused(user: Any, command: str, expected: str, **options: Any) -> None:
+        before_status, before_count = await game.status(), len(game.public())
+        ix = await table.sb.slash(user, command, channel=table.channel, **options)
+        message = await ix.reply_message(10.0)
+        assert message is not None and message.ephemeral
+        assert expected in text_of(message), text_of(message)
+        assert len(game.public()) == before_count
+        assert await game.status() == before_status
+
+    feed = game.feed()
+    await refused(idle, "refutation watch", "It is not your turn", card=feed[0])
+    await refused(outsider, "refutation watch", "does not play in this game", card=feed[0])
+    await refused(active, "refutation watch", "Card 999 is not in the feed", card=999)
+    await refused(active, "refutation refute", "has no disinformation card", target=idle)
+    await refused(active, "refutation refute", "does not play", target=table.mod)
+    await refused(idle, "refutation start", "Only moderators")
+    await refused(idle, "refutation choose", "No refutation is waiting", card="pass")
+
+    # A card goes in front of the active player; the next one refutes it.
+    await game.watch(active, feed[0])
+    await until(lambda: game.turn()[1] is not active, what="the next turn")
+    _, refuter = game.turn()
+    target = (await in_front(game))[active]
+    hands = {u: game.hand(u) for u in players}
+    assert "is open" in await game.refute(refuter, active)
+    wrong = next(
+        ((u, c) for u in players for c in hands[u] if not eligible(c, target, False)), None
+    )
+    assert wrong is not None
+    await refused(wrong[0], "refutation choose", f"Card {wrong[1]} cannot refute", card=wrong[1])
+    elsewhere = next(c for c in hands[idle] if c not in hands[active])
+    await refused(
+        active, "refutation choose", f"Card {elsewhere} is not in your hand", card=str(elsewhere)
+    )
+    await refused(outsider, "refutation choose", "does not play", card="pass")
+    await refused(active, "refutation choose", "is not a card number", card="banana")
+
+    # Everyone passes but the one holding an eligible card (if any): then the vote.
+    choices = {u: best_card(hands[u], target, False) for u in players}
+    reveal = await game.choose_all(choices)
+    first_dm = game.choice_dm(players[0])
+    if "Revealed cards" in reveal:
+        revealed = next(c for c in choices.values() if c is not None)
+        not_revealed = next(c for c in hands[idle] if c != revealed)
+        await refused(
+            idle, "refutation vote", f"Card {not_revealed} was not revealed", card=str(not_revealed)
+        )
+        vote = game.vote_message()
+        ix = await table.sb.click(outsider, vote, custom_id=vote.buttons[0]["custom_id"])
+        assert "does not play" in await game.reply(ix)
+        await game.vote_all({u: revealed for u in players})
+    # The old DM menu of that refutation is stale now.
+    ix = await table.sb.select(players[0], first_dm, values=["pass"])
+    assert "earlier refutation or an ended game" in await game.reply(ix)
+
+    # A broken deck file is refused, naming the card and the field; the setting is unchanged.
+    broken = tmp_path / "broken.toml"
+    text = default_deck_path().read_text(encoding="utf-8")
+    broken.write_text(text.replace("number = 7\n", "number = 7\nstars_typo = 1\n", 1))
+    ix = await table.sb.slash(
+        table.mod, "settings refutation", channel=table.channel, deck=str(broken)
+    )
+    answer = text_of(await ix.reply_message(10.0))
+    assert "Card 7" in answer and "stars_typo" in answer, answer
+    ix = await table.sb.slash(table.mod, "settings show", channel=table.channel)
+    assert "the default climate deck" in text_of(await ix.reply_message(10.0))
+
+    # After the game ends, the old buttons answer that they are stale.
+    assert "cancelled" in await game.slash(table.mod, "refutation cancel")
+    await game.new_public(0, "The game was ended")
+    ix = await table.sb.select(players[0], first_dm, values=["pass"])
+    assert "earlier refutation or an ended game" in await game.reply(ix)
+    assert_no_hand_in_public(game)
