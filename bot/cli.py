@@ -102,5 +102,10 @@ def _deck_check(path: Path) -> int:
     except OSError as exc:
         print(f"{path}: {exc.strerror}", file=sys.stderr)
         return 1
-    print(f"{path}: ok — {deck.summary()}")
+    counts = (
+        f"{len(deck.families)} families, {len(deck.disinformation())} disinformation, "
+        f"{len(deck.refutations())} refutation and {len(deck.techniques())} technique cards, "
+        f"{sum(len(page) for page in deck.relevance.values())} relevance entries"
+    )
+    print(f"{path}: ok — deck {deck.id!r} version {deck.version}: {counts}")
     return 0
