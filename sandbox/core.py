@@ -844,7 +844,7 @@ class Sandbox:
         return data
 
     async def slash(
-        self, user: User, command: str, *, channel: Channel | None = None, **options: Any
+        self, user: User, command: str, /, *, channel: Channel | None = None, **options: Any
     ) -> Interaction:
         """``user`` runs ``/command`` ("group sub" for subcommands) in ``channel`` (default:
         their DM with the bot). Users/members/roles/channels as sandbox objects."""

@@ -79,15 +79,18 @@ class Game:
 
     # -- acting -------------------------------------------------------------------------------
 
-    async def slash(self, user: Any, command: str, **options: Any) -> str:
-        ix = await self.sb.slash(user, command, channel=self.channel, **options)
+    async def slash(self, who: Any, command: str, **options: Any) -> str:
+        ix = await self.sb.slash(who, command, channel=self.channel, **options)
         return await self.reply(ix)
 
     async def open(self, **options: Any) -> None:
+        since = len(self.sb.channel_messages(self.channel))
         reply = await self.slash(self.t.mod, "resistance new", **options)
         assert "open" in reply or "ouvertes" in reply, reply
         lobby = await until(
-            lambda: next((m for m in self.sb.channel_messages(self.channel) if m.labels), None),
+            lambda: next(
+                (m for m in self.sb.channel_messages(self.channel)[since:] if m.labels), None
+            ),
             what="the lobby message",
         )
         for user in self.players:
@@ -102,7 +105,7 @@ class Game:
         return reply
 
     def role_dm(self, user: Any) -> str | None:
-        for message in self.sb.dms(user):
+        for message in reversed(self.sb.dms(user)):
             text = text_of(message)
             if "You are" in text or "Vous êtes" in text:
                 return text
