@@ -30,11 +30,10 @@ def test_every_key_used_in_the_app_exists() -> None:
             if isinstance(node, ast.Call) and node.args:
                 name = getattr(node.func, "id", getattr(node.func, "attr", ""))
                 first = node.args[0]
-                if name in {"t", "UserError", "GameError"} and isinstance(first, ast.Constant):
-                    if isinstance(first.value, str) and re.match(
-                        r"^[a-z_]+\.[a-z_.]+$", first.value
-                    ):
-                        used.add(first.value)
+                key = first.value if isinstance(first, ast.Constant) else None
+                is_key = isinstance(key, str) and re.match(r"^[a-z_]+\.[a-z_.]+$", key)
+                if name in {"t", "UserError", "GameError"} and is_key:
+                    used.add(str(key))
     missing = sorted(k for k in used if k not in known)
     assert not missing, missing
 
