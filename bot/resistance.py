@@ -418,21 +418,36 @@ class ResistanceService(GameService):
                     if any(e.kind == "sabotage_recorded_as_support" for e in events)
                     else None
                 )
-            team_votes = await repo.votes_for(s, game.id, round_key, "team")
-            mission_votes = await repo.votes_for(s, game.id, round_key, "mission")
+            team_votes, mission_votes = await self.ballots(s, game, state)
             effects: list[Effect] = []
             if game.options.get("early_close") and self.all_in(state, team_votes, mission_votes):
                 effects.append(self.resolve_later(game.id, state.proposal_number))
             reply = self.on_record(state, actor, team_votes, mission_votes, note)
         return await self.run(Outcome(reply, effects))
 
+    def waiting(
+        self, state: Resistance, team_votes: dict[int, str], mission_votes: dict[int, str]
+    ) -> list[int]:
+        """Players still missing a vote, or (team members) a mission choice."""
+        team = set(state.team or ())
+        return [
+            p.id
+            for p in state.players
+            if p.id not in team_votes or (p.id in team and p.id not in mission_votes)
+        ]
+
     def all_in(
         self, state: Resistance, team_votes: dict[int, str], mission_votes: dict[int, str]
     ) -> bool:
-        team = set(state.team or ())
-        return all(p.id in team_votes for p in state.players) and all(
-            m in mission_votes for m in team
-        )
+        return not self.waiting(state, team_votes, mission_votes)
+
+    async def ballots(
+        self, s: AsyncSession, game: Game, state: Resistance
+    ) -> tuple[dict[int, str], dict[int, str]]:
+        """The team votes and mission choices on record for the current proposal."""
+        round_key = f"p{state.proposal_number}"
+        team_votes = await repo.votes_for(s, game.id, round_key, "team")
+        return team_votes, await repo.votes_for(s, game.id, round_key, "mission")
 
     def on_record(
         self,
@@ -501,13 +516,13 @@ class ResistanceService(GameService):
             proposal is not None and proposal != state.proposal_number
         ):
             return None
-        round_key = f"p{state.proposal_number}"
+        team_votes, mission_votes = await self.ballots(s, game, state)
         events: list[Event] = []
-        for uid, value in (await repo.votes_for(s, game.id, round_key, "team")).items():
+        for uid, value in team_votes.items():
             if state.is_player(uid):
                 events += state.vote(uid, TeamVote(value))
         team = set(state.team or ())
-        for uid, value in (await repo.votes_for(s, game.id, round_key, "mission")).items():
+        for uid, value in mission_votes.items():
             if uid in team:
                 events += state.choose(uid, MissionChoice(value))
         events += state.resolve()
@@ -689,21 +704,16 @@ class ResistanceService(GameService):
 
         return after
 
-    async def remind_in(self, s: AsyncSession, game: Game, proposal: int | None) -> Outcome | None:
+    async def remind_in(
+        self, s: AsyncSession, game: Game, proposal: int | None, lang: str | None = None
+    ) -> Outcome | None:
         state = self.load(game)
         if state.phase is not Phase.VOTE or (
             proposal is not None and proposal != state.proposal_number
         ):
             return None
-        round_key = f"p{state.proposal_number}"
-        team_votes = await repo.votes_for(s, game.id, round_key, "team")
-        mission_votes = await repo.votes_for(s, game.id, round_key, "mission")
-        team = set(state.team or ())
-        waiting = [
-            p
-            for p in await repo.players(s, game.id)
-            if p.user_id not in team_votes or (p.user_id in team and p.user_id not in mission_votes)
-        ]
+        missing = set(self.waiting(state, *await self.ballots(s, game, state)))
+        waiting = [p for p in await repo.players(s, game.id) if p.user_id in missing]
         deadline = await self.vote_due(s, game)
 
         async def send() -> None:
@@ -718,7 +728,8 @@ class ResistanceService(GameService):
                     ),
                 )
 
-        return Outcome(t("resistance.moderation.reminded", game.lang, count=len(waiting)), [send])
+        reply = t("resistance.moderation.reminded", lang or game.lang, count=len(waiting))
+        return Outcome(reply, [send])
 
     async def vote_due(self, s: AsyncSession, game: Game) -> datetime | None:
         open_ = await repo.open_deadlines(s, game.id, kinds=[VOTE])
@@ -750,14 +761,9 @@ class ResistanceService(GameService):
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             self.running(game)
-            outcome = await self.remind_in(s, game, None)
+            outcome = await self.remind_in(s, game, None, actor.lang)
             if outcome is None:
                 raise GameError("resistance.error.no_vote_to_resolve", {})
-            outcome.reply = t(
-                "resistance.moderation.reminded",
-                actor.lang,
-                count=len(outcome.effects and outcome.reply and []),
-            )
         return await self.run(outcome)
 
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
@@ -866,15 +872,8 @@ class ResistanceService(GameService):
                 t(f"resistance.status.phase_{view.phase.value}", lang),
             ]
             if view.phase is Phase.VOTE:
-                round_key = f"p{state.proposal_number}"
-                team_votes = await repo.votes_for(s, game.id, round_key, "team")
-                mission_votes = await repo.votes_for(s, game.id, round_key, "mission")
-                team = set(state.team or ())
-                waiting = [
-                    p.name
-                    for p in state.players
-                    if p.id not in team_votes or (p.id in team and p.id not in mission_votes)
-                ]
+                team_votes, mission_votes = await self.ballots(s, game, state)
+                waiting = self.names(state, self.waiting(state, team_votes, mission_votes))
                 due = await self.vote_due(s, game)
                 lines.append(
                     t(
