@@ -261,20 +261,20 @@ async def test_bad_inputs_get_a_private_message_and_change_nothing(
     await refused(outsider, "refutation choose", "does not play", card="pass")
     await refused(active, "refutation choose", "is not a card number", card="banana")
 
-    # Everyone passes but the one holding an eligible card (if any): then the vote.
+    # Whoever holds an eligible card plays it, the others pass: then the vote.
     choices = {u: best_card(hands[u], target, False) for u in players}
     reveal = await game.choose_all(choices)
     first_dm = game.choice_dm(players[0])
-    if "Revealed cards" in reveal:
-        revealed = next(c for c in choices.values() if c is not None)
-        not_revealed = next(c for c in hands[idle] if c != revealed)
-        await refused(
-            idle, "refutation vote", f"Card {not_revealed} was not revealed", card=str(not_revealed)
-        )
-        vote = game.vote_message()
-        ix = await table.sb.click(outsider, vote, custom_id=vote.buttons[0]["custom_id"])
-        assert "does not play" in await game.reply(ix)
-        await game.vote_all({u: revealed for u in players})
+    assert "Revealed cards" in reveal, reveal
+    revealed = next(c for c in choices.values() if c is not None)
+    not_revealed = next(c for c in hands[idle] if c not in choices.values())
+    await refused(
+        idle, "refutation vote", f"Card {not_revealed} was not revealed", card=str(not_revealed)
+    )
+    vote = game.vote_message()
+    ix = await table.sb.click(outsider, vote, custom_id=vote.buttons[0]["custom_id"])
+    assert "does not play" in await game.reply(ix)
+    await game.vote_all({u: revealed for u in players})
     # The old DM menu of that refutation is stale now.
     ix = await table.sb.select(players[0], first_dm, values=["pass"])
     assert "earlier refutation or an ended game" in await game.reply(ix)
@@ -297,3 +297,105 @@ async def test_bad_inputs_get_a_private_message_and_change_nothing(
     ix = await table.sb.select(players[0], first_dm, values=["pass"])
     assert "earlier refutation or an ended game" in await game.reply(ix)
     assert_no_hand_in_public(game)
+
+
+async def test_deadlines_close_the_choice_and_the_vote(table: Any, bot: Any) -> None:
+    players = [table.users[i] for i in (0, 1, 3)]
+    game = RfGame(table, players)
+    seconds = 1.5
+    await game.open(techniques=True, choice_hours=seconds / 3600, vote_hours=seconds / 3600)
+    await game.start()
+    _, active = game.turn()
+    since = len(game.public())
+    await game.watch(active, game.feed()[0])
+    await game.new_public(since, "it is your turn")
+    _, refuter = game.turn()
+    target = (await in_front(game))[active]
+    hands = {u: game.hand(u) for u in players}
+    player = next(u for u in players if best_card(hands[u], target) is not None)
+    card = best_card(hands[player], target)
+    since = len(game.public())
+    assert "is open" in await game.refute(refuter, active)
+    assert "Deadline: <t:" in await game.status()
+    # Only one player chooses; the deadline reveals anyway.
+    await game.choose(player, card)
+    reveal = await game.new_public(since, "Revealed cards", timeout=seconds + 10)
+    assert f"played by **{player.name}**" in reveal
+    await until(game.vote_message, what="the vote message")
+    # Only one vote: one of one cast is a majority when the deadline closes the vote.
+    assert "Your vote" in await game.click_vote(player, card)
+    result = await game.new_public(since, "succeeds:", "fails:", timeout=seconds + 10)
+    assert "succeeds" in result and "abstentions or no vote: 2" in result
+    assert game.vote_message() is None  # the closed vote's buttons are gone
+
+
+def tied_pair(card: int, hands: dict[Any, list[int]]) -> tuple[Any, int, Any, int] | None:
+    """Two players holding eligible cards with the same stars (> 0) on ``card``."""
+    options = [
+        (u, c, DECK.stars(card, c))
+        for u, hand in hands.items()
+        for c in hand
+        if eligible(c, card) and DECK.stars(card, c) > 0
+    ]
+    for i, (u1, c1, s1) in enumerate(options):
+        for u2, c2, s2 in options[i + 1 :]:
+            if u1 is not u2 and s1 == s2:
+                return u1, c1, u2, c2
+    return None
+
+
+async def test_a_tie_on_the_reference_page_restricts_the_vote(table: Any, bot: Any) -> None:
+    players = [table.users[i] for i in (0, 1, 3, 4)]
+    game = RfGame(table, players)
+    await game.open(techniques=True)
+    await game.start()
+    active, owner, target, hands = await setup_target(
+        game, lambda card, hands: tied_pair(card, hands) is not None
+    )
+    pair = tied_pair(target, hands)
+    assert pair is not None
+    u1, c1, u2, c2 = pair
+    third = next(u for u in players if u not in (u1, u2))
+    extra = next(
+        (c for c in hands[third] if eligible(c, target) and not DECK.stars(target, c)), None
+    )
+    await game.refute(active, owner)
+    await game.choose_all({u1: c1, u2: c2, third: extra})
+    since = len(game.public())
+    await game.click_vote(third, "ref")
+    page = await game.new_public(since, "are tied on the page")
+    assert f"{c1}" in page and f"{c2}" in page
+    runoff = await until(
+        lambda: next((m for m in game.messages()[since:] if m.buttons), None),
+        what="the runoff vote",
+    )
+    assert "Vote** again among cards" in text_of(runoff)
+    assert not any(str(b["custom_id"]).endswith(":ref") for b in runoff.buttons)
+    if extra is not None:
+        assert "only the tied cards" in await game.slash(u1, "refutation vote", card=str(extra))
+    votes: dict[Any, int | str] = {u: "abstain" for u in players}
+    votes.update({u1: c1, u2: c1})
+    result = await game.vote_all(votes)
+    assert "succeeds" in result and f"card {c1}: 2" in result
+    assert_no_hand_in_public(game)
+
+
+async def test_public_messages_follow_the_server_language(table: Any, bot: Any) -> None:
+    ix = await table.sb.slash(table.mod, "settings language", channel=table.channel, language="fr")
+    await ix.reply_message(10.0)
+    players = [table.users[i] for i in (0, 2)]
+    chloe = players[1]
+    game = RfGame(table, players)
+    reply = await game.slash(table.mod, "refutation new")
+    lobby = await until(lambda: next((m for m in game.messages() if m.labels), None))
+    for user in players:
+        await game.reply(await table.sb.click(user, lobby, custom_id=lobby.buttons[0]["custom_id"]))
+    await game.slash(table.mod, "refutation start")
+    prompt = await game.new_public(0, "à vous de jouer")
+    assert "Le fil des désinformations du moment" in prompt
+    assert "Votre main" in text_of(await table.sb.wait_for_dm(chloe, "Votre main"))
+    assert "Your hand" in text_of(await table.sb.wait_for_dm(players[0], "Your hand"))
+    ix = await table.sb.slash(chloe, "refutation card", channel=table.channel, number=1)
+    page = text_of(await ix.reply_message(10.0))
+    assert "L'hiver le plus froid" in page and "Réfutée par" in page and "★★★" in page
+    assert "ouvert" in reply or "open" in reply
