@@ -1,0 +1,69 @@
+"""``python -m bench load [--games 10,100,500] [--pg URL] [--only round,load,rss,startup]``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench.load import SCENARIOS, format_table, run
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bench", description="Benchmarks of the bot.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    load = sub.add_parser("load", help="the real bot (child process) under simulated players")
+    load.add_argument(
+        "--games", default="10,100,500", help="comma-separated G (default 10,100,500)"
+    )
+    load.add_argument(
+        "--pg",
+        default=None,
+        help="PostgreSQL URL (default: TEST_DATABASE_URL); the bench uses its own pbp_bench "
+        "database on that server, dropped and re-created per scenario",
+    )
+    load.add_argument(
+        "--only", default=",".join(SCENARIOS), help=f"scenarios (default {','.join(SCENARIOS)})"
+    )
+    load.add_argument("--burst", type=float, default=10.0, help="seconds of clicking (default 10)")
+    load.add_argument("--rss-games", type=int, default=1000, help="games of the RSS scenario")
+    load.add_argument("--deadlines", type=int, default=10_000, help="open deadlines at start-up")
+    load.add_argument("--no-pg", action="store_true", help="SQLite only")
+    load.add_argument(
+        "--profile", action="store_true", help="run the bot under py-spy (speedscope files)"
+    )
+    load.add_argument("--out", type=Path, default=None, help="JSON file (default bench/results/)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    games = [int(g) for g in args.games.split(",") if g.strip()]
+    scenarios = tuple(s.strip() for s in args.only.split(",") if s.strip())
+    unknown = set(scenarios) - set(SCENARIOS)
+    if unknown:
+        print(f"unknown scenario(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    pg = None if args.no_pg else (args.pg or os.environ.get("TEST_DATABASE_URL") or None)
+    results = asyncio.run(
+        run(
+            games,
+            pg=pg,
+            scenarios=scenarios,
+            burst=args.burst,
+            rss_games=args.rss_games,
+            deadlines=args.deadlines,
+            profile=args.profile,
+            out=args.out,
+        )
+    )
+    print(format_table(results))
+    print(f"\nJSON: {results['json']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

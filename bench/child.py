@@ -1,0 +1,128 @@
+"""The bot under test in its own process: ``python -m bot run --config <tmp config>``.
+
+The sandbox and the simulated players stay in the bench process; only the bot's own memory is
+in the child, so its RSS can be read from ``/proc/<pid>/status``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def proc_status_kb(pid: int, key: str) -> int | None:
+    """A ``VmRSS`` / ``VmHWM`` line of ``/proc/<pid>/status``, in kB (None if gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def write_config(path: Path, sb: Any, database_url: str, *, log_level: str = "INFO") -> None:
+    path.write_text(
+        "[discord]\n"
+        f'token = "{sb.token}"\n'
+        f'api_base = "{sb.api_base}"\n'
+        f'gateway_url = "{sb.gateway_url}"\n'
+        "sync_commands = true\n\n"
+        "[database]\n"
+        f'url = "{database_url}"\n\n'
+        "[logging]\n"
+        f'level = "{log_level}"\n',
+        encoding="utf-8",
+    )
+
+
+@dataclass
+class BotProcess:
+    """A running ``python -m bot run`` child, with an RSS sampler."""
+
+    proc: subprocess.Popen[bytes]
+    log_path: Path
+    started_at: float
+    peak_rss_kb: int = 0
+    samples: list[tuple[float, int]] = field(default_factory=list)
+    _sampler: asyncio.Task[None] | None = None
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def rss_kb(self) -> int:
+        return proc_status_kb(self.pid, "VmRSS") or 0
+
+    def hwm_kb(self) -> int:
+        return proc_status_kb(self.pid, "VmHWM") or 0
+
+    def start_sampling(self, every: float = 0.1) -> None:
+        async def sample() -> None:
+            while self.alive():
+                rss = self.rss_kb()
+                self.peak_rss_kb = max(self.peak_rss_kb, rss)
+                self.samples.append((time.monotonic() - self.started_at, rss))
+                if len(self.samples) > 100_000:  # bounded
+                    del self.samples[: len(self.samples) // 2]
+                await asyncio.sleep(every)
+
+        self._sampler = asyncio.get_running_loop().create_task(sample())
+
+    def reset_peak(self) -> None:
+        self.peak_rss_kb = self.rss_kb()
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    async def stop(self, timeout: float = 15.0) -> int | None:
+        """SIGINT (the bot closes cleanly), then SIGKILL after ``timeout`` seconds."""
+        if self._sampler is not None:
+            self.peak_rss_kb = max(self.peak_rss_kb, self.rss_kb())
+            self._sampler.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sampler
+        if self.alive():
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGINT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(self.proc.wait, timeout)
+            if self.alive():
+                self.proc.kill()
+                await asyncio.sleep(0.1)
+        return self.proc.poll()
+
+
+def launch(
+    config: Path, log_path: Path, *, profile: Path | None = None, py_spy: str | None = None
+) -> BotProcess:
+    """Start the bot child. ``profile``: run it under ``py-spy record`` into that file."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
+    env["PYTHONUNBUFFERED"] = "1"
+    cmd = [sys.executable, "-m", "bot", "--config", str(config), "run"]
+    if profile is not None:
+        spy = py_spy or shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        cmd = [spy, "record", "-o", str(profile), "-f", "speedscope", "-r", "200", "--", *cmd]
+    log = log_path.open("wb")
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    log.close()
+    return BotProcess(proc, log_path, started)
