@@ -122,7 +122,7 @@ class ResistanceService(GameService):
             await self.save(s, game, state, events, actor.id)
             effects = [
                 self.role_dms(state, players),
-                self.post_leader_list(s, game, state, new=True),
+                self.post_leader_list(game, state, new=True),
             ]
             effects.append(
                 self.announce(
@@ -182,23 +182,21 @@ class ResistanceService(GameService):
             else:
                 lines.append(f"{n}. {name}")
         lines.append("")
-        lines.append(self.track_text(game, state))
+        lines.append(self.track_text(game.lang, state))
         return "\n".join(lines)
 
-    def track_text(self, game: Game, state: Resistance) -> str:
+    def track_text(self, lang: str, state: Resistance) -> str:
         marks = ["✅" if ok else "❌" for ok in state.results]
         marks += ["▫️"] * (5 - len(marks))
         return t(
             "resistance.round.track",
-            game.lang,
+            lang,
             track=" ".join(marks),
             mission=min(state.mission, 5),
             rejections=state.rejections,
         )
 
-    def post_leader_list(
-        self, s: AsyncSession, game: Game, state: Resistance, *, new: bool = False
-    ) -> Effect:
+    def post_leader_list(self, game: Game, state: Resistance, *, new: bool = False) -> Effect:
         """Edit the pinned leader list in place; else post a new one, pin it, unpin the old."""
         text = self.leader_list_text(game, state)
         game_id, where = game.id, self.where(game)
@@ -222,7 +220,6 @@ class ResistanceService(GameService):
             async with self.app.sessions.begin() as ws:
                 await repo.set_message(ws, game_id, "leader_list", where, message.id)
 
-        del s
         return update
 
     def debate_text(self, game: Game, state: Resistance) -> str:
@@ -264,7 +261,7 @@ class ResistanceService(GameService):
                 )
             )
             if game.options.get("lock_during_vote", True):
-                effects.append(self.debate_lock(s, game, await repo.players(s, game.id), lock=True))
+                effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=True))
             effects.append(
                 self.vote_dms(game, state, await repo.players(s, game.id), proposal, due)
             )
@@ -360,13 +357,10 @@ class ResistanceService(GameService):
 
         return send
 
-    def debate_lock(
-        self, s: AsyncSession, game: Game, players: list[Player], *, lock: bool
-    ) -> Effect:
+    def debate_lock(self, game: Game, players: list[Player], *, lock: bool) -> Effect:
         """Close (or reopen) the debate: lock the forum post, or deny Send Messages to players."""
         ids = [p.user_id for p in players]
         thread_id, channel_id = game.thread_id, game.channel_id
-        del s
 
         async def apply() -> None:
             courier = self.app.courier
@@ -530,17 +524,17 @@ class ResistanceService(GameService):
         players = await repo.players(s, game.id)
         effects: list[Effect] = [self.announce(game, self.result_text(game, state, events))]
         if game.options.get("lock_during_vote", True):
-            effects.append(self.debate_lock(s, game, players, lock=False))
+            effects.append(self.debate_lock(game, players, lock=False))
         if state.phase is Phase.OVER:
             game.status = "ended"
             game.ended_at = self.now()
             await self.save(s, game, state, events, None)
-            effects.append(self.post_leader_list(s, game, state))
+            effects.append(self.post_leader_list(game, state))
             effects.append(self.announce(game, self.end_text(game, state)))
-            effects.append(self.announce(game, await self.history_text(s, game, state, events)))
+            effects.append(self.announce(game, await self.history_text(s, game, state, game.lang)))
         else:
             await self.save(s, game, state, events, None)
-            effects.append(self.post_leader_list(s, game, state))
+            effects.append(self.post_leader_list(game, state))
             effects.append(self.announce(game, self.debate_text(game, state)))
             leader = await self.arm_leader_deadline(s, game, state)
             if leader:
@@ -583,7 +577,7 @@ class ResistanceService(GameService):
                 lines.append(
                     t("resistance.result.leader_skipped", lang, name=state.player(d["leader"]).name)
                 )
-        lines.append(self.track_text(game, state))
+        lines.append(self.track_text(game.lang, state))
         return "\n".join(lines)
 
     def end_text(self, game: Game, state: Resistance) -> str:
@@ -604,19 +598,11 @@ class ResistanceService(GameService):
             [head, t("resistance.end.roles", lang, spies=spies, resistance=resistance)]
         )
 
-    async def history_text(
-        self, s: AsyncSession, game: Game, state: Resistance, pending: list[Event]
-    ) -> str:
-        lang = game.lang
+    async def history_text(self, s: AsyncSession, game: Game, state: Resistance, lang: str) -> str:
+        """Every proposal, vote and mission so far, from the public event log."""
         lines = [t("resistance.history.title", lang)]
-        rows = [(e.kind, e.payload) for e in await repo.events(s, game.id, public_only=True)]
-        rows += [(e.kind, e.data) for e in pending if e.private_to is None]
-        seen: set[tuple[str, str]] = set()
-        for kind, d in rows:
-            marker = (kind, repr(sorted(d.items())) if isinstance(d, dict) else repr(d))
-            if marker in seen:
-                continue
-            seen.add(marker)
+        for event in await repo.events(s, game.id, public_only=True):
+            kind, d = event.kind, event.payload
             if kind == "team_proposed":
                 lines.append(
                     t(
@@ -752,7 +738,7 @@ class ResistanceService(GameService):
             leader = await self.arm_leader_deadline(s, game, state)
             if leader:
                 effects.append(leader)
-        effects.append(self.post_leader_list(s, game, state))
+        effects.append(self.post_leader_list(game, state))
         return Outcome("", effects)
 
     # -- moderation ---------------------------------------------------------------------------
@@ -800,8 +786,8 @@ class ResistanceService(GameService):
                 await self.save(s, game, state, events, actor.id)
                 players = await repo.players(s, game.id)
                 if game.options.get("lock_during_vote", True):
-                    effects.append(self.debate_lock(s, game, players, lock=False))
-                effects.append(self.post_leader_list(s, game, state))
+                    effects.append(self.debate_lock(game, players, lock=False))
+                effects.append(self.post_leader_list(game, state))
                 effects.append(self.announce(game, self.end_text(game, state)))
             else:
                 effects.append(self.announce(game, t("common.lobby.cancelled", game.lang)))
@@ -837,7 +823,7 @@ class ResistanceService(GameService):
                         new=new.name,
                     ),
                 ),
-                self.post_leader_list(s, game, state),
+                self.post_leader_list(game, state),
             ]
             role_text = self.role_text(state, new.id, new.lang)
 
@@ -867,7 +853,7 @@ class ResistanceService(GameService):
             state = self.load(game)
             view = state.public_view()
             lines = [
-                self.track_text(game, state).replace(game.lang, game.lang),
+                self.track_text(lang, state),
                 t("resistance.status.leader", lang, name=state.player(view.leader).name),
                 t(f"resistance.status.phase_{view.phase.value}", lang),
             ]
@@ -906,12 +892,7 @@ class ResistanceService(GameService):
             game = await repo.get_game(s, game_id)
             assert game is not None
             state = self.load(game)
-            text = await self.history_text(s, game, state, [])
-            return text.replace(
-                t("resistance.history.title", game.lang),
-                t("resistance.history.title", actor.lang),
-                1,
-            )
+            return await self.history_text(s, game, state, actor.lang)
 
     async def role(self, actor: Actor, game_id: int) -> str:
         async with self.app.sessions() as s:

@@ -188,13 +188,11 @@ class GameService:
         players = await repo.players(s, game.id)
         text = self.lobby_text(game, players)
         lobby = await repo.get_message(s, game.id, "lobby")
-        channel_id = self.where(game)
 
         async def edit() -> None:
             if lobby is not None:
                 await self.app.courier.edit(lobby.channel_id, lobby.message_id, content=text)
 
-        del channel_id
         return edit
 
     async def new_game(
@@ -317,15 +315,6 @@ class GameService:
             if sent is None:
                 unreachable.append(player)
         return sorted(unreachable, key=lambda p: p.display_name.casefold())
-
-    async def announce_unreachable(self, game: Game, unreachable: list[Player]) -> str:
-        names = ", ".join(f"**{p.display_name}**" for p in unreachable)
-        await self.app.courier.post(
-            self.where(game), t("common.start.unreachable", game.lang, names=names)
-        )
-        return t(
-            "common.start.unreachable_private", "en" if game.lang == "en" else "fr", names=names
-        )
 
     def now(self) -> datetime:
         return self.app.clock()
