@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from games.common import Player as Player
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 FEED_SIZE = 3
@@ -48,21 +50,6 @@ class Options:
     def from_dict(cls, d: Mapping[str, Any]) -> Options:
         """Unknown keys are ignored; missing keys take their default."""
         return cls(target=int(d.get("target", 5)), techniques=bool(d.get("techniques", False)))
-
-
-@dataclass(frozen=True)
-class Player:
-    id: int
-    """Discord user id."""
-    name: str
-    """Display name."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Player:
-        return cls(id=int(d["id"]), name=str(d["name"]))
 
 
 @dataclass(frozen=True)

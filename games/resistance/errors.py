@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import ClassVar
 
+from games.common import GameError as GameError
+
 ERROR_PREFIX = "resistance.error."
-
-
-class GameError(Exception):
-    """An action that the rules do not allow. ``key`` is a full message-catalogue key."""
-
-    def __init__(self, key: str, params: Mapping[str, str | int] | None = None) -> None:
-        self.key: str = key
-        self.params: dict[str, str | int] = dict(params or {})
-        super().__init__(self.key, self.params)
-
-    def __str__(self) -> str:
-        if not self.params:
-            return self.key
-        details = ", ".join(f"{name}={value!r}" for name, value in self.params.items())
-        return f"{self.key} ({details})"
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.key!r}, {self.params!r})"
 
 
 class _KeyedError(GameError):

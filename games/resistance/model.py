@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from games.common import Player as Player
+
 
 class Role(StrEnum):
     RESISTANCE = "resistance"
@@ -65,21 +67,6 @@ class Options:
     def from_dict(cls, d: Mapping[str, Any]) -> Options:
         """Unknown keys are ignored; missing keys take their default."""
         return cls(missing_vote=MissingVote(d.get("missing_vote", MissingVote.REJECT.value)))
-
-
-@dataclass(frozen=True)
-class Player:
-    id: int
-    """Discord user id."""
-    name: str
-    """Display name."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Player:
-        return cls(id=int(d["id"]), name=str(d["name"]))
 
 
 @dataclass(frozen=True)
