@@ -103,9 +103,23 @@ class GameBot(commands.AutoShardedBot):
             except commands.ExtensionNotFound:
                 log.warning("cog %s not found, skipped", name)
         await self.tree.set_translator(CatalogueTranslator())
-        if self.settings.discord.sync_commands:
+        if self.settings.discord.sync_commands and self.syncs_commands():
             await self.sync_commands()
         await self.scheduler.start()
+
+    def syncs_commands(self) -> bool:
+        """Only one process registers the commands: the one that runs shard 0 (every process
+        would send the same list, racing for Discord's command-update rate limit)."""
+        shard_ids = self.settings.discord.shard_ids
+        return shard_ids is None or 0 in shard_ids
+
+    async def on_ready(self) -> None:
+        log.info(
+            "ready: shard(s) %s of %s, %d guild(s)",
+            sorted(self.shards),
+            self.shard_count,
+            len(self.guilds),
+        )
 
     async def sync_commands(self) -> None:
         dev_guild = self.settings.discord.dev_guild_id
