@@ -151,6 +151,36 @@ def matching(current: str, pairs: list[tuple[str, Any]]) -> list[app_commands.Ch
     ][:25]
 
 
+async def feed_cards(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """The current feed, for ``/refutation watch card``."""
+    pairs = await service(interaction.client).feed_choices(
+        interaction.channel_id or 0, lang_of(interaction.locale)
+    )
+    return matching(current, pairs)
+
+
+async def hand_cards(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The player's eligible cards and Pass, for ``/refutation choose card``."""
+    pairs = await service(interaction.client).choice_choices(
+        interaction.channel_id or 0, interaction.user.id, lang_of(interaction.locale)
+    )
+    return matching(current, pairs)
+
+
+async def revealed_cards(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The cards still in the vote and Abstain, for ``/refutation vote card``."""
+    pairs = await service(interaction.client).vote_choices(
+        interaction.channel_id or 0, lang_of(interaction.locale)
+    )
+    return matching(current, pairs)
+
+
 @app_commands.guild_only()
 class RefutationCog(
     commands.GroupCog,
@@ -160,7 +190,7 @@ class RefutationCog(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service: RefutationService = bot.services["refutation"]  # type: ignore[attr-defined]
-        self.service.lobby_view_factory = lobby_view("refutation")  # type: ignore[attr-defined]
+        self.service.lobby_view_factory = lobby_view("refutation")
         self.service.choice_view_factory = choice_view
         self.service.vote_view_factory = vote_view
         super().__init__()
@@ -243,6 +273,7 @@ class RefutationCog(
         refresh="First put the whole feed under the deck and reveal new cards",
         return_current="First put the card in front of you under the deck",
     )
+    @app_commands.autocomplete(card=feed_cards)
     async def watch(
         self,
         interaction: discord.Interaction,
@@ -261,15 +292,6 @@ class RefutationCog(
 
         await answer(interaction, work)
 
-    @watch.autocomplete("card")
-    async def watch_card(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[int]]:
-        pairs = await self.service.feed_choices(
-            interaction.channel_id or 0, lang_of(interaction.locale)
-        )
-        return matching(current, pairs)
-
     @app_commands.command(
         name="refute", description="Refute the disinformation in front of a player (your turn)"
     )
@@ -286,6 +308,7 @@ class RefutationCog(
         name="choose", description="Your secret card for the refutation, privately (as by DM)"
     )
     @app_commands.describe(card="A card number of your hand, or pass")
+    @app_commands.autocomplete(card=hand_cards)
     async def choose(self, interaction: discord.Interaction, card: str) -> None:
         async def work() -> str:
             return await self.service.choose(
@@ -294,17 +317,9 @@ class RefutationCog(
 
         await answer(interaction, work)
 
-    @choose.autocomplete("card")
-    async def choose_card(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        pairs = await self.service.choice_choices(
-            interaction.channel_id or 0, interaction.user.id, lang_of(interaction.locale)
-        )
-        return matching(current, pairs)
-
     @app_commands.command(name="vote", description="Vote for a revealed card, or abstain")
     @app_commands.describe(card="A revealed card number, or abstain")
+    @app_commands.autocomplete(card=revealed_cards)
     async def vote(self, interaction: discord.Interaction, card: str) -> None:
         async def work() -> str:
             return await self.service.vote(
@@ -312,15 +327,6 @@ class RefutationCog(
             )
 
         await answer(interaction, work)
-
-    @vote.autocomplete("card")
-    async def vote_card(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        pairs = await self.service.vote_choices(
-            interaction.channel_id or 0, lang_of(interaction.locale)
-        )
-        return matching(current, pairs)
 
     @app_commands.command(name="hand", description="Your hand, privately")
     async def hand(self, interaction: discord.Interaction) -> None:

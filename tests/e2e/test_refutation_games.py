@@ -249,6 +249,11 @@ async def test_bad_inputs_get_a_private_message_and_change_nothing(
     target = (await in_front(game))[active]
     hands = {u: game.hand(u) for u in players}
     assert "is open" in await game.refute(refuter, active)
+    offered = await table.sb.autocomplete(
+        active, "refutation choose", channel=table.channel, focused="card", card=""
+    )
+    expected = [str(c) for c in hands[active] if eligible(c, target, False)] + ["pass"]
+    assert [c["value"] for c in offered] == expected
     wrong = next(
         ((u, c) for u in players for c in hands[u] if not eligible(c, target, False)), None
     )
@@ -271,6 +276,10 @@ async def test_bad_inputs_get_a_private_message_and_change_nothing(
     await refused(
         idle, "refutation vote", f"Card {not_revealed} was not revealed", card=str(not_revealed)
     )
+    offered = await table.sb.autocomplete(
+        idle, "refutation vote", channel=table.channel, focused="card", card=""
+    )
+    assert [c["value"] for c in offered][-1] == "abstain" and str(revealed) in str(offered)
     vote = game.vote_message()
     ix = await table.sb.click(outsider, vote, custom_id=vote.buttons[0]["custom_id"])
     assert "does not play" in await game.reply(ix)
