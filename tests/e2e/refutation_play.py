@@ -6,6 +6,7 @@ from each player's own DMs.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -187,9 +188,13 @@ class RfGame:
     async def choose_all(self, choices: dict[Any, int | None]) -> str:
         """Every player chooses (None: pass); returns the reveal (or no-card) message."""
         since = len(self.public())
-        for user in self.players:
-            card = choices.get(user)
-            reply = await self.choose(user, "pass" if card is None else card)
+        replies = await asyncio.gather(
+            *(
+                self.choose(u, "pass" if choices.get(u) is None else str(choices[u]))
+                for u in self.players
+            )
+        )  # all at once: the votes table keeps every choice
+        for reply in replies:
             assert "On record" in reply or "Enregistré" in reply, reply
         text = await self.new_public(since, "Revealed cards", "nobody played a card")
         for line in text.splitlines():
@@ -203,8 +208,11 @@ class RfGame:
     async def vote_all(self, votes: dict[Any, int | str]) -> str:
         """Players vote (card or "abstain"); returns the result message."""
         since = len(self.public())
-        for user, choice in votes.items():
-            reply = await self.click_vote(user, choice)
+        message = self.vote_message()
+        replies = await asyncio.gather(
+            *(self.click_vote(u, choice, message) for u, choice in votes.items())
+        )
+        for reply in replies:
             assert "Your vote" in reply or "Votre vote" in reply, reply
         return await self.new_public(since, *RESULT_MARKERS)
 
