@@ -10,7 +10,9 @@
 - At start, and then every ``sweep_seconds``, the sweep resolves every owned open deadline
   that is due and (re)schedules the others, which also picks up deadlines created or moved by
   another process.
-- Each process only handles the guilds it ``owns`` (see :func:`shard_owner`).
+- Each process only handles the guilds it ``owns`` (see :func:`shard_owner`). A deadline of
+  another process's guild created or moved here is announced to its owner with a PostgreSQL
+  ``NOTIFY`` in the same transaction (:mod:`bot.notify`), which makes the owner sweep at once.
 
 Usage::
 
@@ -40,6 +42,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
 from bot.clock import Clock, utcnow
+from bot.notify import notify_owner
 from db import repo
 from db.models import Deadline, DeadlineStatus
 
@@ -104,6 +107,10 @@ class DeadlineScheduler:
     @property
     def running(self) -> bool:
         return self._started
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process schedules and resolves the deadlines of ``guild_id``."""
+        return self._owns(guild_id)
 
     async def start(self) -> None:
         """Resolve every overdue owned open deadline, schedule the rest, start the sweep."""
@@ -273,6 +280,8 @@ class DeadlineScheduler:
         )
         if self._owns(guild_id):
             self._schedule_after_commit(s, deadline.id, deadline.due_at)
+        else:
+            await notify_owner(s, guild_id, deadline.id)
         return deadline
 
     async def cancel_for_game(
@@ -316,7 +325,32 @@ class DeadlineScheduler:
             return False
         if self._owns(guild_id):
             self._schedule_after_commit(s, deadline_id, due_at)
+        else:
+            await notify_owner(s, guild_id, deadline_id)
         return True
+
+    async def bring_forward(
+        self, s: AsyncSession, game_id: int, kinds: Sequence[str], due_at: datetime | None = None
+    ) -> list[int]:
+        """Move the game's open deadlines of ``kinds`` to ``due_at`` (now) in the caller's
+        transaction; the owner (this process, or another one told by NOTIFY) resolves them.
+
+        Rows another transaction holds are skipped (PostgreSQL ``SKIP LOCKED``): that is a
+        resolution claiming them, which then waits for the game's row lock the caller holds,
+        and sees the caller's work. Waiting for them instead would deadlock. Returns the ids
+        moved."""
+        when = due_at or self._clock()
+        rows = await s.execute(
+            select(Deadline.id)
+            .where(Deadline.game_id == game_id, Deadline.status == _OPEN, Deadline.kind.in_(kinds))
+            .order_by(Deadline.id)
+            .with_for_update(skip_locked=True)
+        )
+        return [
+            deadline_id
+            for deadline_id in rows.scalars().all()
+            if await self._extend(s, deadline_id, when)
+        ]
 
     async def cancel(self, deadline_id: int, *, session: AsyncSession | None = None) -> bool:
         """Cancel an open deadline: it will never fire. False if it was not open."""
