@@ -87,6 +87,12 @@ class BotProcess:
     def reset_peak(self) -> None:
         self.peak_rss_kb = self.rss_kb()
 
+    def keep_log(self, where: Path) -> None:
+        """Copy the child's log (e.g. into the gitignored bench/results/)."""
+        with contextlib.suppress(OSError):
+            where.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(self.log_path, where)
+
     def log(self) -> str:
         try:
             return self.log_path.read_text(encoding="utf-8", errors="replace")
@@ -120,7 +126,19 @@ def launch(
     cmd = [sys.executable, "-m", "bot", "--config", str(config), "run"]
     if profile is not None:
         spy = py_spy or shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
-        cmd = [spy, "record", "-o", str(profile), "-f", "speedscope", "-r", "200", "--", *cmd]
+        cmd = [
+            spy,
+            "record",
+            "-o",
+            str(profile),
+            "-f",
+            "raw",
+            "-r",
+            "100",
+            "--nonblocking",
+            "--",
+            *cmd,
+        ]
     log = log_path.open("wb")
     started = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

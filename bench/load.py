@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import statistics
@@ -111,7 +112,7 @@ def build_world(sb: Sandbox, n_games: int, *, sandbox_users: int | None = None) 
         else:
             fake += 1000
             players = [(fake + j, f"g{gid}p{j}") for j in range(10)]
-            world.games.append(SeedGame(gid, (fake << 22), fake + 500, mod.id, players))
+            world.games.append(SeedGame(gid, fake + 700, fake + 500, mod.id, players))
     return world
 
 
@@ -196,6 +197,43 @@ async def wait_quiet(sb: Sandbox, quiet: float = 1.0, timeout: float = 20.0) -> 
             last, since = len(sb.requests), time.monotonic()
         elif time.monotonic() - since >= quiet:
             return
+
+
+class LoopLag:
+    """The bench process's own event-loop lag (the sandbox answers late when it is busy)."""
+
+    def __init__(self, every: float = 0.01) -> None:
+        self.every = every
+        self.max = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._gc_start = 0.0
+        self.gc_max = 0.0
+
+        def on_gc(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                self._gc_start = time.perf_counter()
+            else:
+                self.gc_max = max(self.gc_max, time.perf_counter() - self._gc_start)
+
+        self._on_gc = on_gc
+        gc.callbacks.append(on_gc)
+
+        async def watch() -> None:
+            loop = asyncio.get_running_loop()
+            for _ in range(1_000_000):  # bounded; stopped by stop()
+                before = loop.time()
+                await asyncio.sleep(self.every)
+                self.max = max(self.max, loop.time() - before - self.every)
+
+        self._task = asyncio.get_running_loop().create_task(watch())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        with contextlib.suppress(ValueError, AttributeError):
+            gc.callbacks.remove(self._on_gc)
 
 
 # -- scenario: click burst -------------------------------------------------------------------
@@ -317,15 +355,28 @@ async def scenario_load(
             rss_ready = bot.rss_kb()
             clicks = plan_clicks(world, burst, mission=mission, rng=random.Random(seed))
             mark = len(sb.requests)
-            real_burst = await drive_clicks(world, clicks)
-            await wait_answers(clicks, timeout=60)
-            await wait_quiet(sb, 0.5, 10)
+            lag = LoopLag()
+            lag.start()
+            # The sandbox and the players must not stall the measure: no collection of their
+            # (large, long-lived) heap during the burst; the bot child keeps its own GC.
+            gc.collect()
+            gc.freeze()
+            gc.disable()
+            try:
+                real_burst = await drive_clicks(world, clicks)
+                await wait_answers(clicks, timeout=60)
+                await wait_quiet(sb, 0.5, 10)
+            finally:
+                gc.enable()
+                gc.unfreeze()
+                lag.stop()
             recorded, lost = await votes_lost(url, clicks)
             hwm = bot.hwm_kb()
             await bot.stop()
         finally:
             await bot.stop()
         log = bot.log()
+        bot.keep_log(RESULTS / f"bot-{label}-{n_games}.log")
         requests = sb.requests[mark:]
         lat = [c.ix.latency * 1000 for c in clicks if c.ix is not None and c.ix.latency is not None]
         sent = [c.ix.sent_at for c in clicks if c.ix is not None]
@@ -349,6 +400,16 @@ async def scenario_load(
             "rss_ready_mb": round(rss_ready / 1024, 1),
             "peak_rss_mb": round(max(hwm, bot.peak_rss_kb) / 1024, 1),
             "bot_errors": log.count(" ERROR ") + log.count("Traceback"),
+            "bench_loop_lag_max_ms": round(lag.max * 1000, 1),
+            "bench_gc_max_ms": round(lag.gc_max * 1000, 1),
+            "other_answers": sorted(
+                Counter(
+                    answer_text(c.ix)[:120] if c.ix is not None else "not sent"
+                    for c in clicks
+                    if c.ix is None or ON_RECORD not in answer_text(c.ix)
+                ).items()
+            )[:10],
+            "log_tail": [ln for ln in log.splitlines() if "ERROR" in ln or "WARNING" in ln][:20],
         }
 
 
@@ -603,7 +664,7 @@ async def run(
                 res["round"] = await _guard(scenario_round(url, tmp))
             if "load" in scenarios:
                 for g in games:
-                    prof = (RESULTS / f"profile-{backend.name}-{g}.json") if profile else None
+                    prof = (RESULTS / f"profile-{backend.name}-{g}.txt") if profile else None
                     res[f"load-{g}"] = await _guard(
                         scenario_load(url, tmp, g, burst=burst, profile=prof)
                     )
