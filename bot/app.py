@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.courier import Courier
 from bot.endpoints import point_discord_at
 from bot.errors import GameCommandTree
+from bot.notify import DeadlineListener
 from bot.scheduler import DeadlineScheduler
 from bot.service import Effect, GameService, Services
 from bot.translator import CatalogueTranslator
@@ -83,6 +84,10 @@ class GameBot(commands.AutoShardedBot):
             ),
         )
         self.app.scheduler = self.scheduler
+        # PostgreSQL: another process that moves one of our deadlines wakes our sweep.
+        self.deadline_listener = DeadlineListener(
+            engine.url, self.scheduler.sweep, owns=self.scheduler.owns
+        )
 
     async def setup_hook(self) -> None:
         from bot.resistance import ResistanceService
@@ -106,6 +111,7 @@ class GameBot(commands.AutoShardedBot):
         if self.settings.discord.sync_commands and self.syncs_commands():
             await self.sync_commands()
         await self.scheduler.start()
+        await self.deadline_listener.start()
 
     def syncs_commands(self) -> bool:
         """Only one process registers the commands: the one that runs shard 0 (every process
@@ -142,6 +148,7 @@ class GameBot(commands.AutoShardedBot):
         return result
 
     async def close(self) -> None:
+        await self.deadline_listener.stop()
         await self.scheduler.shutdown()
         await super().close()
         await self.engine.dispose()
