@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import lang_of, t
+from db.repo import StaleState
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,8 @@ def _unwrap(error: BaseException) -> BaseException:
 def describe(error: BaseException, lang: str) -> str | None:
     """The private message for an expected error, or None when it is a bug."""
     error = _unwrap(error)
+    if isinstance(error, StaleState):
+        return t("common.error.conflict", lang)
     if isinstance(error, Keyed):
         return t(error.key, lang, **error.params)
     if isinstance(error, app_commands.NoPrivateMessage):

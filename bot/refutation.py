@@ -54,8 +54,8 @@ _decks: dict[str, Deck] = {}
 
 
 def m(key: str, lang: str, /, **params: object) -> str:
-    """A message of this game's Discord side (catalogue file ``refutation_play.toml``)."""
-    return t(f"refutation_play.{key}", lang, **params)
+    """A message of this game's Discord side (catalogue file ``refutation.toml``)."""
+    return t(f"refutation.{key}", lang, **params)
 
 
 def ts(when: datetime) -> str:
@@ -87,7 +87,7 @@ def parse_card(value: str | int) -> int:
     try:
         return int(str(value).strip().lstrip("#"))
     except ValueError:
-        raise UserError("refutation_play.error.bad_card", value=str(value)[:40]) from None
+        raise UserError("refutation.refusal.bad_card", value=str(value)[:40]) from None
 
 
 class RefutationService(GameService):
@@ -597,11 +597,11 @@ class RefutationService(GameService):
         """The running state for a click on refutation ``n`` (None: the current one)."""
         if game.status != "running":
             if n is not None:
-                raise UserError("refutation_play.error.stale_button")
+                raise UserError("refutation.refusal.stale_button")
             return self.running(game)
         state = self.load(game)
         if n is not None and (n != state.refutation_count or state.phase is not phase):
-            raise UserError("refutation_play.error.stale_button")
+            raise UserError("refutation.refusal.stale_button")
         return state
 
     async def choose(self, actor: Actor, game_id: int, n: int | None, value: str) -> str:
