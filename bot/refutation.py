@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
-from bot.service import Actor, Effect, GameService, Outcome
+from bot.service import Actor, Effect, GameService, Outcome, Reply
 from db import repo
 from db.models import Deadline, Game, Player
 from games.refutation import (
@@ -73,14 +72,6 @@ def deck_at(path: str, *, fresh: bool = False) -> Deck:
 
 def stars(n: int) -> str:
     return "★" * n + "☆" * (3 - n)
-
-
-@dataclass
-class Reply:
-    """A private answer: text and card embeds."""
-
-    content: str
-    embeds: list[discord.Embed] = field(default_factory=list)
 
 
 def parse_card(value: str | int) -> int:

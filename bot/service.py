@@ -71,6 +71,14 @@ class Outcome:
     effects: list[Effect] = field(default_factory=list)
 
 
+@dataclass
+class Reply:
+    """A private answer with embeds (cards), when text alone is not enough."""
+
+    content: str
+    embeds: list[discord.Embed] = field(default_factory=list)
+
+
 class Services:
     """What services need from the application; the Bot subclass builds one."""
 

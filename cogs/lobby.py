@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.errors import report
 from bot.i18n import Lang, t
-from bot.service import Actor, GameService
+from bot.service import Actor, GameService, Reply
 
 
 def service_for(client: discord.Client, kind: str) -> GameService:
@@ -60,3 +62,93 @@ def lobby_view(kind: str) -> Any:
         return view
 
     return make
+
+
+async def send_private(interaction: discord.Interaction, reply: str | Reply | None) -> None:
+    if isinstance(reply, Reply):
+        await interaction.followup.send(
+            reply.content or "\u200b", embeds=reply.embeds[:10], ephemeral=True
+        )
+    else:
+        await interaction.followup.send(reply or "✅", ephemeral=True)
+
+
+async def answer(
+    interaction: discord.Interaction, work: Callable[[], Awaitable[str | Reply | None]]
+) -> None:
+    """Defer privately, run the service call, show its answer; errors take the one error path."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await send_private(interaction, await work())
+
+
+class LobbyCommands:
+    """``join``, ``leave``, ``add``, ``remove``, ``start`` and ``cancel``: the same for every
+    game. Mixed into each game's GroupCog, which sets ``service``."""
+
+    service: Any
+
+    async def game_here(self, interaction: discord.Interaction) -> int:
+        assert interaction.channel_id is not None
+        return await self.service.game_id_in(interaction.channel_id)  # type: ignore[no-any-return]
+
+    @app_commands.command(name="join", description="Join the game in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.join(Actor.of(interaction), await self.game_here(interaction))  # type: ignore[no-any-return]
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="leave", description="Leave the lobby of this channel's game")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.leave(
+                Actor.of(interaction), await self.game_here(interaction)
+            )  # type: ignore[no-any-return]
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="add", description="Sign a member up for the lobby (moderators)")
+    @app_commands.describe(user="The member to add")
+    async def add(self, interaction: discord.Interaction, user: discord.Member) -> None:
+        async def work() -> str:
+            actor = Actor.of(interaction)
+            return await self.service.join(  # type: ignore[no-any-return]
+                actor,
+                await self.game_here(interaction),
+                member=Actor.of_member(user, actor.lang),
+                by_moderator=True,
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="remove", description="Take a member out of the lobby (moderators)")
+    @app_commands.describe(user="The member to remove")
+    async def remove(self, interaction: discord.Interaction, user: discord.Member) -> None:
+        async def work() -> str:
+            actor = Actor.of(interaction)
+            return await self.service.leave(  # type: ignore[no-any-return]
+                actor,
+                await self.game_here(interaction),
+                member=Actor.of_member(user, actor.lang),
+                by_moderator=True,
+            )
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="start", description="Deal and start the game (moderators)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.start(
+                Actor.of(interaction), await self.game_here(interaction)
+            )  # type: ignore[no-any-return]
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="cancel", description="Cancel this channel's game (moderators)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            return await self.service.cancel(
+                Actor.of(interaction), await self.game_here(interaction)
+            )  # type: ignore[no-any-return]
+
+        await answer(interaction, work)

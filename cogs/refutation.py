@@ -4,7 +4,6 @@ service, answer privately."""
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -15,28 +14,11 @@ from bot.errors import report
 from bot.i18n import Lang, lang_of
 from bot.refutation import ABSTAIN, RefutationService, Reply, m
 from bot.service import Actor
-from cogs.lobby import lobby_view
+from cogs.lobby import LobbyCommands, answer, lobby_view
 
 
 def service(client: discord.Client) -> RefutationService:
     return client.services["refutation"]  # type: ignore[attr-defined, no-any-return]
-
-
-async def send_private(interaction: discord.Interaction, reply: str | Reply | None) -> None:
-    if isinstance(reply, Reply):
-        await interaction.followup.send(
-            reply.content or "\u200b", embeds=reply.embeds[:10], ephemeral=True
-        )
-    else:
-        await interaction.followup.send(reply or "✅", ephemeral=True)
-
-
-async def answer(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[str | Reply | None]]
-) -> None:
-    """Defer privately, run the service call, show its answer; errors take the one error path."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    await send_private(interaction, await work())
 
 
 class ChoiceSelect(
@@ -183,6 +165,7 @@ async def revealed_cards(
 
 @app_commands.guild_only()
 class RefutationCog(
+    LobbyCommands,
     commands.GroupCog,
     group_name="refutation",
     group_description="Play The Refutation Game (play-by-post)",
@@ -194,10 +177,6 @@ class RefutationCog(
         self.service.choice_view_factory = choice_view
         self.service.vote_view_factory = vote_view
         super().__init__()
-
-    async def game_here(self, interaction: discord.Interaction) -> int:
-        assert interaction.channel_id is not None
-        return await self.service.game_id_in(interaction.channel_id)
 
     @app_commands.command(name="new", description="Open a game of The Refutation Game here")
     @app_commands.describe(
@@ -230,40 +209,6 @@ class RefutationCog(
                 given=given,
             ),
         )
-
-    @app_commands.command(name="join", description="Join the game in this channel")
-    async def join(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.join(Actor.of(interaction), await self.game_here(interaction))
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="leave", description="Leave the lobby of this channel's game")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.leave(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="start", description="Deal the hands and start (2 to 6 players)")
-    async def start(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.start(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="cancel", description="End this channel's game now (moderators)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.cancel(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
 
     @app_commands.command(
         name="watch", description="Watch: place a card of the feed in front of you (your turn)"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -14,7 +13,7 @@ from bot.errors import report
 from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
 from bot.service import Actor
-from cogs.lobby import lobby_view
+from cogs.lobby import LobbyCommands, answer, lobby_view
 from games.resistance import MissionChoice, TeamVote
 
 CHOICES: dict[str, TeamVote | MissionChoice] = {
@@ -78,21 +77,9 @@ def vote_view(game_id: int, proposal: int, on_team: bool, lang: Lang) -> discord
     return view
 
 
-async def answer(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[str | None]]
-) -> None:
-    """Defer privately, run the service call, show its answer; errors take the one error path."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    reply = await work()
-    await interaction.followup.send(reply or "✅", ephemeral=True)
-
-
-def member_actor(user: discord.User | discord.Member, lang: Lang) -> Actor:
-    return Actor.of_member(user, lang)
-
-
 @app_commands.guild_only()
 class ResistanceCog(
+    LobbyCommands,
     commands.GroupCog,
     group_name="resistance",
     group_description="Play The Resistance (play-by-post)",
@@ -103,10 +90,6 @@ class ResistanceCog(
         self.service.lobby_view_factory = lobby_view("resistance")  # type: ignore[attr-defined]
         self.service.vote_view_factory = vote_view
         super().__init__()
-
-    async def game_here(self, interaction: discord.Interaction) -> int:
-        assert interaction.channel_id is not None
-        return await self.service.game_id_in(interaction.channel_id)
 
     @app_commands.command(name="new", description="Open a game of The Resistance in this channel")
     @app_commands.describe(
@@ -151,59 +134,6 @@ class ResistanceCog(
                 given=given,
             ),
         )
-
-    @app_commands.command(name="join", description="Join the game in this channel")
-    async def join(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, lambda: self._join(interaction))
-
-    async def _join(self, interaction: discord.Interaction) -> str:
-        return await self.service.join(Actor.of(interaction), await self.game_here(interaction))
-
-    @app_commands.command(name="leave", description="Leave the lobby of this channel's game")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.leave(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="add", description="Sign a member up for the lobby (moderators)")
-    @app_commands.describe(user="The member to add")
-    async def add(self, interaction: discord.Interaction, user: discord.Member) -> None:
-        async def work() -> str:
-            actor = Actor.of(interaction)
-            return await self.service.join(
-                actor,
-                await self.game_here(interaction),
-                member=member_actor(user, actor.lang),
-                by_moderator=True,
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="remove", description="Take a member out of the lobby (moderators)")
-    @app_commands.describe(user="The member to remove")
-    async def remove(self, interaction: discord.Interaction, user: discord.Member) -> None:
-        async def work() -> str:
-            actor = Actor.of(interaction)
-            return await self.service.leave(
-                actor,
-                await self.game_here(interaction),
-                member=member_actor(user, actor.lang),
-                by_moderator=True,
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="start", description="Deal the roles and start (5 to 10 players)")
-    async def start(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.start(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
 
     @app_commands.command(name="propose", description="Propose the mission team (active leader)")
     @app_commands.describe(
@@ -334,17 +264,8 @@ class ResistanceCog(
             return await self.service.substitute(
                 actor,
                 await self.game_here(interaction),
-                member_actor(old, actor.lang),
-                member_actor(new, "en"),
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="cancel", description="Cancel this channel's game (moderators)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.cancel(
-                Actor.of(interaction), await self.game_here(interaction)
+                Actor.of_member(old, actor.lang),
+                Actor.of_member(new, actor.lang),
             )
 
         await answer(interaction, work)

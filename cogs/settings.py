@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.guild_settings import GuildSettingsService
 from bot.service import Actor
-from cogs.resistance import answer
+from cogs.lobby import answer
 
 
 @app_commands.guild_only()
