@@ -14,7 +14,9 @@ Discord inside one. Read-only work can use ``make_sessions(engine, read_only=Tru
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.pool import NullPool, StaticPool
+from sqlalchemy.util.concurrency import await_, in_greenlet
 
 log = logging.getLogger(__name__)
 
@@ -100,12 +103,69 @@ def _install_sqlite_hooks(engine: AsyncEngine, *, foreign_keys: bool) -> None:
         finally:
             cursor.close()
 
+    gate = _WriterGate(int(pragmas["busy_timeout"]) / 1000)
+
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
         mode = conn.get_execution_options().get(SQLITE_BEGIN_OPTION, "IMMEDIATE")
         if mode not in ("IMMEDIATE", "DEFERRED", "EXCLUSIVE"):
             raise ValueError(f"bad {SQLITE_BEGIN_OPTION} execution option: {mode!r}")
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        if mode != "DEFERRED":
+            gate.acquire(conn.info)
+        try:
+            conn.exec_driver_sql(f"BEGIN {mode}")
+        except BaseException:
+            gate.release(conn.info)
+            raise
+
+    @event.listens_for(engine.sync_engine, "commit")
+    @event.listens_for(engine.sync_engine, "rollback")
+    def _on_end(conn: Connection) -> None:
+        gate.release(conn.info)
+
+    @event.listens_for(engine.sync_engine.pool, "checkin")
+    @event.listens_for(engine.sync_engine.pool, "invalidate")
+    @event.listens_for(engine.sync_engine.pool, "close")
+    def _on_gone(dbapi_connection: Any, record: Any, *args: Any) -> None:
+        if record is not None:
+            gate.release(record.info)
+
+
+class _WriterGate:
+    """Writers of this process queue here, in order, before ``BEGIN IMMEDIATE``.
+
+    Without it, every pooled connection asks SQLite for the write lock at once and the losers
+    poll in SQLite's busy handler (sleeps of up to 100 ms), some until ``busy_timeout`` ("database
+    is locked"). The gate is an asyncio lock taken in the begin hook (it runs inside SQLAlchemy's
+    greenlet, so it can await) and released when the transaction ends; other processes are still
+    kept out by SQLite's own lock and busy handler. Waiting longer than ``busy_timeout`` raises
+    "database is locked", as SQLite would.
+    """
+
+    KEY = "pbp_writer_gate"
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._lock: asyncio.Lock | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def acquire(self, info: dict[Any, Any]) -> None:
+        if info.get(self.KEY) is not None or not in_greenlet():
+            return
+        loop = asyncio.get_running_loop()
+        if self._lock is None or self._loop is not loop:
+            self._lock, self._loop = asyncio.Lock(), loop
+        lock = self._lock
+        try:
+            await_(asyncio.wait_for(lock.acquire(), self.timeout))
+        except TimeoutError:
+            raise sqlite3.OperationalError("database is locked") from None
+        info[self.KEY] = lock
+
+    def release(self, info: dict[Any, Any]) -> None:
+        lock = info.pop(self.KEY, None)
+        if lock is not None and lock.locked():
+            lock.release()
 
 
 def _set_wal(cursor: Any) -> None:
