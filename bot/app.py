@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 from dataclasses import asdict
@@ -120,6 +121,10 @@ class GameBot(commands.AutoShardedBot):
         return shard_ids is None or 0 in shard_ids
 
     async def on_ready(self) -> None:
+        # What start-up loaded (modules, caches, commands) lives as long as the process: keep
+        # it out of the cyclic GC's full collections, which otherwise stall the loop under load.
+        gc.collect()
+        gc.freeze()
         log.info(
             "ready: shard(s) %s of %s, %d guild(s)",
             sorted(self.shards),
