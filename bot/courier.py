@@ -2,12 +2,20 @@
 
 Every call is best effort: a failure is logged and reported back (``None`` / ``False``), never
 raised into the game logic, since the action is already recorded.
+
+Rate limits: discord.py retries a 429 itself (five tries of a request, waiting Retry-After each
+time). Posts and DMs that are still rate limited after that are tried again a few more rounds,
+waiting Retry-After, so that a long rate limit delays a DM instead of losing it; a 429 without
+Discord's ``Via`` header (a Cloudflare ban) and every other error, 403 included, are never
+retried: each would count against Discord's budget of invalid requests.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import discord
 
@@ -15,6 +23,36 @@ log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
 TOO_MANY_EDITS = 30046
+RATE_LIMIT_ROUNDS = 3  # rounds after discord.py's own five tries: at most 20 tries in all
+MAX_RETRY_AFTER = 60.0  # a longer rate limit is given up on
+
+T = TypeVar("T")
+
+
+def retry_after(exc: discord.HTTPException) -> float | None:
+    """Seconds to wait before trying again, for a rate limit worth waiting for; else None."""
+    response = getattr(exc, "response", None)
+    if exc.status != 429 or response is None or not response.headers.get("Via"):
+        return None
+    try:
+        wait = float(response.headers.get("Retry-After", "1"))
+    except ValueError:
+        wait = 1.0
+    return wait if 0 <= wait <= MAX_RETRY_AFTER else None
+
+
+async def patiently(attempt: Callable[[], Awaitable[T]], what: str) -> T:
+    """``attempt()``, again after Retry-After while Discord still answers 429 (bounded)."""
+    for round_ in range(RATE_LIMIT_ROUNDS + 1):
+        try:
+            return await attempt()
+        except discord.HTTPException as exc:
+            wait = retry_after(exc)
+            if wait is None or round_ == RATE_LIMIT_ROUNDS:
+                raise
+            log.warning("%s: still rate limited, trying again in %.2f s", what, wait)
+            await asyncio.sleep(wait)
+    raise AssertionError("unreachable")
 
 
 class Courier:
@@ -30,11 +68,14 @@ class Courier:
     async def post(
         self, channel_id: int, content: str | None = None, **kw: Any
     ) -> discord.Message | None:
-        try:
+        async def send() -> discord.Message:
             channel = await self.channel(channel_id)
-            return await channel.send(
+            return await channel.send(  # type: ignore[no-any-return]
                 content, allowed_mentions=discord.AllowedMentions.none(), **kw
-            )  # type: ignore[no-any-return]
+            )
+
+        try:
+            return await patiently(send, f"post in channel {channel_id}")
         except discord.HTTPException:
             log.warning("could not post in channel %s", channel_id, exc_info=True)
             return None
@@ -43,9 +84,15 @@ class Courier:
         self, user_id: int, content: str | None = None, **kw: Any
     ) -> discord.Message | None:
         """Send a DM; ``None`` when the user's DMs are closed or Discord refused it."""
+
+        async def send() -> discord.Message:
+            # The DM channel straight from the id (cached by discord.py once opened): no
+            # GET /users/{id} when the user is not in the cache (no members intent).
+            channel = await self.client.create_dm(discord.Object(id=user_id))
+            return await channel.send(content, **kw)
+
         try:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            return await user.send(content, **kw)
+            return await patiently(send, f"DM to user {user_id}")
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED:
                 log.warning("DM to %s refused: %s", user_id, exc)
