@@ -334,70 +334,53 @@ class RefutationService(GameService):
 
     # -- start --------------------------------------------------------------------------------
 
-    async def start(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            if game.status != "lobby":
-                raise UserError("common.error.not_in_lobby")
-            players = await repo.players(s, game.id)
-            if not self.min_players <= len(players) <= self.max_players:
-                raise BadPlayerCount(count=len(players), min=self.min_players, max=self.max_players)
-            self.deck_of(game)  # the deck must still load before anyone is asked anything
-        # DMs before dealing: nobody gets a hand unless everybody can.
-        unreachable = await self.check_dms(game, players)
-        if unreachable:
-            async with self.app.sessions.begin() as s:
-                for p in unreachable:
-                    row = await repo.player(s, game.id, p.user_id)
-                    if row is not None:
-                        row.dm_failed = True
-            names = ", ".join(f"**{p.display_name}**" for p in unreachable)
-            await self.app.courier.post(
-                self.where(game), t("common.start.unreachable", game.lang, names=names)
-            )
-            return t("common.start.unreachable_private", actor.lang, names=names)
-        async with self.action(game_id) as (s, game):
-            if game.status != "lobby":
-                raise UserError("common.error.not_in_lobby")
-            players = await repo.players(s, game.id)
-            rng = random.Random(self.app.rng.getrandbits(64))
-            options = Options(
-                target=int(game.options.get("target", 5)),
-                techniques=bool(game.options.get("techniques", False)),
-            )
-            state, events = Refutation.setup(
-                [EnginePlayer(p.user_id, p.display_name) for p in players],
-                self.deck_of(game),
-                rng,
-                options,
-            )
-            for p in players:
-                p.seat = state.player_ids.index(p.user_id)
-            game.status = "running"
-            game.started_at = self.now()
-            over = state.phase is Phase.OVER
-            if over:
-                game.status = "ended"
-                game.ended_at = self.now()
-            await self.save(s, game, state, events, actor.id)
-            lang = game.lang
-            text = m(
-                "start.public",
-                lang,
-                count=len(players),
-                players=", ".join(f"**{p.name}**" for p in state.players),
-                target=options.target,
-                variant=m("start.variant", lang) if options.techniques else "",
-            )
-            effects: list[Effect] = [
-                self.post(game, text),
-                self.hand_dms(game, state, players),
-            ]
-            if over:
-                effects += self.posts(game, state, events)
-            else:
-                effects.append(self.post(game, *self.turn_post(game, state)))
-        return await self.run(Outcome(m("start.done", actor.lang), effects))
+    def bad_player_count(self, count: int) -> Exception:
+        return BadPlayerCount(count=count, min=self.min_players, max=self.max_players)
+
+    def before_start(self, game: Game) -> None:
+        self.deck_of(game)  # the deck must still load before anyone is asked anything
+
+    async def deal(
+        self, s: AsyncSession, game: Game, players: list[Player], actor: Actor
+    ) -> Outcome:
+        rng = random.Random(self.app.rng.getrandbits(64))
+        options = Options(
+            target=int(game.options.get("target", 5)),
+            techniques=bool(game.options.get("techniques", False)),
+        )
+        state, events = Refutation.setup(
+            [EnginePlayer(p.user_id, p.display_name) for p in players],
+            self.deck_of(game),
+            rng,
+            options,
+        )
+        for p in players:
+            p.seat = state.player_ids.index(p.user_id)
+        game.status = "running"
+        game.started_at = self.now()
+        over = state.phase is Phase.OVER
+        if over:
+            game.status = "ended"
+            game.ended_at = self.now()
+        await self.save(s, game, state, events, actor.id)
+        lang = game.lang
+        text = m(
+            "start.public",
+            lang,
+            count=len(players),
+            players=", ".join(f"**{p.name}**" for p in state.players),
+            target=options.target,
+            variant=m("start.variant", lang) if options.techniques else "",
+        )
+        effects: list[Effect] = [
+            self.post(game, text),
+            self.hand_dms(game, state, players),
+        ]
+        if over:
+            effects += self.posts(game, state, events)
+        else:
+            effects.append(self.post(game, *self.turn_post(game, state)))
+        return Outcome(m("start.done", actor.lang), effects)
 
     def hand_reply(self, state: Refutation, player_id: int, lang: str, head: str) -> Reply:
         hand = state.hands[player_id]

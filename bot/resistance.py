@@ -86,70 +86,46 @@ class ResistanceService(GameService):
 
     # -- start --------------------------------------------------------------------------------
 
-    async def start(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            if game.status != "lobby":
-                raise UserError("common.error.not_in_lobby")
-            players = await repo.players(s, game.id)
-            if not self.min_players <= len(players) <= self.max_players:
-                raise GameError(
-                    "resistance.error.bad_player_count",
-                    {"min": self.min_players, "max": self.max_players, "count": len(players)},
-                )
-        # DMs before dealing: nobody gets a role unless everybody can.
-        unreachable = await self.app_check_dms(game, players)
-        if unreachable:
-            names = ", ".join(f"**{p.display_name}**" for p in unreachable)
-            await self.app.courier.post(
-                self.where(game), t("common.start.unreachable", game.lang, names=names)
-            )
-            return t("common.start.unreachable_private", actor.lang, names=names)
-        async with self.action(game_id) as (s, game):
-            if game.status != "lobby":
-                raise UserError("common.error.not_in_lobby")
-            players = await repo.players(s, game.id)
-            rng = random.Random(self.app.rng.getrandbits(64))
-            options = Options(missing_vote=MissingVote(game.options.get("missing_vote", "reject")))
-            state, events = Resistance.setup(
-                [EnginePlayer(p.user_id, p.display_name) for p in players], rng, options
-            )
-            for p in players:
-                p.seat = state.leader_order.index(p.user_id)
-                p.role = state.roles[p.user_id].value
-            game.status = "running"
-            game.started_at = self.now()
-            await self.save(s, game, state, events, actor.id)
-            effects = [
-                self.role_dms(state, players),
-                self.post_leader_list(game, state, new=True),
-            ]
-            effects.append(
-                self.announce(
-                    game,
-                    t(
-                        "resistance.start.public",
-                        game.lang,
-                        count=len(players),
-                        spies=len(state.spies),
-                    ),
-                )
-            )
-            leader_effect = await self.arm_leader_deadline(s, game, state)
-            if leader_effect:
-                effects.append(leader_effect)
-            effects.append(self.announce(game, self.debate_text(game, state)))
-        return await self.run(Outcome(t("resistance.start.done", actor.lang), effects))
+    def bad_player_count(self, count: int) -> Exception:
+        return GameError(
+            "resistance.error.bad_player_count",
+            {"min": self.min_players, "max": self.max_players, "count": count},
+        )
 
-    async def app_check_dms(self, game: Game, players: list[Player]) -> list[Player]:
-        unreachable = await self.check_dms(game, players)
-        if unreachable:
-            async with self.app.sessions.begin() as s:
-                for p in unreachable:
-                    row = await repo.player(s, game.id, p.user_id)
-                    if row is not None:
-                        row.dm_failed = True
-        return unreachable
+    async def deal(
+        self, s: AsyncSession, game: Game, players: list[Player], actor: Actor
+    ) -> Outcome:
+        rng = random.Random(self.app.rng.getrandbits(64))
+        options = Options(missing_vote=MissingVote(game.options.get("missing_vote", "reject")))
+        state, events = Resistance.setup(
+            [EnginePlayer(p.user_id, p.display_name) for p in players], rng, options
+        )
+        for p in players:
+            p.seat = state.leader_order.index(p.user_id)
+            p.role = state.roles[p.user_id].value
+        game.status = "running"
+        game.started_at = self.now()
+        await self.save(s, game, state, events, actor.id)
+        effects = [
+            self.role_dms(state, players),
+            self.post_leader_list(game, state, new=True),
+        ]
+        effects.append(
+            self.announce(
+                game,
+                t(
+                    "resistance.start.public",
+                    game.lang,
+                    count=len(players),
+                    spies=len(state.spies),
+                ),
+            )
+        )
+        leader_effect = await self.arm_leader_deadline(s, game, state)
+        if leader_effect:
+            effects.append(leader_effect)
+        effects.append(self.announce(game, self.debate_text(game, state)))
+        return Outcome(t("resistance.start.done", actor.lang), effects)
 
     def role_text(self, state: Resistance, player_id: int, lang: str) -> str:
         view = state.private_view(player_id)

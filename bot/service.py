@@ -306,6 +306,49 @@ class GameService:
         key = "common.lobby.removed" if by_moderator else "common.lobby.left"
         return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
 
+    # -- start --------------------------------------------------------------------------------
+
+    def bad_player_count(self, count: int) -> Exception:
+        """The game's own error for a wrong number of players."""
+        raise NotImplementedError
+
+    def before_start(self, game: Game) -> None:
+        """A last check before anyone is asked anything (e.g. the deck still loads)."""
+
+    async def deal(
+        self, s: AsyncSession, game: Game, players: list[Player], actor: Actor
+    ) -> Outcome:
+        """Set the game up in this transaction; the effects deal it on Discord."""
+        raise NotImplementedError
+
+    async def start(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status != "lobby":
+                raise UserError("common.error.not_in_lobby")
+            players = await repo.players(s, game.id)
+            if not self.min_players <= len(players) <= self.max_players:
+                raise self.bad_player_count(len(players))
+            self.before_start(game)
+        # DMs before dealing: nobody gets a role or a hand unless everybody can.
+        unreachable = await self.check_dms(game, players)
+        if unreachable:
+            async with self.app.sessions.begin() as s:
+                for p in unreachable:
+                    row = await repo.player(s, game.id, p.user_id)
+                    if row is not None:
+                        row.dm_failed = True
+            names = ", ".join(f"**{p.display_name}**" for p in unreachable)
+            await self.app.courier.post(
+                self.where(game), t("common.start.unreachable", game.lang, names=names)
+            )
+            return t("common.start.unreachable_private", actor.lang, names=names)
+        async with self.action(game_id) as (s, game):
+            if game.status != "lobby":
+                raise UserError("common.error.not_in_lobby")
+            outcome = await self.deal(s, game, await repo.players(s, game.id), actor)
+        return await self.run(outcome)
+
     async def check_dms(self, game: Game, players: list[Player]) -> list[Player]:
         """DM every player that the game starts; those who cannot be reached, in name order."""
         unreachable: list[Player] = []
