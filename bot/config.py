@@ -93,6 +93,23 @@ def _section(cls: type[Any], data: dict[str, Any], where: str) -> Any:
     return cls(**values)
 
 
+def _check_shards(settings: DiscordSettings) -> DiscordSettings:
+    """Refuse a shard layout that no process could run (discord.py would fail at start)."""
+    count, ids = settings.shard_count, settings.shard_ids
+    if count is not None and count < 1:
+        raise ConfigError("[discord] shard_count must be at least 1")
+    if ids is not None:
+        if count is None:
+            raise ConfigError("[discord] shard_ids needs shard_count (the total number of shards)")
+        if not ids:
+            raise ConfigError("[discord] shard_ids must name at least one shard")
+        if len(set(ids)) != len(ids) or not all(0 <= i < count for i in ids):
+            raise ConfigError(
+                f"[discord] shard_ids must be distinct shard numbers from 0 to {count - 1}"
+            )
+    return settings
+
+
 def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -> Settings:
     """Settings from ``path`` (``config.toml`` when it exists), then the environment.
 
@@ -123,7 +140,7 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
     if env.get("DATABASE_URL"):
         database_data["url"] = env["DATABASE_URL"]
     return Settings(
-        discord=_section(DiscordSettings, discord_data, "discord"),
+        discord=_check_shards(_section(DiscordSettings, discord_data, "discord")),
         database=_section(DatabaseSettings, database_data, "database"),
         resistance=_section(ResistanceDefaults, games.get("resistance", {}), "games.resistance"),
         refutation=_section(RefutationDefaults, games.get("refutation", {}), "games.refutation"),
