@@ -16,6 +16,15 @@ from bot.refutation import ABSTAIN, RefutationService, Reply, m
 from bot.service import Actor
 from cogs.lobby import LobbyCommands, answer, lobby_view
 
+# The options of a game, shared by /refutation new and /settings refutation.
+GAME_OPTIONS = {
+    "target": "Refuted disinformation cards the table needs to win (5, 7 or 9)",
+    "techniques": "Play with the rhetorical-technique cards",
+    "choice_hours": "Hours for the secret choice of cards (default 24)",
+    "vote_hours": "Hours for the vote (default 24)",
+}
+TARGET_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)]
+
 
 def service(client: discord.Client) -> RefutationService:
     return client.services["refutation"]  # type: ignore[attr-defined, no-any-return]
@@ -179,13 +188,8 @@ class RefutationCog(
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Refutation Game here")
-    @app_commands.describe(
-        target="Refuted disinformation cards the table needs to win (5, 7 or 9)",
-        techniques="Play with the rhetorical-technique cards",
-        choice_hours="Hours for the secret choice of cards (default 24)",
-        vote_hours="Hours for the vote (default 24)",
-    )
-    @app_commands.choices(target=[app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)])
+    @app_commands.describe(**GAME_OPTIONS)
+    @app_commands.choices(target=TARGET_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,

@@ -24,6 +24,21 @@ CHOICES: dict[str, TeamVote | MissionChoice] = {
 }
 
 
+# The options of a game, shared by /resistance new and /settings resistance.
+GAME_OPTIONS = {
+    "vote_hours": "Hours from a proposal to the result (default 24)",
+    "early_close": "Resolve as soon as every vote is in",
+    "lock_during_vote": "Close the debate while the vote runs",
+    "missing_vote": "How a missing vote counts",
+    "reminder_hours": "Remind non-voters this many hours before the deadline (0 = off)",
+    "leader_hours": "Skip a leader who has not proposed within this many hours (0 = off)",
+}
+MISSING_VOTE = [
+    app_commands.Choice(name="reject", value="reject"),
+    app_commands.Choice(name="accept", value="accept"),
+]
+
+
 def service(client: discord.Client) -> ResistanceService:
     return client.services["resistance"]  # type: ignore[attr-defined, no-any-return]
 
@@ -92,20 +107,8 @@ class ResistanceCog(
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Resistance in this channel")
-    @app_commands.describe(
-        vote_hours="Hours from a proposal to the result (default 24)",
-        early_close="Resolve as soon as every vote is in",
-        lock_during_vote="Close the debate while the vote runs",
-        missing_vote="How a missing vote counts",
-        reminder_hours="Remind non-voters this many hours before the deadline (0 = off)",
-        leader_hours="Skip a leader who has not proposed within this many hours (0 = off)",
-    )
-    @app_commands.choices(
-        missing_vote=[
-            app_commands.Choice(name="reject", value="reject"),
-            app_commands.Choice(name="accept", value="accept"),
-        ]
-    )
+    @app_commands.describe(**GAME_OPTIONS)
+    @app_commands.choices(missing_vote=MISSING_VOTE)
     async def new(
         self,
         interaction: discord.Interaction,

@@ -8,6 +8,8 @@ from discord.ext import commands
 
 from bot.guild_settings import GuildSettingsService
 from bot.service import Actor
+from cogs import refutation as refutation_cog
+from cogs import resistance as resistance_cog
 from cogs.lobby import answer
 
 
@@ -64,20 +66,10 @@ class SettingsCog(
         name="resistance", description="Default options for new games of The Resistance"
     )
     @app_commands.describe(
-        vote_hours="Hours from a proposal to the result",
-        early_close="Resolve as soon as every vote is in",
-        lock_during_vote="Close the debate while the vote runs",
-        missing_vote="How a missing vote counts",
-        reminder_hours="Reminder this many hours before the deadline (0 = off)",
-        leader_hours="Skip a leader after this many hours (0 = off)",
+        **resistance_cog.GAME_OPTIONS,
         moderators_see_roles="Moderators who do not play may see the roles",
     )
-    @app_commands.choices(
-        missing_vote=[
-            app_commands.Choice(name="reject", value="reject"),
-            app_commands.Choice(name="accept", value="accept"),
-        ]
-    )
+    @app_commands.choices(missing_vote=resistance_cog.MISSING_VOTE)
     async def resistance(
         self,
         interaction: discord.Interaction,
@@ -109,13 +101,10 @@ class SettingsCog(
         name="refutation", description="Default options for new games of The Refutation Game"
     )
     @app_commands.describe(
-        target="Refuted cards needed to win",
-        techniques="Play with the rhetorical-technique cards",
-        choice_hours="Hours for the secret choice",
-        vote_hours="Hours for the vote",
+        **refutation_cog.GAME_OPTIONS,
         deck="Path of a deck file on the bot's host (empty: the default deck)",
     )
-    @app_commands.choices(target=[app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)])
+    @app_commands.choices(target=refutation_cog.TARGET_CHOICES)
     async def refutation(
         self,
         interaction: discord.Interaction,
