@@ -22,12 +22,16 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m bot",
         description="A Discord bot for play-by-post games: The Resistance, The Refutation Game.",
     )
-    parser.add_argument(
-        "--config", type=Path, default=None, help="config file (default: config.toml if present)"
-    )
+    config_help = "config file (default: config.toml if present)"
+    parser.add_argument("--config", type=Path, default=None, help=config_help)
+    # --config is accepted after the command too: `python -m bot run --config FILE`.
+    with_config = argparse.ArgumentParser(add_help=False)
+    with_config.add_argument("--config", type=Path, default=argparse.SUPPRESS, help=config_help)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    sub.add_parser("run", help="run the bot (applies pending migrations first)")
-    sub.add_parser("migrate", help="apply pending database migrations")
+    sub.add_parser(
+        "run", parents=[with_config], help="run the bot (applies pending migrations first)"
+    )
+    sub.add_parser("migrate", parents=[with_config], help="apply pending database migrations")
     demo = sub.add_parser(
         "demo", help="play a whole game against the local Discord emulator (no token, no network)"
     )
@@ -86,7 +90,10 @@ def _run(settings: Settings) -> int:
     _setup_logging(settings.log_level)
     from bot.app import run_bot
 
-    asyncio.run(run_bot(settings))
+    try:
+        asyncio.run(run_bot(settings))
+    except KeyboardInterrupt:  # Ctrl-C or systemd's SIGINT: the bot has already closed cleanly
+        logging.getLogger(__name__).info("stopped")
     return 0
 
 

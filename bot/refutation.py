@@ -593,7 +593,8 @@ class RefutationService(GameService):
             chosen = await repo.votes_for(s, game.id, round_key, "choice")
             effects: list[Effect] = []
             if all(pid in chosen for pid in state.player_ids):
-                effects.append(self.later(self.close_choice, game.id, state.refutation_count))
+                close = self.later(self.close_choice, game.id, state.refutation_count)
+                effects += await self.close_early(s, game, CHOICE, close)
             count = state.refutation_count
             if card is None:
                 reply = m("choice.pass_on_record", actor.lang, n=count)
@@ -735,7 +736,8 @@ class RefutationService(GameService):
             recorded = await repo.votes_for(s, game.id, round_key, "refute_vote")
             effects: list[Effect] = []
             if all(pid in self.valid_votes(state, recorded) for pid in state.player_ids):
-                effects.append(self.later(self.close_vote, game.id, state.refutation_count))
+                close = self.later(self.close_vote, game.id, state.refutation_count)
+                effects += await self.close_early(s, game, VOTE, close)
             count = state.refutation_count
             reply = (
                 m("vote.abstain_on_record", actor.lang, n=count)
@@ -828,7 +830,8 @@ class RefutationService(GameService):
                     s, game.id, f"r{state.refutation_count}", "refute_vote"
                 )
                 if all(pid in self.valid_votes(state, recorded) for pid in state.player_ids):
-                    effects.append(self.later(self.close_vote, game.id, state.refutation_count))
+                    close = self.later(self.close_vote, game.id, state.refutation_count)
+                    effects += await self.close_early(s, game, VOTE, close)
         return await self.run(Outcome(m("reference.done", actor.lang), effects))
 
     # -- deadlines ----------------------------------------------------------------------------

@@ -391,7 +391,9 @@ class ResistanceService(GameService):
             team_votes, mission_votes = await self.ballots(s, game, state)
             effects: list[Effect] = []
             if game.options.get("early_close") and self.all_in(state, team_votes, mission_votes):
-                effects += await self.close_early(s, game, state.proposal_number)
+                effects += await self.close_early(
+                    s, game, VOTE, self.resolve_later(game.id, state.proposal_number)
+                )
             reply = self.on_record(state, actor, team_votes, mission_votes, note)
         return await self.run(Outcome(reply, effects))
 
@@ -453,21 +455,6 @@ class ResistanceService(GameService):
             lines.append(note)
         lines.append(t("resistance.vote.can_change", lang))
         return "\n".join(lines)
-
-    async def close_early(self, s: AsyncSession, game: Game, proposal: int) -> list[Effect]:
-        """Every vote is in: resolve now, as the process that owns the game's guild.
-
-        DM clicks arrive on shard 0, maybe in a process that does not own the guild: that one
-        moves the vote deadline to now in this transaction and its owner resolves it (woken by
-        NOTIFY, else by its sweep). The owner (always, with one process) resolves it itself."""
-        scheduler = self.app.scheduler
-        if (
-            scheduler is not None
-            and not scheduler.owns(game.guild_id)
-            and await scheduler.bring_forward(s, game.id, [VOTE])
-        ):
-            return []
-        return [self.resolve_later(game.id, proposal)]
 
     def resolve_later(self, game_id: int, proposal: int) -> Effect:
         async def resolve() -> None:

@@ -306,6 +306,24 @@ class GameService:
         key = "common.lobby.removed" if by_moderator else "common.lobby.left"
         return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
 
+    async def close_early(
+        self, s: AsyncSession, game: Game, kind: str, close: Effect
+    ) -> list[Effect]:
+        """Everyone has answered: close now, as the process that owns the game's guild.
+
+        DM clicks arrive on shard 0, maybe in a process that does not own the guild: that one
+        moves the open deadline of ``kind`` to now in this transaction and its owner resolves it
+        (woken by NOTIFY, else by its sweep). The owner (always, with one process) runs
+        ``close`` itself after the commit."""
+        scheduler = self.app.scheduler
+        if (
+            scheduler is not None
+            and not scheduler.owns(game.guild_id)
+            and await scheduler.bring_forward(s, game.id, [kind])
+        ):
+            return []
+        return [close]
+
     # -- start --------------------------------------------------------------------------------
 
     def bad_player_count(self, count: int) -> Exception:

@@ -89,3 +89,14 @@ def test_bad_config_is_refused_with_the_key_named(tmp_path: Path, body: str) -> 
     config.write_text(body)
     with pytest.raises(ConfigError):
         load_settings(config, env={})
+
+
+def test_config_goes_before_or_after_the_command(tmp_path: Path) -> None:
+    config = tmp_path / "other.toml"
+    config.write_text('[discord]\ntoken = ""\n')
+    for args in (("--config", str(config), "run"), ("run", "--config", str(config))):
+        result = _run(*args, cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert "DISCORD_TOKEN" in result.stderr
+    result = _run("run", "--config", str(tmp_path / "missing.toml"), cwd=tmp_path)
+    assert result.returncode == 2 and "not found" in result.stderr
