@@ -44,7 +44,7 @@ from sqlalchemy.orm import Session
 from bot.clock import Clock, utcnow
 from bot.notify import notify_owner
 from db import repo
-from db.models import Deadline, DeadlineStatus
+from db.models import Deadline, DeadlineStatus, Game
 
 log = logging.getLogger(__name__)
 
@@ -391,6 +391,12 @@ class DeadlineScheduler:
         after: AfterCommit | None = None
         try:
             async with self._sessions.begin() as s:
+                # Lock the game before the deadline, in the order every user action takes
+                # (game row, then its deadlines), so the two can never deadlock on PostgreSQL.
+                game_of = select(Deadline.game_id).where(Deadline.id == deadline_id)
+                await s.execute(
+                    select(Game.id).where(Game.id == game_of.scalar_subquery()).with_for_update()
+                )
                 conditions = [Deadline.id == deadline_id, Deadline.status == _OPEN]
                 if not force:
                     conditions.append(Deadline.due_at <= now)
