@@ -6,7 +6,6 @@ import gc
 import logging
 import random
 from dataclasses import asdict
-from typing import Any
 
 import discord
 from discord.ext import commands
@@ -148,9 +147,7 @@ class GameBot(commands.AutoShardedBot):
         if service is None:
             log.warning("no service for deadline %s of kind %s", deadline.id, deadline.kind)
             return None
-        handler: Any = service.on_deadline
-        result: Effect | None = await handler(s, deadline)
-        return result
+        return await service.on_deadline(s, deadline)
 
     async def close(self) -> None:
         await self.deadline_listener.stop()

@@ -99,7 +99,8 @@ def _run(settings: Settings) -> int:
 
 def _deck_check(path: Path) -> int:
     from bot.i18n import t
-    from games.refutation.deck import DeckError, load_deck
+    from games.refutation.deck import load_deck
+    from games.refutation.errors import DeckError
 
     try:
         deck = load_deck(path)

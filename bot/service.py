@@ -24,7 +24,7 @@ from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.locks import GameLocks
 from db import repo
-from db.models import Game, Player
+from db.models import Deadline, Game, Player
 
 if TYPE_CHECKING:
     from bot.scheduler import DeadlineScheduler
@@ -305,6 +305,11 @@ class GameService:
             effect = await self.refresh_lobby(s, game)
         key = "common.lobby.removed" if by_moderator else "common.lobby.left"
         return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
+
+    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
+        """A deadline of this game fell due; called by the scheduler inside the transaction that
+        claimed it. Returns the effects to run after the commit."""
+        raise NotImplementedError
 
     async def close_early(
         self, s: AsyncSession, game: Game, kind: str, close: Effect

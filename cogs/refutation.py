@@ -12,8 +12,8 @@ from discord.ext import commands
 
 from bot.errors import report
 from bot.i18n import Lang, lang_of
-from bot.refutation import ABSTAIN, RefutationService, Reply, m
-from bot.service import Actor
+from bot.refutation import ABSTAIN, RefutationService, m
+from bot.service import Actor, Reply
 from cogs.lobby import LobbyCommands, answer, lobby_view
 
 # The options of a game, shared by /refutation new and /settings refutation.
