@@ -786,7 +786,7 @@ class ResistanceService(GameService):
             seat = old_row.seat if old_row else None
             await repo.deactivate_player(s, game.id, old.id)
             row = await repo.add_player(
-                s, game.id, new.id, new.name, locale=new.lang, at=self.now()
+                s, game.id, new.id, new.name, locale=game.lang, at=self.now()
             )
             row.seat = seat
             row.role = state.roles[new.id].value
@@ -803,7 +803,7 @@ class ResistanceService(GameService):
                 ),
                 self.post_leader_list(game, state),
             ]
-            role_text = self.role_text(state, new.id, new.lang)
+            role_text = self.role_text(state, new.id, game.lang)
 
             async def dm_role() -> None:
                 await self.app.courier.dm(new.id, role_text)

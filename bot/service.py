@@ -283,9 +283,10 @@ class GameService:
                 raise UserError("common.error.already_joined", name=who.name)
             if len(await repo.players(s, game.id)) >= self.max_players:
                 raise UserError("common.error.lobby_full", max=self.max_players)
-            await repo.add_player(
-                s, game.id, who.id, who.name, locale=who.lang, at=self.app.clock()
-            )
+            # Someone signed up by a moderator gets DMs in the guild's language: Discord tells
+            # a member's language only when they interact themselves.
+            locale = game.lang if by_moderator else who.lang
+            await repo.add_player(s, game.id, who.id, who.name, locale=locale, at=self.app.clock())
             effect = await self.refresh_lobby(s, game)
         key = "common.lobby.added" if by_moderator else "common.lobby.joined"
         return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
