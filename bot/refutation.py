@@ -836,26 +836,13 @@ class RefutationService(GameService):
 
     # -- deadlines ----------------------------------------------------------------------------
 
-    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
-        """Called by the scheduler inside the transaction that claimed the deadline."""
-        game = await repo.get_game(s, deadline.game_id, for_update=True)
-        if game is None or game.status != "running":
-            return None
+    async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
         n = int((deadline.payload or {}).get("n", 0))
         if deadline.kind == CHOICE:
-            outcome = await self.reveal_in(s, game, n)
-        elif deadline.kind == VOTE:
-            outcome = await self.close_vote_in(s, game, n)
-        else:
-            return None
-        if outcome is None:
-            return None
-        done = outcome
-
-        async def after() -> None:
-            await self.run(done)
-
-        return after
+            return await self.reveal_in(s, game, n)
+        if deadline.kind == VOTE:
+            return await self.close_vote_in(s, game, n)
+        return None
 
     # -- moderation ---------------------------------------------------------------------------
 

@@ -646,27 +646,15 @@ class ResistanceService(GameService):
 
     # -- deadlines ----------------------------------------------------------------------------
 
-    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
-        """Called by the scheduler inside the transaction that claimed the deadline."""
-        game = await repo.get_game(s, deadline.game_id, for_update=True)
-        if game is None or game.status != "running":
-            return None
+    async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
         proposal = int((deadline.payload or {}).get("proposal", 0))
         if deadline.kind == VOTE:
-            outcome = await self.resolve_in(s, game, proposal)
-        elif deadline.kind == REMINDER:
-            outcome = await self.remind_in(s, game, proposal)
-        elif deadline.kind == LEADER:
-            outcome = await self.skip_leader_in(s, game, proposal)
-        else:
-            return None
-        if outcome is None:
-            return None
-
-        async def after() -> None:
-            await self.run(outcome)
-
-        return after
+            return await self.resolve_in(s, game, proposal)
+        if deadline.kind == REMINDER:
+            return await self.remind_in(s, game, proposal)
+        if deadline.kind == LEADER:
+            return await self.skip_leader_in(s, game, proposal)
+        return None
 
     async def remind_in(
         self, s: AsyncSession, game: Game, proposal: int | None, lang: str | None = None

@@ -310,6 +310,21 @@ class GameService:
     async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
         """A deadline of this game fell due; called by the scheduler inside the transaction that
         claimed it. Returns the effects to run after the commit."""
+        game = await repo.get_game(s, deadline.game_id, for_update=True)
+        if game is None or game.status != "running":
+            return None
+        outcome = await self.deadline_due(s, game, deadline)
+        if outcome is None:
+            return None
+        done = outcome
+
+        async def after() -> None:
+            await self.run(done)
+
+        return after
+
+    async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
+        """What the game does when one of its deadlines falls due (None: nothing)."""
         raise NotImplementedError
 
     async def close_early(
