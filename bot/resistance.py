@@ -374,6 +374,8 @@ class ResistanceService(GameService):
             ):
                 raise UserError("resistance.error.stale_button")
             round_key = f"p{state.proposal_number}"
+            # Later DMs follow the language of the client the player clicks with.
+            await repo.set_player_locale(s, game.id, actor.id, actor.lang)
             # The rules decide what is recorded (a Resistance sabotage becomes support).
             if isinstance(choice, TeamVote):
                 state.verify_vote(actor.id, choice)

@@ -287,6 +287,17 @@ async def deactivate_player(s: AsyncSession, game_id: int, user_id: int) -> bool
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
+async def set_player_locale(s: AsyncSession, game_id: int, user_id: int, locale: str) -> bool:
+    """Remember the language the player's Discord client uses (for later DMs)."""
+    result = await s.execute(
+        update(Player)
+        .where(Player.game_id == game_id, Player.user_id == user_id, Player.locale != locale)
+        .values(locale=locale)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
 async def players(s: AsyncSession, game_id: int, active_only: bool = True) -> list[Player]:
     """The game's players by seat (unseated last), then by joining order."""
     stmt = select(Player).where(Player.game_id == game_id)

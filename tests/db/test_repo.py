@@ -320,3 +320,16 @@ async def test_concurrent_saves_never_lose_an_update(sessions: Sessions) -> None
         game = await repo.get_game(s, game_id)
         assert game is not None and game.version == len(landed)
         assert game.state is not None and results[game.state["by"]] == game.version
+
+
+async def test_player_locale_follows_the_client(sessions: Sessions) -> None:
+    async with sessions.begin() as s:
+        game = await repo.create_game(s, kind="resistance", guild_id=1, channel_id=2, created_by=3)
+        await repo.add_player(s, game.id, 10, "Zoé", locale="en")
+        game_id = game.id
+    async with sessions.begin() as s:
+        assert await repo.set_player_locale(s, game_id, 10, "fr")
+        assert not await repo.set_player_locale(s, game_id, 10, "fr")  # already French
+    async with sessions() as s:
+        player = await repo.player(s, game_id, 10)
+        assert player is not None and player.locale == "fr"

@@ -85,3 +85,21 @@ async def test_moderators_see_roles_only_when_allowed(table: Any, bot: Any) -> N
     await game.open()
     await game.start()
     assert "aren't a player" in await game.slash(table.mod, "resistance role")
+
+
+async def test_dms_follow_the_language_a_player_clicks_with(table: Any, bot: Any) -> None:
+    game = Game(table, table.users[:5])
+    await game.slash(table.mod, "resistance new")
+    for user in game.players:
+        await game.slash(table.mod, "resistance add", user=user)
+    await game.start()
+    chloe = next(u for u in game.players if u.locale == "fr")
+    # Signed up by a moderator: DMs in the guild's language until she acts herself.
+    assert "You are" in (game.role_dm(chloe) or "")
+    leader = game.leader()
+    await game.propose([leader, next(u for u in game.players if u is not leader)])
+    assert "Pour" in await game.click(chloe, "accept")  # her client is French
+    await game.resolve()
+    leader = game.leader()
+    await game.propose([leader, next(u for u in game.players if u is not leader)])
+    assert "Pour" in game.vote_dm(chloe).labels
