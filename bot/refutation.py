@@ -865,6 +865,140 @@ class RefutationService(GameService):
             game.ended_at = self.now()
         return await self.run(Outcome(t("common.moderation.cancelled", actor.lang), effects))
 
+    def step(self, state: Refutation) -> str | None:
+        """The deadline kind of the step that is open (choice or vote), else None."""
+        if state.phase is Phase.CHOICE:
+            return CHOICE
+        if state.phase is Phase.VOTE:
+            return VOTE
+        return None
+
+    async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
+        """Move the deadline of the open step (choice or vote) by ``hours``."""
+        if not 0 < hours <= 24 * 14:
+            raise UserError("refutation.refusal.bad_hours")
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            state = self.running(game)
+            kind = self.step(state)
+            if kind is None:
+                raise UserError("refutation.refusal.nothing_open")
+            deadlines = await repo.open_deadlines(s, game.id, kinds=[kind])
+            scheduler = self.app.scheduler
+            if not deadlines or scheduler is None:
+                raise UserError("refutation.refusal.no_deadline")
+            moved = [(d.id, d.due_at + timedelta(hours=hours)) for d in deadlines]
+            main = max(due for _, due in moved)
+            for deadline_id, due in moved:
+                await scheduler.extend(deadline_id, due, session=s)
+            n = state.refutation_count
+            notice = m(f"moderation.extended_{kind}_public", game.lang, n=n, deadline=ts(main))
+            effects = [self.post(game, notice)]
+        reply = m("moderation.extended", actor.lang, deadline=ts(main))
+        return await self.run(Outcome(reply, effects))
+
+    async def resolve(self, actor: Actor, game_id: int) -> str:
+        """Close the open step now: the secret choice (reveal) or the vote."""
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            state = self.running(game)
+            kind, n = self.step(state), state.refutation_count
+            if kind == CHOICE:
+                outcome = await self.reveal_in(s, game, n)
+            elif kind == VOTE:
+                outcome = await self.close_vote_in(s, game, n)
+            else:
+                outcome = None
+            if outcome is None or kind is None:
+                raise UserError("refutation.refusal.nothing_open")
+            notice = m(f"moderation.resolved_{kind}_public", game.lang, n=n)
+            outcome.effects.insert(0, self.post(game, notice))
+            outcome.reply = m(f"moderation.resolved_{kind}", actor.lang, n=n)
+        return await self.run(outcome)
+
+    async def remind(self, actor: Actor, game_id: int) -> str:
+        """DM the players who have not chosen (choice) or not voted (vote)."""
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            state = self.running(game)
+            kind, n = self.step(state), state.refutation_count
+            if kind == CHOICE:
+                answered = set(await repo.votes_for(s, game.id, f"r{n}", "choice"))
+            elif kind == VOTE:
+                recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
+                answered = set(self.valid_votes(state, recorded))
+            else:
+                raise UserError("refutation.refusal.nothing_open")
+            due = await self.due(s, game, kind)
+            where = f"<#{self.where(game)}>"
+            waiting = [
+                p
+                for p in await repo.players(s, game.id)
+                if state.is_player(p.user_id) and p.user_id not in answered
+            ]
+            messages = [
+                (
+                    p.user_id,
+                    m(
+                        f"moderation.remind_{kind}",
+                        p.locale,
+                        n=n,
+                        where=where,
+                        deadline=ts(due) if due else m("end.none", p.locale),
+                    ),
+                )
+                for p in waiting
+            ]
+
+            async def send() -> None:
+                for uid, text in messages:
+                    await self.app.courier.dm(uid, text)
+
+            names = ", ".join(f"**{self.name(state, p.user_id)}**" for p in waiting)
+            reply = m(
+                "moderation.reminded",
+                actor.lang,
+                count=len(waiting),
+                names=names or m("end.none", actor.lang),
+            )
+        return await self.run(Outcome(reply, [send]))
+
+    async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
+        """``new`` takes the seat, hand, card in front, choice, vote and credits of ``old``."""
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            state = self.running(game)
+            old_name = state.player(old.id).name if state.is_player(old.id) else old.name
+            events = state.substitute(old.id, EnginePlayer(new.id, new.name))
+            for e in events:
+                if e.kind == "player_substituted":
+                    e.data["old_name"] = old_name
+            if self.step(state) is not None:
+                # The choice or vote already on record follows the seat, like the engine's.
+                round_key = f"r{state.refutation_count}"
+                for kind in ("choice", "refute_vote"):
+                    value = (await repo.votes_for(s, game.id, round_key, kind)).get(old.id)
+                    if value is not None:
+                        await repo.record_vote(
+                            s, game.id, round_key, kind, new.id, value, at=self.now()
+                        )
+                        await repo.delete_votes(s, game.id, round_key, kind, user_id=old.id)
+            old_row = await repo.player(s, game.id, old.id)
+            seat = old_row.seat if old_row else None
+            await repo.deactivate_player(s, game.id, old.id)
+            row = await repo.add_player(
+                s, game.id, new.id, new.name, locale=game.lang, at=self.now()
+            )
+            row.seat = seat
+            await self.save(s, game, state, events, actor.id)
+            notice = m("moderation.substituted_public", game.lang, old=old_name, new=new.name)
+            effects: list[Effect] = [self.post(game, notice), self.hand_dms(game, state, [row])]
+            if state.phase is Phase.CHOICE:
+                due = await self.due(s, game, CHOICE) or self.now()
+                effects.append(self.choice_dms(game, state, [row], due))
+        reply = m("moderation.substituted", actor.lang, old=old_name, new=new.name)
+        return await self.run(Outcome(reply, effects))
+
     # -- read-only views ----------------------------------------------------------------------
 
     async def hand(self, actor: Actor, game_id: int) -> Reply:
