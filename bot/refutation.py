@@ -897,7 +897,7 @@ class RefutationService(GameService):
         reply = m("moderation.extended", actor.lang, deadline=ts(main))
         return await self.run(Outcome(reply, effects))
 
-    async def resolve(self, actor: Actor, game_id: int) -> str:
+    async def close_now(self, actor: Actor, game_id: int) -> str:
         """Close the open step now: the secret choice (reveal) or the vote."""
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)

@@ -482,6 +482,10 @@ class ResistanceService(GameService):
                 outcome.reply = t("resistance.moderation.resolved", actor.lang)
         return await self.run(outcome)
 
+    async def close_now(self, actor: Actor, game_id: int) -> str:
+        """A moderator's ``resolve``: the current vote, now."""
+        return await self.resolve(game_id, None, actor) or ""
+
     async def resolve_in(self, s: AsyncSession, game: Game, proposal: int | None) -> Outcome | None:
         if game.status != "running":
             return None

@@ -152,3 +152,53 @@ class LobbyCommands:
             )  # type: ignore[no-any-return]
 
         await answer(interaction, work)
+
+
+class ModerationCommands:
+    """``extend``, ``resolve``, ``remind`` and ``substitute``: a moderator's hands on the
+    running step of any game. Mixed in after LobbyCommands, which gives ``game_here``."""
+
+    service: Any
+    game_here: Callable[[discord.Interaction], Awaitable[int]]
+
+    @app_commands.command(name="extend", description="Push the current deadline back (moderators)")
+    @app_commands.describe(hours="How many hours to add")
+    async def extend(
+        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0005, 336.0]
+    ) -> None:
+        async def work() -> str:
+            game_id = await self.game_here(interaction)
+            return await self.service.extend(Actor.of(interaction), game_id, hours)  # type: ignore[no-any-return]
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="resolve", description="Close the current vote now (moderators)")
+    async def resolve(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            game_id = await self.game_here(interaction)
+            return await self.service.close_now(Actor.of(interaction), game_id)  # type: ignore[no-any-return]
+
+        await answer(interaction, work)
+
+    @app_commands.command(
+        name="remind", description="Remind the players who have not answered yet (moderators)"
+    )
+    async def remind(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            game_id = await self.game_here(interaction)
+            return await self.service.remind(Actor.of(interaction), game_id)  # type: ignore[no-any-return]
+
+        await answer(interaction, work)
+
+    @app_commands.command(name="substitute", description="Replace a player (moderators)")
+    @app_commands.describe(old="The player who leaves", new="The member who takes their seat")
+    async def substitute(
+        self, interaction: discord.Interaction, old: discord.Member, new: discord.Member
+    ) -> None:
+        async def work() -> str:
+            actor = Actor.of(interaction)
+            game_id = await self.game_here(interaction)
+            leaver, newcomer = Actor.of_member(old, actor.lang), Actor.of_member(new, actor.lang)
+            return await self.service.substitute(actor, game_id, leaver, newcomer)  # type: ignore[no-any-return]
+
+        await answer(interaction, work)

@@ -14,7 +14,7 @@ from bot.errors import report
 from bot.i18n import Lang, lang_of
 from bot.refutation import ABSTAIN, RefutationService, m
 from bot.service import Actor, Reply
-from cogs.lobby import LobbyCommands, answer, lobby_view
+from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
 
 # The options of a game, shared by /refutation new and /settings refutation.
 GAME_OPTIONS = {
@@ -175,6 +175,7 @@ async def revealed_cards(
 @app_commands.guild_only()
 class RefutationCog(
     LobbyCommands,
+    ModerationCommands,
     commands.GroupCog,
     group_name="refutation",
     group_description="Play The Refutation Game (play-by-post)",
@@ -306,58 +307,6 @@ class RefutationCog(
         async def work() -> str:
             return await self.service.status(
                 Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(
-        name="extend", description="Push back the deadline of the choice or vote (moderators)"
-    )
-    @app_commands.describe(hours="How many hours to add")
-    async def extend(
-        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0005, 336.0]
-    ) -> None:
-        async def work() -> str:
-            return await self.service.extend(
-                Actor.of(interaction), await self.game_here(interaction), hours
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(
-        name="resolve", description="Close the secret choice or the vote now (moderators)"
-    )
-    async def resolve(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.resolve(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(
-        name="remind", description="Remind the players who have not chosen or voted (moderators)"
-    )
-    async def remind(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.remind(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="substitute", description="Replace a player (moderators)")
-    @app_commands.describe(old="The player who leaves", new="The member who takes their seat")
-    async def substitute(
-        self, interaction: discord.Interaction, old: discord.Member, new: discord.Member
-    ) -> None:
-        async def work() -> str:
-            actor = Actor.of(interaction)
-            return await self.service.substitute(
-                actor,
-                await self.game_here(interaction),
-                Actor.of_member(old, actor.lang),
-                Actor.of_member(new, actor.lang),
             )
 
         await answer(interaction, work)

@@ -13,7 +13,7 @@ from bot.errors import report
 from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
 from bot.service import Actor
-from cogs.lobby import LobbyCommands, answer, lobby_view
+from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
 from games.resistance import MissionChoice, TeamVote
 
 CHOICES: dict[str, TeamVote | MissionChoice] = {
@@ -95,6 +95,7 @@ def vote_view(game_id: int, proposal: int, on_team: bool, lang: Lang) -> discord
 @app_commands.guild_only()
 class ResistanceCog(
     LobbyCommands,
+    ModerationCommands,
     commands.GroupCog,
     group_name="resistance",
     group_description="Play The Resistance (play-by-post)",
@@ -221,54 +222,6 @@ class ResistanceCog(
         async def work() -> str:
             return await self.service.vote(
                 Actor.of(interaction), await self.game_here(interaction), None, CHOICES[choice]
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="extend", description="Push the current deadline back (moderators)")
-    @app_commands.describe(hours="How many hours to add")
-    async def extend(
-        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0005, 336.0]
-    ) -> None:
-        async def work() -> str:
-            return await self.service.extend(
-                Actor.of(interaction), await self.game_here(interaction), hours
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="resolve", description="Resolve the current vote now (moderators)")
-    async def resolve(self, interaction: discord.Interaction) -> None:
-        async def work() -> str | None:
-            return await self.service.resolve(
-                await self.game_here(interaction), None, Actor.of(interaction)
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(
-        name="remind", description="Remind the players who have not voted (moderators)"
-    )
-    async def remind(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.remind(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
-
-    @app_commands.command(name="substitute", description="Replace a player (moderators)")
-    @app_commands.describe(old="The player who leaves", new="The member who takes their seat")
-    async def substitute(
-        self, interaction: discord.Interaction, old: discord.Member, new: discord.Member
-    ) -> None:
-        async def work() -> str:
-            actor = Actor.of(interaction)
-            return await self.service.substitute(
-                actor,
-                await self.game_here(interaction),
-                Actor.of_member(old, actor.lang),
-                Actor.of_member(new, actor.lang),
             )
 
         await answer(interaction, work)
