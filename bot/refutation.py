@@ -968,11 +968,7 @@ class RefutationService(GameService):
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
-            old_name = state.player(old.id).name if state.is_player(old.id) else old.name
-            events = state.substitute(old.id, EnginePlayer(new.id, new.name))
-            for e in events:
-                if e.kind == "player_substituted":
-                    e.data["old_name"] = old_name
+            old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
             if self.step(state) is not None:
                 # The choice or vote already on record follows the seat, like the engine's.
                 round_key = f"r{state.refutation_count}"
@@ -983,13 +979,6 @@ class RefutationService(GameService):
                             s, game.id, round_key, kind, new.id, value, at=self.now()
                         )
                         await repo.delete_votes(s, game.id, round_key, kind, user_id=old.id)
-            old_row = await repo.player(s, game.id, old.id)
-            seat = old_row.seat if old_row else None
-            await repo.deactivate_player(s, game.id, old.id)
-            row = await repo.add_player(
-                s, game.id, new.id, new.name, locale=game.lang, at=self.now()
-            )
-            row.seat = seat
             await self.save(s, game, state, events, actor.id)
             notice = m("moderation.substituted_public", game.lang, old=old_name, new=new.name)
             effects: list[Effect] = [self.post(game, notice), self.hand_dms(game, state, [row])]

@@ -771,18 +771,7 @@ class ResistanceService(GameService):
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
-            old_name = state.player(old.id).name if state.is_player(old.id) else old.name
-            events = state.substitute(old.id, EnginePlayer(new.id, new.name))
-            for e in events:
-                if e.kind == "player_substituted":
-                    e.data["old_name"] = old_name
-            old_row = await repo.player(s, game.id, old.id)
-            seat = old_row.seat if old_row else None
-            await repo.deactivate_player(s, game.id, old.id)
-            row = await repo.add_player(
-                s, game.id, new.id, new.name, locale=game.lang, at=self.now()
-            )
-            row.seat = seat
+            old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
             row.role = state.roles[new.id].value
             await self.save(s, game, state, events, actor.id)
             effects: list[Effect] = [

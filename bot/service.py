@@ -25,6 +25,7 @@ from bot.i18n import Lang, lang_of, t
 from bot.locks import GameLocks
 from db import repo
 from db.models import Deadline, Game, Player
+from games.common import Player as EnginePlayer
 
 if TYPE_CHECKING:
     from bot.scheduler import DeadlineScheduler
@@ -326,6 +327,24 @@ class GameService:
     async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
         """What the game does when one of its deadlines falls due (None: nothing)."""
         raise NotImplementedError
+
+    async def hand_over_seat(
+        self, s: AsyncSession, game: Game, state: Any, old: Actor, new: Actor
+    ) -> tuple[str, list[Any], Player]:
+        """A substitution, in the rules and in the players table: ``new`` takes ``old``'s seat.
+
+        Returns the leaver's name, the engine's events and the newcomer's row (DMs in the
+        guild's language until they act themselves)."""
+        old_name = state.player(old.id).name if state.is_player(old.id) else old.name
+        events = state.substitute(old.id, EnginePlayer(new.id, new.name))
+        for e in events:
+            if e.kind == "player_substituted":
+                e.data["old_name"] = old_name
+        old_row = await repo.player(s, game.id, old.id)
+        await repo.deactivate_player(s, game.id, old.id)
+        row = await repo.add_player(s, game.id, new.id, new.name, locale=game.lang, at=self.now())
+        row.seat = old_row.seat if old_row else None
+        return old_name, events, row
 
     async def close_early(
         self, s: AsyncSession, game: Game, kind: str, close: Effect
