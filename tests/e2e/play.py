@@ -34,18 +34,15 @@ async def until(check: Callable[[], Any], timeout: float = 10.0, what: str = "co
         await asyncio.sleep(0.02)
 
 
-class Game:
-    """One game of The Resistance driven through the sandbox by its players and moderator."""
+class TableGame:
+    """What any game's simulated table does through the sandbox: read the channel, type a
+    command in it, read the private answer."""
 
     def __init__(self, table: Any, players: list[Any], channel: Any | None = None) -> None:
         self.t = table
         self.sb = table.sb
         self.players = players
         self.channel = channel or table.channel
-        self.by_name = {u.name: u for u in players}
-        self.roles: dict[int, str] = {}
-
-    # -- reading ------------------------------------------------------------------------------
 
     def public(self) -> list[str]:
         return [text_of(m) for m in self.sb.channel_messages(self.channel)]
@@ -64,6 +61,21 @@ class Game:
         message = await ix.reply_message(10.0)
         return text_of(message) if message is not None else ""
 
+    async def slash(self, who: Any, command: str, **options: Any) -> str:
+        ix = await self.sb.slash(who, command, channel=self.channel, **options)
+        return await self.reply(ix)
+
+
+class Game(TableGame):
+    """One game of The Resistance driven through the sandbox by its players and moderator."""
+
+    def __init__(self, table: Any, players: list[Any], channel: Any | None = None) -> None:
+        super().__init__(table, players, channel)
+        self.by_name = {u.name: u for u in players}
+        self.roles: dict[int, str] = {}
+
+    # -- reading ------------------------------------------------------------------------------
+
     def leader(self) -> Any:
         pins = self.sb.pins(self.channel)
         assert pins, "the leader list is not pinned"
@@ -78,10 +90,6 @@ class Game:
         return None
 
     # -- acting -------------------------------------------------------------------------------
-
-    async def slash(self, who: Any, command: str, **options: Any) -> str:
-        ix = await self.sb.slash(who, command, channel=self.channel, **options)
-        return await self.reply(ix)
 
     async def open(self, **options: Any) -> None:
         since = len(self.sb.channel_messages(self.channel))

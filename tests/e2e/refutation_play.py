@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from games.refutation import CardKind, Deck, default_deck_path, load_deck
-from tests.e2e.play import text_of, until
+from tests.e2e.play import TableGame, text_of, until
 
 DECK: Deck = load_deck(default_deck_path())
 CARD_TITLE = re.compile(r"^#(\d+) · ")
@@ -45,14 +45,11 @@ def eligible(card: int, target: int, techniques: bool = True) -> bool:
     return found.kind is CardKind.REFUTATION and found.family == family(target)
 
 
-class RfGame:
+class RfGame(TableGame):
     """One game of The Refutation Game driven through the sandbox."""
 
     def __init__(self, table: Any, players: list[Any], channel: Any | None = None) -> None:
-        self.t = table
-        self.sb = table.sb
-        self.players = players
-        self.channel = channel or table.channel
+        super().__init__(table, players, channel)
         self.by_id = {u.id: u for u in players}
         self.revealed: set[int] = set()
         """Refutation/technique cards shown publicly by a reveal (fair to show afterwards)."""
@@ -61,23 +58,6 @@ class RfGame:
 
     def messages(self) -> list[Any]:
         return self.sb.channel_messages(self.channel)
-
-    def public(self) -> list[str]:
-        return [text_of(msg) for msg in self.messages()]
-
-    async def new_public(self, since: int, *markers: str, timeout: float = 15.0) -> str:
-        def check() -> str | None:
-            for text in self.public()[since:]:
-                if any(marker in text for marker in markers):
-                    return text
-            return None
-
-        result: str = await until(check, timeout, f"a channel message with {markers}")
-        return result
-
-    async def reply(self, ix: Any) -> str:
-        message = await ix.reply_message(10.0)
-        return text_of(message) if message is not None else ""
 
     def hand(self, user: Any) -> list[int]:
         """The player's hand as their latest hand DM shows it (the start DM)."""
@@ -126,10 +106,6 @@ class RfGame:
         return None
 
     # -- acting -------------------------------------------------------------------------------
-
-    async def slash(self, user: Any, command: str, **options: Any) -> str:
-        ix = await self.sb.slash(user, command, channel=self.channel, **options)
-        return await self.reply(ix)
 
     async def open(self, **options: Any) -> None:
         reply = await self.slash(self.t.mod, "refutation new", **options)
