@@ -357,6 +357,25 @@ class Sandbox:
             return False
         return predicate is None or predicate(m)
 
+    async def _wait_newest(
+        self,
+        messages: Callable[[], list[Message]],
+        contains: str | None,
+        predicate: Callable[[Message], bool] | None,
+        timeout: float,
+        what: str,
+    ) -> Message:
+        """The newest of ``messages()`` that matches; waits for one."""
+
+        def check() -> Message | None:
+            for m in reversed(messages()):
+                if self._match(m, contains, predicate):
+                    return m
+            return None
+
+        result: Message = await self._wait_for(check, timeout, f"{what} containing {contains!r}")
+        return result
+
     async def wait_for_message(
         self,
         channel: Channel,
@@ -368,19 +387,13 @@ class Sandbox:
     ) -> Message:
         """The newest matching (non-ephemeral) message in ``channel``; waits for one if none
         matches yet. Matching looks at content, embeds and text displays."""
-
-        def check() -> Message | None:
-            for m in reversed(self.channel_messages(channel)):
-                if from_bot and not m.author_is_bot:
-                    continue
-                if self._match(m, contains, predicate):
-                    return m
-            return None
-
-        result: Message = await self._wait_for(
-            check, timeout, f"a message containing {contains!r} in {channel!r}"
+        return await self._wait_newest(
+            lambda: [m for m in self.channel_messages(channel) if m.author_is_bot or not from_bot],
+            contains,
+            predicate,
+            timeout,
+            f"a message in {channel!r}",
         )
-        return result
 
     async def wait_for_dm(
         self,
@@ -391,17 +404,13 @@ class Sandbox:
         predicate: Callable[[Message], bool] | None = None,
     ) -> Message:
         """The newest DM from the bot to ``user`` that matches; waits for one."""
-
-        def check() -> Message | None:
-            for m in reversed(self.dms(user)):
-                if m.author_is_bot and self._match(m, contains, predicate):
-                    return m
-            return None
-
-        result: Message = await self._wait_for(
-            check, timeout, f"a DM to {user.name} containing {contains!r}"
+        return await self._wait_newest(
+            lambda: [m for m in self.dms(user) if m.author_is_bot],
+            contains,
+            predicate,
+            timeout,
+            f"a DM to {user.name}",
         )
-        return result
 
     async def wait_for_ephemeral(
         self,
@@ -411,16 +420,13 @@ class Sandbox:
         timeout: float = 10.0,
         predicate: Callable[[Message], bool] | None = None,
     ) -> Message:
-        def check() -> Message | None:
-            for m in reversed(self.ephemeral_for(user)):
-                if self._match(m, contains, predicate):
-                    return m
-            return None
-
-        result: Message = await self._wait_for(
-            check, timeout, f"an ephemeral message to {user.name} containing {contains!r}"
+        return await self._wait_newest(
+            lambda: self.ephemeral_for(user),
+            contains,
+            predicate,
+            timeout,
+            f"an ephemeral message to {user.name}",
         )
-        return result
 
     async def wait_until_connected(
         self,
