@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 
 class GameError(Exception):
@@ -24,6 +24,15 @@ class GameError(Exception):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.key!r}, {self.params!r})"
+
+
+class KeyedError(GameError):
+    """A GameError whose key is fixed by its class; parameters are keyword arguments."""
+
+    KEY: ClassVar[str] = ""
+
+    def __init__(self, **params: str | int) -> None:
+        super().__init__(self.KEY, params)
 
 
 @dataclass(frozen=True)

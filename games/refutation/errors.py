@@ -6,9 +6,8 @@ Each error carries a full message-catalogue key (``refutation.error.*`` for the 
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from games.common import GameError as GameError
+from games.common import KeyedError as _KeyedError
 
 ERROR_PREFIX = "refutation.error."
 DECK_ERROR_PREFIX = "refutation.deck_error."
@@ -23,15 +22,6 @@ class DeckError(GameError):
 
     def __init__(self, name: str, **params: str | int) -> None:
         super().__init__(DECK_ERROR_PREFIX + name, params)
-
-
-class _KeyedError(GameError):
-    """A GameError whose key is fixed by its class; parameters are keyword arguments."""
-
-    KEY: ClassVar[str] = ""
-
-    def __init__(self, **params: str | int) -> None:
-        super().__init__(self.KEY, params)
 
 
 class BadPlayerCount(_KeyedError):

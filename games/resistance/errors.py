@@ -5,17 +5,9 @@ from __future__ import annotations
 from typing import ClassVar
 
 from games.common import GameError as GameError
+from games.common import KeyedError as _KeyedError
 
 ERROR_PREFIX = "resistance.error."
-
-
-class _KeyedError(GameError):
-    """A GameError whose key is fixed by its class; parameters are keyword arguments."""
-
-    KEY: ClassVar[str] = ""
-
-    def __init__(self, **params: str | int) -> None:
-        super().__init__(self.KEY, params)
 
 
 class BadPlayerCount(_KeyedError):
