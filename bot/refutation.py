@@ -129,27 +129,6 @@ class RefutationService(GameService):
             raise GameIsOver()
         return self.load(game)
 
-    async def save(
-        self,
-        s: AsyncSession,
-        game: Game,
-        state: Refutation,
-        events: list[Event],
-        actor: int | None,
-    ) -> None:
-        await repo.save_state(s, game, state.to_dict())
-        at = self.now()
-        for event in events:
-            await repo.append_event(
-                s,
-                game.id,
-                event.kind,
-                event.to_dict()["data"],
-                actor_id=actor,
-                private_to=event.private_to,
-                at=at,
-            )
-
     def name(self, state: Refutation, player_id: int | None) -> str:
         if player_id is None or not state.is_player(player_id):
             return "?"

@@ -65,22 +65,6 @@ class ResistanceService(GameService):
             raise UserError("common.error.not_started")
         return Resistance.from_dict(game.state)
 
-    async def save(
-        self, s: AsyncSession, game: Game, state: Resistance, events: list[Event], actor: int | None
-    ) -> None:
-        await repo.save_state(s, game, state.to_dict())
-        at = self.now()
-        for event in events:
-            await repo.append_event(
-                s,
-                game.id,
-                event.kind,
-                event.data,
-                actor_id=actor,
-                private_to=event.private_to,
-                at=at,
-            )
-
     def names(self, state: Resistance, ids: Sequence[int]) -> list[str]:
         return [state.player(i).name for i in ids]
 

@@ -122,6 +122,23 @@ class GameService:
                 raise UserError("common.error.no_game")
             yield s, game
 
+    async def save(
+        self, s: AsyncSession, game: Game, state: Any, events: list[Any], actor: int | None
+    ) -> None:
+        """Write the engine's state and append its events to the game's log."""
+        await repo.save_state(s, game, state.to_dict())
+        at = self.now()
+        for event in events:
+            await repo.append_event(
+                s,
+                game.id,
+                event.kind,
+                event.to_dict()["data"],
+                actor_id=actor,
+                private_to=event.private_to,
+                at=at,
+            )
+
     async def game_id_in(self, channel_id: int) -> int:
         async with self.app.sessions() as s:
             game = await repo.active_game_in_channel(s, channel_id)
