@@ -375,29 +375,29 @@ class ResistanceService(GameService):
                     else None
                 )
             team_votes, mission_votes = await self.ballots(s, game, state)
+            self.apply_ballots(state, team_votes, mission_votes)
             effects: list[Effect] = []
-            if game.options.get("early_close") and self.all_in(state, team_votes, mission_votes):
+            if game.options.get("early_close") and state.everyone_in():
                 effects += await self.close_early(
                     s, game, VOTE, self.resolve_later(game.id, state.proposal_number)
                 )
             reply = self.on_record(state, actor, team_votes, mission_votes, note)
         return await self.run(Outcome(reply, effects))
 
-    def waiting(
+    def apply_ballots(
         self, state: Resistance, team_votes: dict[int, str], mission_votes: dict[int, str]
-    ) -> list[int]:
-        """Players still missing a vote, or (team members) a mission choice."""
+    ) -> list[Event]:
+        """Put the recorded votes and mission choices into the rules (they live in their own
+        table, one row per player, so that simultaneous clicks never overwrite each other)."""
+        events: list[Event] = []
+        for uid, value in team_votes.items():
+            if state.is_player(uid):
+                events += state.vote(uid, TeamVote(value))
         team = set(state.team or ())
-        return [
-            p.id
-            for p in state.players
-            if p.id not in team_votes or (p.id in team and p.id not in mission_votes)
-        ]
-
-    def all_in(
-        self, state: Resistance, team_votes: dict[int, str], mission_votes: dict[int, str]
-    ) -> bool:
-        return not self.waiting(state, team_votes, mission_votes)
+        for uid, value in mission_votes.items():
+            if uid in team:
+                events += state.choose(uid, MissionChoice(value))
+        return events
 
     async def ballots(
         self, s: AsyncSession, game: Game, state: Resistance
@@ -478,15 +478,7 @@ class ResistanceService(GameService):
             proposal is not None and proposal != state.proposal_number
         ):
             return None
-        team_votes, mission_votes = await self.ballots(s, game, state)
-        events: list[Event] = []
-        for uid, value in team_votes.items():
-            if state.is_player(uid):
-                events += state.vote(uid, TeamVote(value))
-        team = set(state.team or ())
-        for uid, value in mission_votes.items():
-            if uid in team:
-                events += state.choose(uid, MissionChoice(value))
+        events = self.apply_ballots(state, *await self.ballots(s, game, state))
         events += state.resolve()
         await self.cancel_deadlines(s, game, (VOTE, REMINDER))
         players = await repo.players(s, game.id)
@@ -654,7 +646,8 @@ class ResistanceService(GameService):
             proposal is not None and proposal != state.proposal_number
         ):
             return None
-        missing = set(self.waiting(state, *await self.ballots(s, game, state)))
+        self.apply_ballots(state, *await self.ballots(s, game, state))
+        missing = set(state.public_view().waiting_for)
         waiting = [p for p in await repo.players(s, game.id) if p.user_id in missing]
         deadline = await self.vote_due(s, game)
 
@@ -804,7 +797,8 @@ class ResistanceService(GameService):
             ]
             if view.phase is Phase.VOTE:
                 team_votes, mission_votes = await self.ballots(s, game, state)
-                waiting = self.names(state, self.waiting(state, team_votes, mission_votes))
+                self.apply_ballots(state, team_votes, mission_votes)
+                waiting = self.names(state, state.public_view().waiting_for)
                 due = await self.vote_due(s, game)
                 lines.append(
                     t(
