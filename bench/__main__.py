@@ -1,4 +1,5 @@
-"""``python -m bench load [--games 10,100,500] [--pg URL] [--only round,load,rss,startup]``."""
+"""``python -m bench load [--games 10,100,500] [--pg URL] [--only round,floor,load,rss,startup]
+[--repeat 3] [--no-capacity] [--profile] [--out FILE]``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.load import SCENARIOS, format_table, run
+from bench.load import CAPACITY_RATES, SCENARIOS, format_table, run
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,6 +36,23 @@ def _parser() -> argparse.ArgumentParser:
     load.add_argument(
         "--profile", action="store_true", help="run the bot under py-spy (speedscope files)"
     )
+    load.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="repetitions of each load scenario; figures are their median (default 3)",
+    )
+    load.add_argument(
+        "--no-capacity", action="store_true", help="skip the capacity search (rate steps)"
+    )
+    load.add_argument(
+        "--capacity-games", type=int, default=500, help="games of the capacity search (500)"
+    )
+    load.add_argument(
+        "--rates",
+        default=",".join(str(r) for r in CAPACITY_RATES),
+        help=f"click rates of the capacity search (default {','.join(map(str, CAPACITY_RATES))})",
+    )
     load.add_argument("--out", type=Path, default=None, help="JSON file (default bench/results/)")
     return parser
 
@@ -58,6 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             deadlines=args.deadlines,
             profile=args.profile,
             out=args.out,
+            repeat=max(1, args.repeat),
+            capacity=not args.no_capacity,
+            capacity_games=args.capacity_games,
+            rates=tuple(int(r) for r in args.rates.split(",") if r.strip()),
         )
     )
     print(format_table(results))

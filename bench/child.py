@@ -33,7 +33,15 @@ def proc_status_kb(pid: int, key: str) -> int | None:
     return None
 
 
-def write_config(path: Path, sb: Any, database_url: str, *, log_level: str = "INFO") -> None:
+def write_config(
+    path: Path,
+    sb: Any,
+    database_url: str,
+    *,
+    log_level: str = "INFO",
+    metrics_port: int | None = None,
+) -> None:
+    metrics = "" if metrics_port is None else f"\n[metrics]\nport = {metrics_port}\n"
     path.write_text(
         "[discord]\n"
         f'token = "{sb.token}"\n'
@@ -43,7 +51,7 @@ def write_config(path: Path, sb: Any, database_url: str, *, log_level: str = "IN
         "[database]\n"
         f'url = "{database_url}"\n\n'
         "[logging]\n"
-        f'level = "{log_level}"\n',
+        f'level = "{log_level}"\n' + metrics,
         encoding="utf-8",
     )
 
@@ -118,12 +126,21 @@ class BotProcess:
 
 
 def launch(
-    config: Path, log_path: Path, *, profile: Path | None = None, py_spy: str | None = None
+    config: Path,
+    log_path: Path,
+    *,
+    profile: Path | None = None,
+    py_spy: str | None = None,
+    floor: bool = False,
 ) -> BotProcess:
-    """Start the bot child. ``profile``: run it under ``py-spy record`` into that file."""
+    """Start the bot child (``floor``: the bare discord.py client of ``bench/floor.py``
+    instead). ``profile``: run it under ``py-spy record`` into that file."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL")}
     env["PYTHONUNBUFFERED"] = "1"
-    cmd = [sys.executable, "-m", "bot", "--config", str(config), "run"]
+    if floor:
+        cmd = [sys.executable, "-m", "bench.floor", "--config", str(config)]
+    else:
+        cmd = [sys.executable, "-m", "bot", "--config", str(config), "run"]
     if profile is not None:
         spy = py_spy or shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         cmd = [

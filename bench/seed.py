@@ -64,8 +64,10 @@ async def fresh_database(url: str) -> None:
     await migrate(url)
 
 
-async def seed_games(
-    url: str,
+Rows = dict[str, list[dict[str, Any]]]
+
+
+def seed_rows(
     games: list[SeedGame],
     *,
     now: datetime,
@@ -73,10 +75,12 @@ async def seed_games(
     overdue: set[int] | None = None,
     extra_deadlines: int = 0,
     seed: int = 1,
-) -> None:
-    """Insert ``games`` running, first proposal made, vote open; two open deadlines each (the
-    vote and its reminder), overdue for the game ids in ``overdue``; then ``extra_deadlines``
-    more future reminders spread over the games (to reach a deadline count)."""
+) -> Rows:
+    """The rows of ``games`` running, first proposal made, vote open (and ``leader``, ``team``,
+    ``proposal``, ``extra["roles"]`` filled in each :class:`SeedGame`); two open deadlines each
+    (the vote and its reminder), overdue for the game ids in ``overdue``; then
+    ``extra_deadlines`` more future reminders spread over the games (to reach a deadline count).
+    The floor scenario uses the same plan without a database."""
     overdue = overdue or set()
     defaults = {k: v for k, v in vars(ResistanceDefaults()).items()}
     rng = random.Random(seed)
@@ -93,6 +97,7 @@ async def seed_games(
         team = [leader, *[p for p in state.leader_order if p != leader][: state.team_size - 1]]
         state.propose(leader, team)
         g.leader, g.team, g.proposal = leader, tuple(team), state.proposal_number
+        g.extra["roles"] = {uid: state.roles[uid].value for uid, _ in g.players}
         game_rows.append(
             {
                 "id": g.id,
@@ -151,17 +156,23 @@ async def seed_games(
                 "created_at": now - timedelta(minutes=30),
             }
         )
+    return {"games": game_rows, "players": player_rows, "deadlines": deadline_rows}
+
+
+async def seed_games(url: str, games: list[SeedGame], **plan: Any) -> None:
+    """Insert the rows of :func:`seed_rows` (same keyword arguments) in bulk."""
+    rows = seed_rows(games, **plan)
     engine = make_engine(url, poolclass=NullPool)
     try:
         async with engine.begin() as conn:
-            for table, rows in (
-                (Game.__table__, game_rows),
-                (Player.__table__, player_rows),
-                (Deadline.__table__, deadline_rows),
+            for table, batch in (
+                (Game.__table__, rows["games"]),
+                (Player.__table__, rows["players"]),
+                (Deadline.__table__, rows["deadlines"]),
             ):
-                for start in range(0, len(rows), BATCH):
-                    await conn.execute(insert(table), rows[start : start + BATCH])
-            if conn.dialect.name == "postgresql" and game_rows:
+                for start in range(0, len(batch), BATCH):
+                    await conn.execute(insert(table), batch[start : start + BATCH])
+            if conn.dialect.name == "postgresql" and rows["games"]:
                 top = (await conn.execute(select(func.max(Game.id)))).scalar_one()
                 await conn.execute(
                     text("SELECT setval(pg_get_serial_sequence('games', 'id'), :v)"), {"v": top}

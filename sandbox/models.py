@@ -765,6 +765,9 @@ class Interaction:
     payload: dict[str, Any] = field(repr=False, default_factory=dict)
     sent_at: float = 0.0
     acked_at: float | None = None
+    # When the visible answer arrived: the callback 4/7 itself, or after a defer the first
+    # followup / edit of the original ("thinking..." replaced).
+    answered_at: float | None = None
     callback_type: int | None = None
     callbacks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     original_id: int | None = None
@@ -778,6 +781,11 @@ class Interaction:
     def latency(self) -> float | None:
         """Seconds from INTERACTION_CREATE to the first callback."""
         return None if self.acked_at is None else self.acked_at - self.sent_at
+
+    @property
+    def answer_latency(self) -> float | None:
+        """Seconds from INTERACTION_CREATE to the visible answer (``answered_at``)."""
+        return None if self.answered_at is None else self.answered_at - self.sent_at
 
     @property
     def guild(self) -> Guild | None:

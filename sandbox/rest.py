@@ -1128,6 +1128,8 @@ class RestApi:
         ix.callback_type = ctype
         ix.callbacks.append((ctype, data))
         ix.acked_at = arrived
+        if ctype in (4, 7):
+            ix.answered_at = arrived
         if ix.message is not None:
             ix._edits_at_ack = ix.message.edit_count
         ix._acked.set()
@@ -1200,6 +1202,7 @@ class RestApi:
         return ix
 
     async def followup(self, req: Req) -> Result:
+        arrived = util.monotonic()
         ix = self._webhook_interaction(req)
         body = req.json
         _validate_message_body(body, req.files)
@@ -1212,6 +1215,8 @@ class RestApi:
         else:
             msg = self._interaction_message(ix, body, req.files, followup=True)
             ix.followup_ids.append(msg.id)
+        if ix.answered_at is None:
+            ix.answered_at = arrived
         self.sb._notify()
         if req.query.get("wait") in ("true", "1", "True"):
             return 200, msg.payload()
@@ -1240,9 +1245,13 @@ class RestApi:
         return 200, self._webhook_message(req, ix).payload()
 
     async def webhook_edit(self, req: Req) -> Result:
+        arrived = util.monotonic()
         ix = self._webhook_interaction(req)
         msg = self._webhook_message(req, ix)
         self._apply_edit(msg, req.json, req.files)
+        shown = (ix.original_id, ix.message.id if ix.message is not None else None)
+        if ix.answered_at is None and msg.id in shown:
+            ix.answered_at = arrived
         self.sb._dispatch_message("MESSAGE_UPDATE", msg)
         return 200, msg.payload()
 

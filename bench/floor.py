@@ -1,0 +1,91 @@
+"""The floor: a bare discord.py client that answers the bench's clicks like the bot, and no more.
+
+``python -m bench.floor --config <the bench's config>`` connects to the same sandbox as the bot
+would, with the same intents and caches, and answers every click on a vote button
+(``rs:vote:<game>:<proposal>:<choice>``, matched by a ``DynamicItem`` as the bot does) with the
+bot's two calls: a deferred ephemeral "thinking" callback, then one ephemeral follow-up. No
+database, no game logic: what discord.py itself costs on this machine, the floor the bot's
+figures are divided by.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot.config import load_settings
+from bot.endpoints import point_discord_at
+
+log = logging.getLogger("bench.floor")
+
+# As long as the bot's answer to a team vote ("On record: Accept ..."), for the same payload.
+ANSWER = "On record — your vote: **Accept**.\nYou can change your choices until the deadline."
+
+
+class FloorButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rs:vote:(?P<game>\d+):(?P<proposal>\d+):(?P<choice>accept|reject|support|sabotage)",
+):
+    """The bot's vote button, without the bot behind it."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(label="vote", custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FloorButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(ANSWER, ephemeral=True)
+
+
+class FloorClient(discord.Client):
+    def __init__(self) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        super().__init__(
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            max_messages=None,
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+        )
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(FloorButton)
+
+    async def on_ready(self) -> None:
+        log.info("floor ready: %d guild(s)", len(self.guilds))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.floor")
+    parser.add_argument("--config", type=Path, required=True)
+    args = parser.parse_args(argv)
+    settings = load_settings(args.config, env={})
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
+
+    async def run() -> None:
+        async with FloorClient() as client:
+            await client.start(settings.discord.token)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
