@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import records
 from bot.errors import UserError
 from bot.i18n import Lang, t
 from bot.service import Actor, Effect, GameService, Outcome
@@ -491,7 +492,7 @@ class ResistanceService(GameService):
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
             effects.append(self.announce(game, self.end_text(game, state)))
-            effects.append(self.announce(game, await self.history_text(s, game, state, game.lang)))
+            effects.append(await records.resistance_end_post(self, s, game, state))
         else:
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
@@ -681,6 +682,7 @@ class ResistanceService(GameService):
             game.ended_at = self.now()
             await self.save(s, game, state, events, None)
             effects.append(self.announce(game, self.end_text(game, state)))
+            effects.append(await records.resistance_end_post(self, s, game, state))
         else:
             await self.save(s, game, state, events, None)
             effects.append(self.announce(game, self.debate_text(game, state)))

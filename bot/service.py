@@ -74,10 +74,12 @@ class Outcome:
 
 @dataclass
 class Reply:
-    """A private answer with embeds (cards), when text alone is not enough."""
+    """A private answer with embeds (cards) or files (pictures, records), when text alone is
+    not enough. ``files`` are built when sent: a ``discord.File`` can be read only once."""
 
     content: str
     embeds: list[discord.Embed] = field(default_factory=list)
+    files: list[Callable[[], discord.File]] = field(default_factory=list)
 
 
 class Services:

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.errors import report
 from bot.i18n import Lang, t
+from bot.records import split_message
 from bot.service import Actor, GameService, Reply
 
 
@@ -66,11 +67,18 @@ def lobby_view(kind: str) -> Any:
 
 async def send_private(interaction: discord.Interaction, reply: str | Reply | None) -> None:
     if isinstance(reply, Reply):
+        parts = split_message(reply.content) or ["\u200b"]
+        for part in parts[:-1]:
+            await interaction.followup.send(part, ephemeral=True)
         await interaction.followup.send(
-            reply.content or "\u200b", embeds=reply.embeds[:10], ephemeral=True
+            parts[-1],
+            embeds=reply.embeds[:10],
+            files=[make() for make in reply.files[:10]],
+            ephemeral=True,
         )
     else:
-        await interaction.followup.send(reply or "✅", ephemeral=True)
+        for part in split_message(reply or "✅"):
+            await interaction.followup.send(part, ephemeral=True)
 
 
 async def answer(

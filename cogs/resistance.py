@@ -9,10 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import records
 from bot.errors import report
 from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
-from bot.service import Actor
+from bot.service import Actor, Reply
 from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
 from games.resistance import MissionChoice, TeamVote
 
@@ -178,10 +179,9 @@ class ResistanceCog(
 
     @app_commands.command(name="history", description="Every proposal, vote and mission so far")
     async def history(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.history(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
+        async def work() -> Reply:
+            game_id = await self.game_here(interaction)
+            return await records.resistance_history(self.service, Actor.of(interaction), game_id)
 
         await answer(interaction, work)
 

@@ -1,0 +1,115 @@
+"""What a game leaves behind for its readers: the vote matrix picture and the posts that carry it.
+
+Built from the stored state and the public event log only, so any process, after any restart,
+gives the same picture of the same game.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot import vote_matrix
+from bot.i18n import t
+from db import repo
+from db.models import Game
+
+MESSAGE_LIMIT = 2000  # characters of one Discord message
+
+FileMaker = Callable[[], discord.File]
+
+
+def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
+    pieces: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:  # a single overlong line: cut it hard
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            pieces.append(current)
+            current = line
+        else:
+            current = candidate
+    if current.strip():
+        pieces.append(current)
+    return [p for p in pieces if p.strip()]
+
+
+def file_maker(data: bytes, filename: str, description: str | None = None) -> FileMaker:
+    """A fresh ``discord.File`` each call (a File's buffer can be sent only once)."""
+
+    def make() -> discord.File:
+        return discord.File(io.BytesIO(data), filename=filename, description=description)
+
+    return make
+
+
+async def public_events(s: AsyncSession, game_id: int) -> list[tuple[str, dict[str, Any]]]:
+    return [(e.kind, dict(e.payload)) for e in await repo.events(s, game_id, public_only=True)]
+
+
+async def resistance_matrix(s: AsyncSession, game: Game, state: Any) -> vote_matrix.Matrix:
+    """The vote matrix of a game of The Resistance (any phase), from its public events."""
+    names = {p.id: p.name for p in state.players}
+    return vote_matrix.build(await public_events(s, game.id), names, list(state.leader_order))
+
+
+async def matrix_file(matrix: vote_matrix.Matrix, lang: str, game_id: int) -> FileMaker:
+    """The picture, rendered off the event loop, with its text alternative as description."""
+    png = await vote_matrix.render_async(matrix, lang)
+    return file_maker(
+        png,
+        t("resistance.matrix.filename", lang, game=game_id),
+        vote_matrix.describe(matrix, lang),
+    )
+
+
+async def post_with_files(
+    courier: Any, where: int, text: str, files: Sequence[FileMaker]
+) -> discord.Message | None:
+    """Post ``text`` (split to Discord's limit); the files go with its last piece."""
+    parts = split_message(text) or ["\u200b"]
+    for part in parts[:-1]:
+        await courier.post(where, part)
+    message: discord.Message | None = await courier.post(
+        where, parts[-1], files=[make() for make in files]
+    )
+    return message
+
+
+async def resistance_end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Any:
+    """The end-of-game post: the history, with the vote matrix attached. Its data is read in
+    this transaction; the picture is rendered (off the loop) and posted after the commit."""
+    lang = game.lang
+    text = await service.history_text(s, game, state, lang)
+    matrix = await resistance_matrix(s, game, state)
+    game_id, where = game.id, service.where(game)
+
+    async def post() -> None:
+        files = [await matrix_file(matrix, lang, game_id)]
+        await post_with_files(service.app.courier, where, text, files)
+
+    return post
+
+
+async def resistance_history(service: Any, actor: Any, game_id: int) -> Any:
+    """``/resistance history``: the text history and the vote matrix, in the reader's language."""
+    from bot.service import Reply
+
+    async with service.app.sessions() as s:
+        game = await repo.get_game(s, game_id)
+        assert game is not None
+        state = service.load(game)
+        text = await service.history_text(s, game, state, actor.lang)
+        matrix = await resistance_matrix(s, game, state)
+    return Reply(text, files=[await matrix_file(matrix, actor.lang, game_id)])

@@ -1,0 +1,425 @@
+"""The vote matrix of a game of The Resistance, as a PNG: who voted what on every proposal.
+
+A pure function of the game's public events, the players' names and a language:
+
+- one row per seat, in leader-list order (a substitute takes the row of the player they
+  replaced, labelled ``new (old)``);
+- one column per proposal, grouped by mission; a leader who was skipped gets a column too;
+- every cell says accept, reject or no vote by its colour *and* its symbol (a check mark, a
+  cross, a dash; Okabe–Ito colours, safe for colour-blind readers); the leader of the proposal
+  has a triangle in the corner, team members a thick frame;
+- above each mission's columns, its result (check or cross) and its number of sabotages.
+
+The font is Roboto, from the ``font-roboto`` package, so the same Pillow gives the same pixels
+on any machine (the golden-image tests rely on it: see ``tests/bot/test_vote_matrix.py``).
+Rendering takes tens of milliseconds: call :func:`render_async` from the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import font_roboto  # type: ignore[import-untyped]
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n import t
+
+# Okabe–Ito: distinguishable with every common colour-vision deficiency.
+ACCEPT = (0, 114, 178)  # blue
+REJECT = (213, 94, 0)  # vermillion
+NO_VOTE = (205, 205, 205)  # light grey
+SUCCESS = ACCEPT
+FAILURE = REJECT
+INK = (30, 30, 30)
+MUTED = (110, 110, 110)
+PAPER = (255, 255, 255)
+BAND = (242, 242, 242)
+WHITE = (255, 255, 255)
+LEADER = (240, 228, 66)  # Okabe–Ito yellow, outlined in ink: visible on every cell colour
+
+MAX_WIDTH = 1200
+MIN_WIDTH = 520
+MARGIN = 14
+CELL_W = 36
+CELL_H = 30
+GAP = 8  # between missions
+NAME_MAX = 180  # pixels for the names column
+NAME_CHARS = 32  # a name longer than this is cut first (then to the pixel width)
+DESCRIPTION_LIMIT = 1024  # Discord's limit for an attachment's description
+
+Payload = Mapping[str, Any]
+
+
+@dataclass
+class Column:
+    """One proposal (or one skipped leader) as the matrix shows it."""
+
+    mission: int
+    leader: int
+    proposal: int | None = None  # None: the leader was skipped
+    team: tuple[int, ...] = ()
+    votes: dict[int, str] | None = None  # None while the vote runs
+    accepted: bool | None = None
+
+
+@dataclass
+class Mission:
+    number: int
+    success: bool
+    sabotages: int
+
+
+@dataclass
+class Matrix:
+    rows: list[tuple[int, str]]  # (seat's current player id, label)
+    columns: list[Column] = field(default_factory=list)
+    missions: dict[int, Mission] = field(default_factory=dict)
+
+
+def build(
+    events: Iterable[tuple[str, Payload]], names: Mapping[int, str], order: Sequence[int]
+) -> Matrix:
+    """The matrix of a game from its public events (kind, payload), in order.
+
+    ``names`` are the current players' names, ``order`` the current leader list."""
+    events = list(events)
+    successor: dict[int, int] = {}
+    old_names: dict[int, str] = {}
+    for kind, d in events:
+        if kind == "player_substituted":
+            successor[int(d["old"])] = int(d["new"])
+            old_names[int(d["old"])] = str(d.get("old_name") or d["old"])
+
+    def seat(pid: int) -> int:
+        seen = set()
+        while pid in successor and pid not in seen:
+            seen.add(pid)
+            pid = successor[pid]
+        return pid
+
+    replaced: dict[int, list[str]] = {}
+    for old in successor:
+        replaced.setdefault(seat(old), []).append(old_names[old])
+    rows = []
+    for pid in order:
+        label = names.get(pid, str(pid))
+        if pid in replaced:
+            label = f"{label} ({', '.join(replaced[pid])})"
+        rows.append((pid, label))
+    matrix = Matrix(rows)
+    open_: dict[int, Column] = {}
+    for kind, d in events:
+        if kind == "team_proposed":
+            column = Column(
+                mission=int(d["mission"]),
+                leader=seat(int(d["leader"])),
+                proposal=int(d["proposal"]),
+                team=tuple(seat(int(p)) for p in d["team"]),
+            )
+            open_[column.proposal or 0] = column
+            matrix.columns.append(column)
+        elif kind == "team_vote_result":
+            column = open_.get(int(d["proposal"])) or Column(
+                mission=int(d["mission"]),
+                leader=seat(int(d["leader"])),
+                proposal=int(d["proposal"]),
+                team=tuple(seat(int(p)) for p in d["team"]),
+            )
+            if column not in matrix.columns:
+                matrix.columns.append(column)
+            votes = {seat(int(p)): "accept" for p in d["accept"]}
+            votes.update({seat(int(p)): "reject" for p in d["reject"]})
+            column.votes = votes
+            column.accepted = bool(d["accepted"])
+        elif kind == "mission_result":
+            n = int(d["mission"])
+            matrix.missions[n] = Mission(n, bool(d["success"]), int(d["sabotages"]))
+        elif kind == "leader_skipped":
+            matrix.columns.append(Column(mission=int(d["mission"]), leader=seat(int(d["leader"]))))
+    return matrix
+
+
+# -- drawing ---------------------------------------------------------------------------------
+
+
+@cache
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    name = "Roboto-Bold.ttf" if bold else "Roboto-Regular.ttf"
+    return ImageFont.truetype(str(Path(font_roboto.font_directory) / name), size)
+
+
+def fit(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
+    """``text`` cut (with an ellipsis) to ``width`` pixels; control characters removed."""
+    text = "".join(ch if ch.isprintable() else " " for ch in text).strip() or "?"
+    if len(text) > NAME_CHARS:
+        text = text[: NAME_CHARS - 1] + "…"
+    if draw.textlength(text, font=face) <= width:
+        return text
+    while len(text) > 1 and draw.textlength(text + "…", font=face) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def check(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, colour: Any) -> None:
+    """A check mark in the square of side ``size`` at (x, y)."""
+    w = max(2, size // 6)
+    draw.line(
+        [(x + size * 0.18, y + size * 0.52), (x + size * 0.42, y + size * 0.76)],
+        fill=colour,
+        width=w,
+    )
+    draw.line(
+        [(x + size * 0.40, y + size * 0.76), (x + size * 0.84, y + size * 0.24)],
+        fill=colour,
+        width=w,
+    )
+
+
+def cross(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, colour: Any) -> None:
+    w = max(2, size // 6)
+    a, b = size * 0.24, size * 0.76
+    draw.line([(x + a, y + a), (x + b, y + b)], fill=colour, width=w)
+    draw.line([(x + a, y + b), (x + b, y + a)], fill=colour, width=w)
+
+
+def dash(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, colour: Any) -> None:
+    w = max(2, size // 7)
+    draw.line(
+        [(x + size * 0.3, y + size / 2), (x + size * 0.7, y + size / 2)], fill=colour, width=w
+    )
+
+
+def leader_mark(draw: ImageDraw.ImageDraw, x: int, y: int, size: int) -> None:
+    draw.polygon([(x, y), (x + size, y), (x, y + size)], fill=LEADER, outline=INK, width=2)
+
+
+def team_frame(draw: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, y1: int) -> None:
+    draw.rectangle([x0, y0, x1, y1], outline=INK, width=3)
+
+
+def cell(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    vote: str | None,
+    *,
+    pending: bool,
+    leader: bool,
+    team: bool,
+) -> None:
+    x1, y1 = x + CELL_W - 3, y + CELL_H - 3
+    side = min(CELL_W, CELL_H) - 10
+    sx, sy = x + (CELL_W - 3 - side) // 2, y + (CELL_H - 3 - side) // 2
+    if pending:
+        draw.rectangle([x, y, x1, y1], fill=PAPER, outline=NO_VOTE)
+    elif vote == "accept":
+        draw.rectangle([x, y, x1, y1], fill=ACCEPT)
+        check(draw, sx, sy, side, WHITE)
+    elif vote == "reject":
+        draw.rectangle([x, y, x1, y1], fill=REJECT)
+        cross(draw, sx, sy, side, WHITE)
+    else:
+        draw.rectangle([x, y, x1, y1], fill=NO_VOTE)
+        dash(draw, sx, sy, side, INK)
+    if team:
+        team_frame(draw, x, y, x1, y1)
+    if leader:
+        leader_mark(draw, x, y, 14)
+
+
+def layout(matrix: Matrix) -> list[tuple[int, list[int]]]:
+    """(mission, column indexes) in order of play."""
+    groups: list[tuple[int, list[int]]] = []
+    for i, column in enumerate(matrix.columns):
+        if groups and groups[-1][0] == column.mission:
+            groups[-1][1].append(i)
+        else:
+            groups.append((column.mission, [i]))
+    return groups
+
+
+def render(matrix: Matrix, lang: str) -> bytes:
+    """The matrix as PNG bytes (at most ``MAX_WIDTH`` pixels wide)."""
+    regular, small, bold, title_face = font(15), font(12), font(14, True), font(18, True)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    labels = [fit(probe, label, regular, NAME_MAX) for _, label in matrix.rows]
+    name_w = max([int(probe.textlength(x, font=regular)) for x in labels] + [60]) + 12
+    groups = layout(matrix)
+    grid_w = len(matrix.columns) * CELL_W + max(0, len(groups) - 1) * GAP
+    width = min(MAX_WIDTH, max(MIN_WIDTH, MARGIN * 2 + name_w + grid_w))
+    legend = legend_items(lang)
+    legend_h = legend_height(probe, legend, width - 2 * MARGIN, small)
+    top = MARGIN + 28  # title
+    mission_y, result_y, proposal_y = top, top + 22, top + 50
+    grid_y = proposal_y + 22
+    height = grid_y + max(1, len(matrix.rows)) * CELL_H + 14 + legend_h + MARGIN
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    draw.text((MARGIN, MARGIN), t("resistance.matrix.title", lang), font=title_face, fill=INK)
+    x0 = MARGIN + name_w
+    for r, label in enumerate(labels):
+        y = grid_y + r * CELL_H
+        if r % 2:
+            draw.rectangle([MARGIN, y - 1, width - MARGIN, y + CELL_H - 2], fill=BAND)
+        draw.text((MARGIN, y + 6), label, font=regular, fill=INK)
+    x = x0
+    for g, (mission, indexes) in enumerate(groups):
+        if g:
+            x += GAP
+        group_x = x
+        span = len(indexes) * CELL_W - 3
+        head = t("resistance.matrix.mission", lang, mission=mission)
+        if probe.textlength(head, font=bold) > span + GAP:
+            head = t("resistance.matrix.mission_short", lang, mission=mission)
+        draw.text((group_x, mission_y), head, font=bold, fill=INK)
+        result = matrix.missions.get(mission)
+        if result is not None:
+            colour = SUCCESS if result.success else FAILURE
+            draw.rectangle([group_x, result_y, group_x + 22, result_y + 22], fill=colour)
+            (check if result.success else cross)(draw, group_x + 2, result_y + 2, 18, WHITE)
+            draw.text((group_x + 26, result_y + 3), str(result.sabotages), font=bold, fill=colour)
+        for i in indexes:
+            column = matrix.columns[i]
+            header = "—" if column.proposal is None else str(column.proposal)
+            draw.text((x + 2, proposal_y), header, font=small, fill=MUTED)
+            for r, (pid, _) in enumerate(matrix.rows):
+                y = grid_y + r * CELL_H
+                vote = None if column.votes is None else column.votes.get(pid)
+                cell(
+                    draw,
+                    x,
+                    y,
+                    vote,
+                    pending=column.proposal is not None and column.votes is None,
+                    leader=pid == column.leader,
+                    team=pid in column.team,
+                )
+            x += CELL_W
+    draw_legend(draw, legend, MARGIN, grid_y + len(matrix.rows) * CELL_H + 14, width, small)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=False, compress_level=9)
+    return out.getvalue()
+
+
+def legend_items(lang: str) -> list[tuple[str, str]]:
+    return [
+        ("accept", t("resistance.matrix.accept", lang)),
+        ("reject", t("resistance.matrix.reject", lang)),
+        ("no_vote", t("resistance.matrix.no_vote", lang)),
+        ("leader", t("resistance.matrix.leader", lang)),
+        ("team", t("resistance.matrix.team", lang)),
+        ("success", t("resistance.matrix.success", lang)),
+        ("failure", t("resistance.matrix.failure", lang)),
+        ("skipped", t("resistance.matrix.skipped", lang)),
+    ]
+
+
+def legend_positions(
+    draw: ImageDraw.ImageDraw, items: list[tuple[str, str]], width: int, face: Any
+) -> list[tuple[int, int]]:
+    """Where each legend item goes (relative), flowing onto new lines within ``width``."""
+    x = y = 0
+    out = []
+    for _, text in items:
+        w = 24 + int(draw.textlength(text, font=face)) + 16
+        if x and x + w > width:
+            x, y = 0, y + 24
+        out.append((x, y))
+        x += w
+    return out
+
+
+def legend_height(
+    draw: ImageDraw.ImageDraw, items: list[tuple[str, str]], width: int, face: Any
+) -> int:
+    return max(y for _, y in legend_positions(draw, items, width, face)) + 20
+
+
+def draw_legend(
+    draw: ImageDraw.ImageDraw,
+    items: list[tuple[str, str]],
+    left: int,
+    top: int,
+    width: int,
+    face: Any,
+) -> None:
+    for (what, text), (dx, dy) in zip(
+        items, legend_positions(draw, items, width - 2 * left, face), strict=True
+    ):
+        x, y = left + dx, top + dy
+        box = [x, y, x + 18, y + 18]
+        if what in ("accept", "success"):
+            draw.rectangle(box, fill=ACCEPT)
+            check(draw, x + 1, y + 1, 16, WHITE)
+        elif what in ("reject", "failure"):
+            draw.rectangle(box, fill=REJECT)
+            cross(draw, x + 1, y + 1, 16, WHITE)
+        elif what == "no_vote":
+            draw.rectangle(box, fill=NO_VOTE)
+            dash(draw, x + 1, y + 1, 16, INK)
+        elif what == "leader":
+            draw.rectangle(box, fill=PAPER, outline=NO_VOTE)
+            leader_mark(draw, x, y, 12)
+        elif what == "team":
+            draw.rectangle(box, fill=PAPER)
+            team_frame(draw, x, y, x + 18, y + 18)
+        else:  # skipped: a column headed by a dash
+            draw.text((x + 4, y), "—", font=face, fill=MUTED)
+        draw.text((x + 24, y + 2), text, font=face, fill=INK)
+
+
+# -- text alternative ------------------------------------------------------------------------
+
+
+def describe(matrix: Matrix, lang: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """What the picture shows, in words (the attachment's description), cut to ``limit``."""
+    name = dict(matrix.rows)
+    parts = [t("resistance.matrix.alt_head", lang, players=len(matrix.rows))]
+    for column in matrix.columns:
+        if column.proposal is None:
+            parts.append(t("resistance.matrix.alt_skipped", lang, leader=name.get(column.leader)))
+            continue
+        votes = column.votes or {}
+        if column.votes is None:
+            outcome = t("resistance.matrix.alt_pending", lang)
+        else:
+            outcome = t(
+                "resistance.matrix.alt_accepted"
+                if column.accepted
+                else "resistance.matrix.alt_rejected",
+                lang,
+                accept=sum(1 for v in votes.values() if v == "accept"),
+                reject=sum(1 for v in votes.values() if v == "reject"),
+            )
+        parts.append(
+            t(
+                "resistance.matrix.alt_proposal",
+                lang,
+                proposal=column.proposal,
+                mission=column.mission,
+                leader=name.get(column.leader, "?"),
+                team=", ".join(name.get(p, "?") for p in column.team),
+                outcome=outcome,
+            )
+        )
+        result = matrix.missions.get(column.mission)
+        if result is not None and column.accepted:
+            key = (
+                "resistance.matrix.alt_success"
+                if result.success
+                else "resistance.matrix.alt_failure"
+            )
+            parts.append(t(key, lang, mission=result.number, sabotages=result.sabotages))
+    text = " ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def render_async(matrix: Matrix, lang: str) -> bytes:
+    """:func:`render` in a worker thread, so the event loop keeps answering clicks."""
+    return await asyncio.to_thread(render, matrix, lang)

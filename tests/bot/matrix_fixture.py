@@ -1,0 +1,55 @@
+"""A fixed game of The Resistance, as its public event log: the vote matrix's golden input."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.resistance import MissionChoice, Resistance, TeamVote
+from games.resistance import Player as EnginePlayer
+
+NAMES = ["Amélie", "Bob", "Chloé", "Œdipe", "Émile", "Fatou", "Gus"]
+
+
+def fixed_game() -> tuple[list[tuple[str, dict[str, Any]]], dict[int, str], list[int]]:
+    """Seven players, a substitution, a skipped leader, rejected teams, two sabotages."""
+    players = [EnginePlayer(100 + i, n) for i, n in enumerate(NAMES)]
+    state, events = Resistance.setup(players, random.Random(7))
+    log: list[Any] = list(events)
+    spies = set(state.spies)
+
+    def play(accept: bool, sabotage: int = 0, absent: int = 0) -> None:
+        leader = state.leader
+        order = list(state.leader_order)
+        others = sorted((p for p in order if p != leader), key=lambda p: (p not in spies, p))
+        team = [leader, *others[: state.team_size - 1]]
+        log.extend(state.propose(leader, team))
+        for i, p in enumerate(order):
+            if i < absent:
+                continue
+            accepts = (i % 3 != 0) if accept else (i % 3 == 0)
+            vote = TeamVote.ACCEPT if accepts else TeamVote.REJECT
+            log.extend(state.vote(p, vote))
+        saboteurs = [p for p in team if p in spies][:sabotage]
+        for p in team:
+            choice = MissionChoice.SABOTAGE if p in saboteurs else MissionChoice.SUPPORT
+            log.extend(state.choose(p, choice))
+        log.extend(state.resolve())
+
+    play(True)
+    play(False, absent=2)
+    log.extend(state.skip_leader())
+    play(True, sabotage=1)
+    new = EnginePlayer(200, "Zoé-Marie Longuenomdefamille")
+    old = state.leader_order[2]
+    subbed = state.substitute(old, new)
+    for e in subbed:
+        if e.kind == "player_substituted":  # as the service records it
+            e.data["old_name"] = next(p.name for p in players if p.id == old)
+    log.extend(subbed)
+    play(False)
+    play(True, sabotage=2)
+    play(True)
+    public = [(e.kind, e.data) for e in log if e.private_to is None]
+    names = {p.id: p.name for p in state.players}
+    return public, names, list(state.leader_order)
