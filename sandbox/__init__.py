@@ -9,7 +9,17 @@ See ``sandbox/README.md``. Typical use::
 """
 
 from .core import RequestRecord, Sandbox, SandboxError
-from .models import Channel, Guild, Interaction, Member, Message, Overwrite, Role, User
+from .models import (
+    Channel,
+    Guild,
+    Interaction,
+    Member,
+    Message,
+    Overwrite,
+    Role,
+    Upload,
+    User,
+)
 
 __all__ = [
     "Channel",
@@ -22,5 +32,6 @@ __all__ = [
     "Role",
     "Sandbox",
     "SandboxError",
+    "Upload",
     "User",
 ]

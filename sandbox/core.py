@@ -8,6 +8,7 @@ import contextlib
 import random
 import re
 import secrets
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from aiohttp import web
 from . import util
 from .gateway import Gateway
 from .models import (
+    ATTACHMENT_SIZE_LIMIT,
     DM,
     EPHEMERAL,
     GUILD_FORUM,
@@ -27,6 +29,8 @@ from .models import (
     Member,
     Message,
     Role,
+    StoredFile,
+    Upload,
     User,
 )
 from .util import snowflake
@@ -110,6 +114,11 @@ class Sandbox:
         #: count only edits of messages older than 1 hour (or marked old) toward edit_limit
         self.edit_limit_only_old = False
         self.app_flags = (1 << 13) | (1 << 15) | (1 << 19) | (1 << 23)
+        #: bytes per uploaded file (the bot's uploads and users' ATTACHMENT options); over it
+        #: the bot gets 413 / 40005 and the driver refuses, as Discord's client does
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
+        #: every attachment's bytes by attachment id, served at its ``url``
+        self.files: dict[int, StoredFile] = {}
 
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
@@ -168,6 +177,10 @@ class Sandbox:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         self.rest = RestApi(self)
         app.router.add_get("/gateway", self.gateway.handle)
+        for cdn in ("attachments", "ephemeral-attachments"):
+            app.router.add_get(
+                f"/{cdn}/{{folder}}/{{attachment_id}}/{{filename}}", self._serve_file
+            )
         app.router.add_route("*", "/api/v{version:\\d+}/{tail:.*}", self.rest.handle)
         app.router.add_route("*", "/{tail:.*}", self.rest.not_found)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -191,6 +204,66 @@ class Sandbox:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+    # ------------------------------------------------------------------ attachments (CDN)
+    def _new_attachment(
+        self,
+        folder: int,
+        filename: str,
+        data: bytes,
+        *,
+        declared_type: str | None = None,
+        description: str | None = None,
+        title: str | None = None,
+        ephemeral: bool = False,
+    ) -> dict[str, Any]:
+        """Store ``data`` and return the attachment object Discord would send, whose ``url``
+        serves the bytes (``/attachments/{channel}/{id}/{name}``; an ephemeral upload such as a
+        slash command's file option lives under ``/ephemeral-attachments/{app}/...``)."""
+        aid = snowflake()
+        ctype = util.detect_content_type(filename, data, declared_type)
+        self.files[aid] = StoredFile(data, ctype)
+        kind = "ephemeral-attachments" if ephemeral else "attachments"
+        quoted = urllib.parse.quote(filename)
+        att: dict[str, Any] = {
+            "id": str(aid),
+            "filename": filename,
+            "size": len(data),
+            "url": f"{self.base_url}/{kind}/{folder}/{aid}/{quoted}",
+            "proxy_url": f"{self.base_url}/{kind}/{folder}/{aid}/{quoted}",
+        }
+        if ctype is not None:
+            att["content_type"] = ctype
+        if description is not None:
+            att["description"] = description
+        if title is not None:
+            att["title"] = title
+        size = util.image_size(data)
+        if size is not None:
+            att["width"], att["height"] = size
+        if ephemeral:
+            att["ephemeral"] = True
+        return att
+
+    def attachment_data(self, attachment: dict[str, Any] | str | int) -> bytes:
+        """The bytes of an attachment (its object, its id or its url)."""
+        if isinstance(attachment, dict):
+            key = int(attachment["id"])
+        elif isinstance(attachment, str) and "/" in attachment:
+            key = int(urllib.parse.urlsplit(attachment).path.split("/")[-2])
+        else:
+            key = int(attachment)
+        return self.files[key].data
+
+    async def _serve_file(self, request: web.Request) -> web.StreamResponse:
+        try:
+            stored = self.files.get(int(request.match_info["attachment_id"]))
+        except ValueError:
+            stored = None
+        if stored is None:
+            return web.Response(status=404, text="This content is no longer available.")
+        ctype = stored.content_type or "application/octet-stream"
+        return web.Response(body=stored.data, headers={"Content-Type": ctype})
 
     # ------------------------------------------------------------------ change notification
     def _notify(self) -> None:
@@ -669,7 +742,7 @@ class Sandbox:
             "version": 1,
             "locale": user.locale,
             "entitlements": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.attachment_size_limit,
             "channel_id": str(channel.id),
         }
         if guild is not None:
@@ -773,12 +846,24 @@ class Sandbox:
             cdata["permissions"] = str(perms)
             resolved.setdefault("channels", {})[str(value.id)] = cdata
             return str(value.id)
-        elif otype == 11 and isinstance(value, dict):
-            aid = str(value.get("id") or snowflake())
-            att = {"id": aid, "filename": "file.txt", "size": 0, "url": "", "proxy_url": ""}
-            att.update(value)
-            resolved.setdefault("attachments", {})[aid] = att
-            return aid
+        elif otype == 11 and isinstance(value, Upload):
+            if value.size > self.attachment_size_limit:
+                raise SandboxError(
+                    f"{value.filename} is {value.size} bytes: Discord's client refuses files "
+                    f"over {self.attachment_size_limit} bytes"
+                )
+            att = self._new_attachment(
+                self.application_id,
+                value.filename,
+                value.data,
+                declared_type=value.content_type,
+                description=value.description,
+                ephemeral=True,
+            )
+            if value.content_type is not None:
+                att["content_type"] = value.content_type
+            resolved.setdefault("attachments", {})[att["id"]] = att
+            return att["id"]
         elif otype in (6, 7, 8, 9, 11):
             raise SandboxError(f"option {name!r} needs a sandbox object, got {value!r}")
         choices = opt.get("choices")

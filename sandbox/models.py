@@ -31,6 +31,37 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 COMPONENTS_V2 = 1 << 15
 
+#: Discord's default upload limit per file (10 MiB since 16 January 2025; boosts raise it) and
+#: the maximum request size when sending a message (25 MiB). Over either: 413 / 40005.
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+MAX_REQUEST_SIZE = 25 * 1024 * 1024
+#: Files per message (Discord: 10).
+MAX_ATTACHMENTS = 10
+
+
+@dataclass(frozen=True)
+class Upload:
+    """A file a user attaches to a slash command's ATTACHMENT option (``sb.slash(..., file=
+    Upload("deck.toml", data))``). ``content_type`` defaults to what Discord detects from the
+    name and the bytes."""
+
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+@dataclass(frozen=True)
+class StoredFile:
+    """An attachment's bytes, served by the sandbox's CDN routes."""
+
+    data: bytes
+    content_type: str | None
+
 
 @dataclass(eq=False)
 class User:
@@ -703,6 +734,22 @@ class Message:
     @property
     def channel(self) -> Channel:
         return self.sb.channels[self.channel_id]
+
+    @property
+    def filenames(self) -> list[str]:
+        """The attachments' file names, in order."""
+        return [str(a["filename"]) for a in self.attachments]
+
+    def file(self, filename: str | None = None) -> bytes:
+        """The bytes of the attachment named ``filename`` (default: the only one)."""
+        if filename is None:
+            if len(self.attachments) != 1:
+                raise LookupError(f"message {self.id} has {len(self.attachments)} attachments")
+            return self.sb.attachment_data(self.attachments[0])
+        for att in self.attachments:
+            if att["filename"] == filename:
+                return self.sb.attachment_data(att)
+        raise LookupError(f"message {self.id} has no attachment {filename!r} ({self.filenames})")
 
     def payload(self, *, for_gateway: bool = False) -> dict[str, Any]:
         author = self.sb.users[self.author_id]

@@ -22,6 +22,8 @@ from .models import (
     GUILD_FORUM,
     GUILD_TEXT,
     LOADING,
+    MAX_ATTACHMENTS,
+    MAX_REQUEST_SIZE,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     Channel,
@@ -187,30 +189,49 @@ class RestApi:
         return self._json_response(404, {"message": "404: Not Found", "code": 0}, {})
 
     async def _parse_body(self, request: web.Request) -> tuple[Json, list[dict[str, Any]]]:
+        """JSON, or multipart/form-data as Discord takes it: ``payload_json`` (or plain form
+        fields) and ``files[n]`` parts. A file over the upload limit, or a request over
+        25 MiB, is refused with 413 / 40005 as Discord does."""
         ctype = request.content_type
         files: list[dict[str, Any]] = []
         if ctype == "multipart/form-data":
             body: Json = None
+            fields: dict[str, Any] = {}
+            total = 0
             reader = await request.multipart()
             while True:
                 part = await reader.next()
                 if part is None:
                     break
                 name = getattr(part, "name", None)
+                data = await part.read()  # type: ignore[union-attr]
+                total += len(data)
+                if total > MAX_REQUEST_SIZE:
+                    raise util.request_too_large()
+                filename = getattr(part, "filename", None)
                 if name == "payload_json":
-                    body = json.loads(await part.text())  # type: ignore[union-attr]
+                    try:
+                        body = json.loads(data)
+                    except ValueError:
+                        raise ApiError(
+                            400, 50109, "The request body contains invalid JSON."
+                        ) from None
+                elif filename is None and name is not None:
+                    fields[name] = data.decode("utf-8", "replace")
                 elif name is not None:
-                    data = await part.read()  # type: ignore[union-attr]
+                    if len(data) > self.sb.attachment_size_limit:
+                        raise util.request_too_large()
                     files.append(
                         {
                             "field": name,
-                            "filename": getattr(part, "filename", None) or name,
+                            "filename": filename or name,
                             "size": len(data),
-                            "content_type": part.headers.get(
-                                "Content-Type", "application/octet-stream"
-                            ),
+                            "data": data,
+                            "content_type": part.headers.get("Content-Type"),
                         }
                     )
+            if body is None and fields:
+                body = fields
             return body, files
         raw = await request.read()
         if not raw:
@@ -707,6 +728,7 @@ class RestApi:
             if not isinstance(msg_body, dict):
                 raise form_error("message", "BASE_TYPE_REQUIRED", "This field is required")
             _validate_message_body(msg_body, req.files, prefix="message.")
+            self._check_can_attach(parent, req.files)
             tags = {t["id"] for t in parent.available_tags}
             for t in body.get("applied_tags") or []:
                 if str(t) not in tags:
@@ -770,6 +792,29 @@ class RestApi:
         return 204, None
 
     # ------------------------------------------------------------------ messages
+    def _attachments(
+        self, channel: Channel, meta: Any, files: list[dict[str, Any]], *, ephemeral: bool = False
+    ) -> list[dict[str, Any]]:
+        """The uploaded ``files[n]`` as attachment objects, with the filename and description
+        given in the ``attachments`` array under the placeholder id ``n``."""
+        out = []
+        for i, f in enumerate(files):
+            field_name = str(f["field"])
+            index = field_name.removeprefix("files[").rstrip("]") if "[" in field_name else str(i)
+            info: dict[str, Any] = next((a for a in meta or [] if str(a.get("id")) == index), {})
+            out.append(
+                self.sb._new_attachment(
+                    self.sb.application_id if ephemeral else channel.id,
+                    info.get("filename") or f["filename"],
+                    f["data"],
+                    declared_type=f.get("content_type"),
+                    description=info.get("description"),
+                    title=info.get("title"),
+                    ephemeral=ephemeral,
+                )
+            )
+        return out
+
     def _build_message(
         self,
         channel: Channel,
@@ -789,7 +834,9 @@ class RestApi:
             content=body.get("content") or "",
             embeds=_normalize_embeds(body.get("embeds")),
             components=_normalize_components(body.get("components")),
-            attachments=_attachments(body.get("attachments"), files),
+            attachments=self._attachments(
+                channel, body.get("attachments"), files, ephemeral=bool(flags & EPHEMERAL)
+            ),
             flags=flags,
             guild_id=channel.guild_id,
             tts=bool(body.get("tts", False)),
@@ -839,10 +886,16 @@ class RestApi:
         else:
             self._require(channel, util.SEND_MESSAGES)
 
+    def _check_can_attach(self, channel: Channel, files: list[dict[str, Any]]) -> None:
+        """Uploading files in a guild channel needs Attach Files (50013 otherwise)."""
+        if files and channel.type != DM:
+            self._require(channel, util.ATTACH_FILES)
+
     async def create_message(self, req: Req) -> Result:
         channel = self._channel(req)
         body = req.json
         self._check_can_send(channel)
+        self._check_can_attach(channel, req.files)
         _validate_message_body(body, req.files)
         msg = self._build_message(channel, self.sb.bot_user.id, body, req.files)
         self.sb._store_message(msg)
@@ -922,9 +975,11 @@ class RestApi:
                 for a in body.get("attachments") or []
                 if str(a.get("id")) in existing
             ]
-            msg.attachments = kept + _attachments(
+            msg.attachments = kept + self._attachments(
+                self.sb.channels[msg.channel_id],
                 [a for a in body.get("attachments") or [] if str(a.get("id")) not in existing],
                 files,
+                ephemeral=msg.ephemeral,
             )
         if body.get("flags") is not None:
             # Only SUPPRESS_EMBEDS can change; ephemeral/v2 stay as they were.
@@ -949,8 +1004,7 @@ class RestApi:
             body = req.json
             if set(body) - {"flags"}:
                 raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        if msg.webhook_id is not None and msg.interaction_id is not None:
-            pass  # the bot may edit its interaction responses through the channel route too
+        self._check_can_attach(channel, req.files)
         self._apply_edit(msg, req.json, req.files)
         self.sb._dispatch_message("MESSAGE_UPDATE", msg)
         return 200, msg.payload()
@@ -1539,6 +1593,12 @@ def _validate_message_body(
             f"{prefix}embeds", "MESSAGE_EMBEDS_TOO_LONG", "Embed size exceeds maximum size of 6000"
         )
     _validate_components(components, f"{prefix}components", v2)
+    if len(files) > MAX_ATTACHMENTS or len(body.get("attachments") or []) > MAX_ATTACHMENTS:
+        raise form_error(
+            f"{prefix}attachments",
+            "BASE_TYPE_MAX_LENGTH",
+            f"Must be {MAX_ATTACHMENTS} or fewer in length.",
+        )
     has_files = bool(files) or bool(body.get("attachments"))
     if not (
         content
@@ -1650,31 +1710,6 @@ def _normalize_components(components: Any) -> list[dict[str, Any]]:
         return result
 
     return walk(list(components or []))
-
-
-def _attachments(meta: Any, files: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    by_index = {
-        int(str(f["field"]).removeprefix("files[").rstrip("]")): f
-        for f in files
-        if str(f["field"]).startswith("files[")
-    }
-    for i, f in by_index.items():
-        info = next((a for a in meta or [] if str(a.get("id")) == str(i)), {})
-        aid = snowflake()
-        name = info.get("filename") or f["filename"]
-        out.append(
-            {
-                "id": str(aid),
-                "filename": name,
-                "description": info.get("description"),
-                "content_type": f["content_type"],
-                "size": f["size"],
-                "url": f"https://cdn.discordapp.com/attachments/0/{aid}/{name}",
-                "proxy_url": f"https://media.discordapp.net/attachments/0/{aid}/{name}",
-            }
-        )
-    return out
 
 
 _ = timedelta  # kept for callers that compute ages

@@ -183,3 +183,49 @@ def missing_access() -> ApiError:
 
 def missing_permissions() -> ApiError:
     return ApiError(*MISSING_PERMISSIONS)
+
+
+_TEXTUAL = ("application/json", "application/toml", "application/xml", "application/yaml")
+_EXTRA_TYPES = {
+    ".toml": "application/toml",
+    ".yaml": "application/yaml",
+    ".yml": "application/yaml",
+}
+
+
+def detect_content_type(filename: str, data: bytes, declared: str | None = None) -> str | None:
+    """The ``content_type`` Discord reports for an upload: from the file's name (else what the
+    client declared, unless it is the generic octet-stream, else plain text for UTF-8 bytes),
+    with ``; charset=utf-8`` for text that decodes as UTF-8. ``None`` when unknown."""
+    import mimetypes
+    import os
+
+    guessed = mimetypes.guess_type(filename)[0] or _EXTRA_TYPES.get(
+        os.path.splitext(filename)[1].lower()
+    )
+    if guessed is None and declared and declared != "application/octet-stream":
+        guessed = declared.split(";")[0].strip()
+    try:
+        data.decode("utf-8")
+        utf8 = True
+    except UnicodeDecodeError:
+        utf8 = False
+    if guessed is None:
+        return "text/plain; charset=utf-8" if utf8 and data else None
+    if (guessed.startswith("text/") or guessed in _TEXTUAL) and utf8:
+        return f"{guessed}; charset=utf-8"
+    return guessed
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) of a PNG or GIF, from its header (Discord reports both for images)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        return int.from_bytes(data[6:8], "little"), int.from_bytes(data[8:10], "little")
+    return None
+
+
+def request_too_large() -> ApiError:
+    """What Discord answers a file over the upload limit or a request over 25 MiB."""
+    return ApiError(413, 40005, "Request entity too large")

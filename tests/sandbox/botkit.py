@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from typing import Any
 
@@ -160,6 +161,27 @@ def make_tree(
     ) -> list[app_commands.Choice[str]]:
         cards = ["1 Fake expert", "2 Cherry picking", "3 Conspiracy", "13 Red herring"]
         return [app_commands.Choice(name=c, value=c.split()[0]) for c in cards if current in c]
+
+    @tree.command(name="echo_file", description="Answers with the uploaded file reversed")
+    @app_commands.choices(
+        how=[app_commands.Choice(name=n, value=n) for n in ("response", "followup", "edit")]
+    )
+    async def echo_file(
+        interaction: discord.Interaction, file: discord.Attachment, how: str = "response"
+    ) -> None:
+        data = await file.read()
+        out = discord.File(
+            io.BytesIO(data[::-1]), filename=f"reversed-{file.filename}", description="reversed"
+        )
+        text = f"{file.filename} {file.size} {file.content_type}"
+        if how == "response":
+            await interaction.response.send_message(text, file=out)
+        elif how == "followup":
+            await interaction.response.defer(ephemeral=True)
+            await interaction.followup.send(text, file=out, ephemeral=True)
+        else:
+            await interaction.response.send_message(text)
+            await interaction.edit_original_response(attachments=[out])
 
     @tree.command(name="feedback", description="Opens a modal")
     async def feedback(interaction: discord.Interaction) -> None:
