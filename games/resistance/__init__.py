@@ -7,13 +7,28 @@ See ``/work/shared/RULES.md`` Part 1. Quick tour::
     game.vote(player_id, TeamVote.ACCEPT)
     game.choose(player_id, MissionChoice.SUPPORT)
     game.resolve()                    # at the deadline
+
+Avalon (``Options(variant=Variant.AVALON, ...)``) adds ``examine`` (the Lady of the Lake) and
+``assassinate``; ``resolve`` also closes those at their deadline.
 """
 
+from .avalon import (
+    LADY_MISSIONS,
+    assassination_targets,
+    evil_characters,
+    good_characters,
+    known_evil,
+    merlin_candidates,
+    min_players,
+    verify_options,
+)
 from .errors import (
     ERROR_CLASSES,
     ERROR_KEYS,
     ERROR_PREFIX,
     AlreadyAPlayer,
+    AvalonOnly,
+    BadAssassinationTarget,
     BadPlayerCount,
     DuplicatePlayer,
     GameError,
@@ -21,10 +36,15 @@ from .errors import (
     InvalidAction,
     InvalidChoice,
     InvalidVote,
+    LadyIneligible,
+    MorganaNeedsPercival,
     NotAPlayer,
+    NotAssassin,
+    NotLadyHolder,
     NotLeader,
     NotOnTeam,
     NoVoteToResolve,
+    TooManyEvilRoles,
     UnknownPlayer,
     WrongPhase,
     WrongTeamSize,
@@ -39,6 +59,9 @@ from .game import (
     verify_action,
 )
 from .model import (
+    AVALON_OPTIONS,
+    GOOD_CHARACTERS,
+    Character,
     EndReason,
     Event,
     MissingVote,
@@ -48,6 +71,7 @@ from .model import (
     Player,
     Role,
     TeamVote,
+    Variant,
     Winner,
 )
 from .tables import (
@@ -66,9 +90,12 @@ from .views import PrivateView, PublicView
 
 __all__ = [
     "ACTION_NAMES",
+    "AVALON_OPTIONS",
     "ERROR_CLASSES",
     "ERROR_KEYS",
     "ERROR_PREFIX",
+    "GOOD_CHARACTERS",
+    "LADY_MISSIONS",
     "MAX_PLAYERS",
     "MAX_REJECTIONS",
     "MIN_PLAYERS",
@@ -79,7 +106,10 @@ __all__ = [
     "SPY_COUNT",
     "STATE_VERSION",
     "AlreadyAPlayer",
+    "AvalonOnly",
+    "BadAssassinationTarget",
     "BadPlayerCount",
+    "Character",
     "DuplicatePlayer",
     "EndReason",
     "Event",
@@ -88,10 +118,14 @@ __all__ = [
     "InvalidAction",
     "InvalidChoice",
     "InvalidVote",
+    "LadyIneligible",
     "MissingVote",
     "MissionChoice",
+    "MorganaNeedsPercival",
     "NoVoteToResolve",
     "NotAPlayer",
+    "NotAssassin",
+    "NotLadyHolder",
     "NotLeader",
     "NotOnTeam",
     "Options",
@@ -102,14 +136,23 @@ __all__ = [
     "Resistance",
     "Role",
     "TeamVote",
+    "TooManyEvilRoles",
     "UnknownPlayer",
+    "Variant",
     "Winner",
     "WrongPhase",
     "WrongTeamSize",
     "apply_action",
+    "assassination_targets",
     "can_apply",
+    "evil_characters",
+    "good_characters",
+    "known_evil",
+    "merlin_candidates",
+    "min_players",
     "name_sort_key",
     "sabotages_needed",
     "team_size",
     "verify_action",
+    "verify_options",
 ]

@@ -58,15 +58,30 @@ class WrongPhase(_KeyedError):
     """Params: ``phase`` (current phase value), ``expected`` (phase value needed).
 
     The key names the phase the action needs (``wrong_phase_debate``: a team is already up for
-    a vote; ``wrong_phase_vote``: there is no team to vote on), so each gets its own message.
+    a vote; ``wrong_phase_vote``: there is no team to vote on; ``wrong_phase_lady``: no one is
+    using the Lady of the Lake; ``wrong_phase_assassination``: there is no assassination), so
+    each gets its own message. While the Lady or the assassination holds the game, a team
+    action gets ``wrong_phase_during_lady`` or ``wrong_phase_during_assassination``.
     """
 
     KEY = ERROR_PREFIX + "wrong_phase"
-    KEYS: ClassVar[tuple[str, ...]] = (KEY + "_debate", KEY + "_vote")
+    KEYS: ClassVar[tuple[str, ...]] = (
+        KEY + "_debate",
+        KEY + "_vote",
+        KEY + "_lady",
+        KEY + "_assassination",
+        KEY + "_during_lady",
+        KEY + "_during_assassination",
+    )
+    _HOLDING: ClassVar[frozenset[str]] = frozenset({"lady", "assassination"})
 
     def __init__(self, **params: str | int) -> None:
         super().__init__(**params)
-        self.key = f"{self.KEY}_{params.get('expected', 'debate')}"
+        expected, phase = str(params.get("expected", "debate")), str(params.get("phase", ""))
+        if phase in self._HOLDING and expected not in self._HOLDING:
+            self.key = f"{self.KEY}_during_{phase}"
+        else:
+            self.key = f"{self.KEY}_{expected}"
 
 
 class GameIsOver(_KeyedError):
@@ -105,6 +120,53 @@ class InvalidAction(_KeyedError):
     KEY = ERROR_PREFIX + "invalid_action"
 
 
+class AvalonOnly(_KeyedError):
+    """An Avalon option in a classic game. Params: ``option`` (its name)."""
+
+    KEY = ERROR_PREFIX + "avalon_only"
+
+
+class MorganaNeedsPercival(_KeyedError):
+    """Morgana is only in a game with Percival."""
+
+    KEY = ERROR_PREFIX + "morgana_needs_percival"
+
+
+class TooManyEvilRoles(_KeyedError):
+    """The special evil roles (the Assassin and those chosen) outnumber the spies.
+
+    Params: ``roles`` (special evil roles), ``spies`` (spies for ``count``), ``count``
+    (players), ``needed`` (the fewest players whose spy count fits them, 0 if none)."""
+
+    KEY = ERROR_PREFIX + "too_many_evil_roles"
+
+
+class NotAssassin(_KeyedError):
+    """Only the Assassin names Merlin."""
+
+    KEY = ERROR_PREFIX + "not_assassin"
+
+
+class BadAssassinationTarget(_KeyedError):
+    """The Assassin named themselves or an evil player they know. Params: ``name``,
+    ``player``."""
+
+    KEY = ERROR_PREFIX + "bad_assassination_target"
+
+
+class NotLadyHolder(_KeyedError):
+    """Only the holder of the Lady of the Lake examines. Params: ``holder`` (name),
+    ``holder_id``."""
+
+    KEY = ERROR_PREFIX + "not_lady_holder"
+
+
+class LadyIneligible(_KeyedError):
+    """The Lady examines only a player who never held it. Params: ``name``, ``player``."""
+
+    KEY = ERROR_PREFIX + "lady_ineligible"
+
+
 #: Every error class, for catalogue checks.
 ERROR_CLASSES: tuple[type[_KeyedError], ...] = (
     BadPlayerCount,
@@ -121,6 +183,13 @@ ERROR_CLASSES: tuple[type[_KeyedError], ...] = (
     InvalidVote,
     InvalidChoice,
     InvalidAction,
+    AvalonOnly,
+    MorganaNeedsPercival,
+    TooManyEvilRoles,
+    NotAssassin,
+    BadAssassinationTarget,
+    NotLadyHolder,
+    LadyIneligible,
 )
 
 #: Every error key this engine can raise.

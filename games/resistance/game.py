@@ -12,8 +12,10 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
+from . import avalon
 from .errors import (
     AlreadyAPlayer,
+    BadAssassinationTarget,
     BadPlayerCount,
     DuplicatePlayer,
     GameError,
@@ -21,7 +23,10 @@ from .errors import (
     InvalidAction,
     InvalidChoice,
     InvalidVote,
+    LadyIneligible,
     NotAPlayer,
+    NotAssassin,
+    NotLadyHolder,
     NotLeader,
     NotOnTeam,
     NoVoteToResolve,
@@ -30,6 +35,7 @@ from .errors import (
     WrongTeamSize,
 )
 from .model import (
+    Character,
     EndReason,
     Event,
     MissingVote,
@@ -111,10 +117,15 @@ class Resistance:
         roles: Mapping[int, Role | str],
         leader_order: Sequence[int],
         options: Options = Options(),
+        characters: Mapping[int, Character | str] | None = None,
     ) -> None:
-        """A new game, at the first debate, with a given deal (no randomness here)."""
+        """A new game, at the first debate, with a given deal (no randomness here).
+
+        An Avalon game (``options.variant``) needs ``characters``, each player's Avalon role,
+        on the side ``roles`` gives them; a classic game takes none."""
         players = tuple(players)
         _verify_players(players)
+        avalon.verify_options(options, len(players))
         ids = [p.id for p in players]
         if set(roles) != set(ids):
             raise ValueError("roles must name exactly the players")
@@ -126,6 +137,16 @@ class Resistance:
             )
         if sorted(leader_order) != sorted(ids):
             raise ValueError("the leader order must hold every player exactly once")
+        character_of: dict[int, Character] = {}
+        if options.is_avalon:
+            if characters is None or set(characters) != set(ids):
+                raise ValueError("an Avalon game needs a role for exactly the players")
+            character_of = {pid: Character(characters[pid]) for pid in ids}
+            if any(character_of[pid].side is not role_of[pid] for pid in ids):
+                raise ValueError("each Avalon role must be on its player's side")
+            avalon.verify_deal(character_of, options)
+        elif characters:
+            raise ValueError("a classic game has no Avalon roles")
 
         self._players: tuple[Player, ...] = players
         self._roles: dict[int, Role] = role_of
@@ -137,6 +158,13 @@ class Resistance:
             "leader_order": list(self._leader_order),
             "options": options.to_dict(),
         }
+        if options.is_avalon:
+            self._setup["characters"] = {str(pid): c.value for pid, c in character_of.items()}
+        self._characters: dict[int, Character] = character_of
+        self._lady_holders: list[int] = (
+            [self._leader_order[-1]] if options.is_avalon and options.lady_of_the_lake else []
+        )
+        self._lady_examined: list[tuple[int, int]] = []
         self._leader_index = 0
         self._mission = 1
         self._rejections = 0
@@ -160,40 +188,42 @@ class Resistance:
         """Deal the roles and draw the leader order at random; the game starts at mission 1."""
         players = tuple(players)
         _verify_players(players)
+        avalon.verify_options(options, len(players))
         ids = [p.id for p in players]
         spies = set(rng.sample(ids, SPY_COUNT[len(ids)]))
         order = list(ids)
         rng.shuffle(order)
         roles = {pid: Role.SPY if pid in spies else Role.RESISTANCE for pid in ids}
-        game = cls(players, roles, order, options)
+        characters = avalon.deal(ids, spies, options, rng) if options.is_avalon else None
+        game = cls(players, roles, order, options, characters)
         return game, game.start_events()
 
     def start_events(self) -> list[Event]:
         """``game_started`` (public) and one private ``role_dealt`` per player, seat order."""
-        events = [
-            Event(
-                "game_started",
-                {
-                    "players": [p.id for p in self._players],
-                    "leader_order": list(self._leader_order),
-                },
-            )
-        ]
+        data: dict[str, Any] = {
+            "players": [p.id for p in self._players],
+            "leader_order": list(self._leader_order),
+        }
+        if self._options.is_avalon:
+            data["variant"] = self._options.variant.value
+            data["lady_holder"] = self.lady_holder
+        events = [Event("game_started", data)]
         events.extend(self.role_dealt_event(p.id) for p in self._players)
         return events
 
     def role_dealt_event(self, player: int) -> Event:
-        """The private role message of one player (spies learn the other spies)."""
+        """The private role message of one player: their side and whom they know (classic:
+        spies learn the other spies; Avalon: their role, and what it sees)."""
         self._verify_is_player(player)
-        return Event(
-            "role_dealt",
-            {
-                "player": player,
-                "role": self._roles[player].value,
-                "spies": list(self._other_spies(player)),
-            },
-            private_to=player,
-        )
+        data: dict[str, Any] = {
+            "player": player,
+            "role": self._roles[player].value,
+            "spies": list(self._other_spies(player)),
+        }
+        if self._options.is_avalon:
+            data["character"] = self._characters[player].value
+            data["merlin_candidates"] = list(self._merlin_candidates(player))
+        return Event("role_dealt", data, private_to=player)
 
     def setup_record(self) -> dict[str, Any]:
         """What setup drew (players, roles, leader order, options), for :meth:`replay`."""
@@ -202,11 +232,15 @@ class Resistance:
     @classmethod
     def from_setup_record(cls, record: Mapping[str, Any]) -> Resistance:
         """The fresh game that :meth:`setup_record` describes."""
+        characters = record.get("characters")
         return cls(
             [Player.from_dict(p) for p in record["players"]],
             {int(pid): Role(role) for pid, role in record["roles"].items()},
             [int(pid) for pid in record["leader_order"]],
             Options.from_dict(record.get("options", {})),
+            None
+            if characters is None
+            else {int(pid): Character(c) for pid, c in characters.items()},
         )
 
     @classmethod
@@ -244,6 +278,58 @@ class Resistance:
     @property
     def spies(self) -> tuple[int, ...]:
         return tuple(p.id for p in self._players if self._roles[p.id] is Role.SPY)
+
+    @property
+    def characters(self) -> dict[int, Character]:
+        """Each player's Avalon role (empty in a classic game). Secret until the end."""
+        return dict(self._characters)
+
+    def _holding(self, character: Character) -> int | None:
+        return next((pid for pid, c in self._characters.items() if c is character), None)
+
+    @property
+    def merlin(self) -> int | None:
+        return self._holding(Character.MERLIN)
+
+    @property
+    def assassin(self) -> int | None:
+        return self._holding(Character.ASSASSIN)
+
+    @property
+    def assassination_targets(self) -> tuple[int, ...]:
+        """Whom the Assassin may name (seat order); empty in a classic game."""
+        assassin = self.assassin
+        if assassin is None:
+            return ()
+        return avalon.assassination_targets(self._characters, assassin, self._seats())
+
+    @property
+    def lady_holder(self) -> int | None:
+        """Who holds the Lady of the Lake (None without the Lady)."""
+        return self._lady_holders[-1] if self._lady_holders else None
+
+    @property
+    def lady_holders(self) -> tuple[int, ...]:
+        """Everyone who has held the Lady, the first holder first."""
+        return tuple(self._lady_holders)
+
+    @property
+    def lady_eligible(self) -> tuple[int, ...]:
+        """Whom the Lady may examine now: the players who never held it, in leader order
+        starting after the holder (the order the Lady passes in at the deadline)."""
+        holder = self.lady_holder
+        if holder is None:
+            return ()
+        start = self._leader_order.index(holder)
+        n = len(self._leader_order)
+        after = [self._leader_order[(start + k) % n] for k in range(1, n)]
+        return tuple(pid for pid in after if pid not in self._lady_holders)
+
+    @property
+    def lady_examinations(self) -> tuple[tuple[int, int], ...]:
+        """(holder, examined player) for every use of the Lady, in order. Public: the channel
+        learns who examined whom (the result stays private)."""
+        return tuple(self._lady_examined)
 
     @property
     def leader_order(self) -> tuple[int, ...]:
@@ -320,7 +406,8 @@ class Resistance:
     @property
     def history(self) -> tuple[Event, ...]:
         """Public record of the game: every team_vote_result, mission_result, leader_skipped,
-        player_substituted and the final game_over / game_cancelled, in order."""
+        player_substituted, (Avalon) lady_examined, lady_passed, assassination_started,
+        assassination, and the final game_over / game_cancelled, in order."""
         return tuple(Event.from_dict(event.to_dict()) for event in self._history)
 
     @property
@@ -363,6 +450,10 @@ class Resistance:
             winner=self._winner,
             win_reason=self._win_reason,
             roles=self.roles if self._phase is Phase.OVER else {},
+            variant=self._options.variant,
+            characters=self.characters if self._phase is Phase.OVER else {},
+            lady_holder=self.lady_holder,
+            lady_holders=self.lady_holders,
         )
 
     def private_view(self, player: int) -> PrivateView:
@@ -374,6 +465,13 @@ class Resistance:
             vote=self._votes.get(player),
             choice=self._choices.get(player),
             on_team=self._team is not None and player in self._team,
+            character=self._characters.get(player),
+            merlin_candidates=self._merlin_candidates(player),
+            lady_results=tuple(
+                (target, self._roles[target])
+                for holder, target in self._lady_examined
+                if holder == player
+            ),
         )
 
     # ------------------------------------------------------------------ propose
@@ -492,15 +590,27 @@ class Resistance:
 
     def verify_resolve(self) -> None:
         self._verify_not_over()
-        if self._phase is not Phase.VOTE:
+        if self._phase not in (Phase.VOTE, Phase.LADY, Phase.ASSASSINATION):
             raise NoVoteToResolve()
 
     def can_resolve(self) -> bool:
         return self._can(self.verify_resolve)
 
     def resolve(self) -> list[Event]:
-        """Close the vote: publish it, run the mission if accepted, pass the lead or end."""
+        """The deadline. In a vote: publish it, run the mission if accepted, pass the lead or
+        end. Avalon: the Lady's holder chose no one (the Lady passes on, no one examined); the
+        Assassin named no one (good wins)."""
         self.verify_resolve()
+        if self._phase is Phase.LADY:
+            events = [self._pass_lady_on()]
+        elif self._phase is Phase.ASSASSINATION:
+            events = [self._finish(Winner.RESISTANCE, EndReason.NO_ASSASSINATION)]
+        else:
+            events = self._resolve_vote()
+        self._log({"action": "resolve"})
+        return events
+
+    def _resolve_vote(self) -> list[Event]:
         assert self._team is not None
         team = self._team
         count = len(self._players)
@@ -556,13 +666,14 @@ class Resistance:
         self._record(*events)
         self._end_round()
         end = self._check_end()
-        if end is not None:
-            events.append(end)
+        if end:
+            events += end
         else:
             if accepted:
                 self._mission += 1
             events.append(self._pass_lead())
-        self._log({"action": "resolve"})
+            if accepted and self._lady_holders and len(self._results) in avalon.LADY_MISSIONS:
+                events.append(self._lady_turn())
         return events
 
     # ------------------------------------------------------------------ skip_leader
@@ -585,9 +696,78 @@ class Resistance:
         self._record(skipped)
         events = [skipped]
         end = self._check_end()
-        events.append(end if end is not None else self._pass_lead())
+        events += end if end else [self._pass_lead()]
         self._log({"action": "skip_leader"})
         return events
+
+    # ------------------------------------------------------------------ Lady of the Lake
+
+    def verify_examine(self, holder: int, target: int) -> None:
+        self._verify_not_over()
+        self._verify_is_player(holder)
+        self._verify_phase(Phase.LADY)
+        current = self.lady_holder
+        assert current is not None
+        if holder != current:
+            raise NotLadyHolder(holder=self.player(current).name, holder_id=current)
+        if not self.is_player(target):
+            raise UnknownPlayer(player=_param(target))
+        if target not in self.lady_eligible:
+            raise LadyIneligible(name=self.player(target).name, player=target)
+
+    def can_examine(self, holder: int, target: int) -> bool:
+        return self._can(self.verify_examine, holder, target)
+
+    def examine(self, holder: int, target: int) -> list[Event]:
+        """The Lady's holder examines ``target``: the holder alone learns their side; the Lady
+        passes to ``target``; the next debate opens."""
+        self.verify_examine(holder, target)
+        self._lady_examined.append((holder, target))
+        self._lady_holders.append(target)
+        self._phase = Phase.DEBATE
+        public = Event(
+            "lady_examined", {"holder": holder, "target": target, "mission": len(self._results)}
+        )
+        self._record(public)
+        self._log({"action": "examine", "holder": holder, "target": target})
+        secret = Event(
+            "lady_result",
+            {"player": holder, "target": target, "side": self._roles[target].value},
+            private_to=holder,
+        )
+        return [public, secret]
+
+    # ------------------------------------------------------------------ assassination
+
+    def verify_assassinate(self, player: int, target: int) -> None:
+        self._verify_not_over()
+        self._verify_is_player(player)
+        self._verify_phase(Phase.ASSASSINATION)
+        if player != self.assassin:
+            raise NotAssassin()
+        if not self.is_player(target):
+            raise UnknownPlayer(player=_param(target))
+        if target not in self.assassination_targets:
+            raise BadAssassinationTarget(name=self.player(target).name, player=target)
+
+    def can_assassinate(self, player: int, target: int) -> bool:
+        return self._can(self.verify_assassinate, player, target)
+
+    def assassinate(self, player: int, target: int) -> list[Event]:
+        """The Assassin names ``target``: Merlin, evil wins; anyone else, good wins."""
+        self.verify_assassinate(player, target)
+        merlin = self.merlin
+        hit = target == merlin
+        named = Event(
+            "assassination", {"assassin": player, "target": target, "merlin": merlin, "hit": hit}
+        )
+        self._record(named)
+        if hit:
+            end = self._finish(Winner.SPIES, EndReason.MERLIN_ASSASSINATED)
+        else:
+            end = self._finish(Winner.RESISTANCE, EndReason.ASSASSIN_MISSED)
+        self._log({"action": "assassinate", "player": player, "target": target})
+        return [named, end]
 
     # ------------------------------------------------------------------ substitute
 
@@ -613,6 +793,9 @@ class Resistance:
 
         self._players = tuple(new if p.id == old else p for p in self._players)
         self._roles = {swap(pid): role for pid, role in self._roles.items()}
+        self._characters = {swap(pid): c for pid, c in self._characters.items()}
+        self._lady_holders = [swap(pid) for pid in self._lady_holders]
+        self._lady_examined = [(swap(a), swap(b)) for a, b in self._lady_examined]
         self._leader_order = tuple(swap(pid) for pid in self._leader_order)
         if self._team is not None:
             self._team = tuple(swap(pid) for pid in self._team)
@@ -638,7 +821,7 @@ class Resistance:
         self._phase = Phase.OVER
         self._winner = None
         self._win_reason = EndReason.CANCELLED
-        event = Event("game_cancelled", {"roles": self._roles_record()})
+        event = Event("game_cancelled", self._reveal())
         self._record(event)
         self._log({"action": "cancel"})
         return [event]
@@ -666,6 +849,18 @@ class Resistance:
             "win_reason": None if self._win_reason is None else self._win_reason.value,
             "history": [event.to_dict() for event in self._history],
             "actions": self.actions,
+            **self._avalon_record(),
+        }
+
+    def _avalon_record(self) -> dict[str, Any]:
+        """The Avalon part of :meth:`to_dict` (nothing for a classic game, whose saved state
+        keeps its original shape)."""
+        if not self._options.is_avalon:
+            return {}
+        return {
+            "characters": {str(p.id): self._characters[p.id].value for p in self._players},
+            "lady_holders": list(self._lady_holders),
+            "lady_examined": [list(pair) for pair in self._lady_examined],
         }
 
     @classmethod
@@ -690,6 +885,11 @@ class Resistance:
         game._win_reason = None if d["win_reason"] is None else EndReason(d["win_reason"])
         game._history = [Event.from_dict(e) for e in d["history"]]
         game._actions = _json_copy(list(d["actions"]))
+        if "characters" in d:
+            game._characters = {int(pid): Character(c) for pid, c in d["characters"].items()}
+        if "lady_holders" in d:
+            game._lady_holders = [int(pid) for pid in d["lady_holders"]]
+        game._lady_examined = [(int(a), int(b)) for a, b in d.get("lady_examined", [])]
         return game
 
     def __eq__(self, other: object) -> bool:
@@ -726,13 +926,31 @@ class Resistance:
         if self._phase is not expected:
             raise WrongPhase(phase=self._phase.value, expected=expected.value)
 
+    def _seats(self) -> tuple[int, ...]:
+        return tuple(p.id for p in self._players)
+
     def _other_spies(self, player: int) -> tuple[int, ...]:
+        """The players ``player`` knows to be spies."""
+        if self._options.is_avalon:
+            return avalon.known_evil(self._characters, player, self._seats())
         if self._roles[player] is not Role.SPY:
             return ()
         return tuple(pid for pid in self.spies if pid != player)
 
+    def _merlin_candidates(self, player: int) -> tuple[int, ...]:
+        if not self._options.is_avalon:
+            return ()
+        return avalon.merlin_candidates(self._characters, player, self._seats())
+
     def _roles_record(self) -> dict[str, str]:
         return {str(p.id): self._roles[p.id].value for p in self._players}
+
+    def _reveal(self) -> dict[str, Any]:
+        """Every role, for the end: sides, and Avalon roles in an Avalon game."""
+        data: dict[str, Any] = {"roles": self._roles_record()}
+        if self._options.is_avalon:
+            data["characters"] = {str(p.id): self._characters[p.id].value for p in self._players}
+        return data
 
     def _record(self, *events: Event) -> None:
         """Keep a copy of public events in the history (callers may mutate what they get)."""
@@ -752,26 +970,67 @@ class Resistance:
         self._leader_index = (self._leader_index + 1) % len(self._leader_order)
         return Event("leader_changed", {"leader": self.leader, "previous": previous})
 
-    def _check_end(self) -> Event | None:
-        """End the game if it is decided; return the ``game_over`` event."""
+    def _check_end(self) -> list[Event]:
+        """End the game if it is decided (``game_over``), or in Avalon open the assassination
+        after three successes (``assassination_started``, and the Assassin's private turn)."""
         successes = sum(1 for r in self._results if r)
         failures = len(self._results) - successes
         if successes >= MISSIONS_TO_WIN:
+            if self._options.is_avalon:
+                return self._start_assassination()
             winner, reason = Winner.RESISTANCE, EndReason.THREE_SUCCESSES
         elif failures >= MISSIONS_TO_WIN:
             winner, reason = Winner.SPIES, EndReason.THREE_FAILURES
         elif self._rejections >= MAX_REJECTIONS:
             winner, reason = Winner.SPIES, EndReason.FIVE_REJECTIONS
         else:
-            return None
+            return []
+        return [self._finish(winner, reason)]
+
+    def _finish(self, winner: Winner, reason: EndReason) -> Event:
         self._end_round()
         self._phase = Phase.OVER
         self._winner = winner
         self._win_reason = reason
         event = Event(
-            "game_over",
-            {"winner": winner.value, "reason": reason.value, "roles": self._roles_record()},
+            "game_over", {"winner": winner.value, "reason": reason.value, **self._reveal()}
         )
+        self._record(event)
+        return event
+
+    def _start_assassination(self) -> list[Event]:
+        self._end_round()
+        self._phase = Phase.ASSASSINATION
+        started = Event("assassination_started", {"mission": len(self._results)})
+        self._record(started)
+        assassin = self.assassin
+        assert assassin is not None
+        turn = Event(
+            "assassin_turn",
+            {"player": assassin, "targets": list(self.assassination_targets)},
+            private_to=assassin,
+        )
+        return [started, turn]
+
+    def _lady_turn(self) -> Event:
+        """After a mission result (2, 3 or 4): the Lady's holder must examine someone."""
+        self._phase = Phase.LADY
+        return Event(
+            "lady_turn",
+            {
+                "holder": self.lady_holder,
+                "mission": len(self._results),
+                "eligible": list(self.lady_eligible),
+            },
+        )
+
+    def _pass_lady_on(self) -> Event:
+        """No one examined by the deadline: the Lady passes to the next eligible player."""
+        holder = self.lady_holder
+        to = self.lady_eligible[0]
+        self._lady_holders.append(to)
+        self._phase = Phase.DEBATE
+        event = Event("lady_passed", {"holder": holder, "to": to, "mission": len(self._results)})
         self._record(event)
         return event
 
@@ -786,6 +1045,8 @@ ACTION_NAMES: tuple[str, ...] = (
     "skip_leader",
     "substitute",
     "cancel",
+    "examine",
+    "assassinate",
 )
 
 
@@ -819,6 +1080,10 @@ def _bind(
         if not isinstance(new.get("name"), str):
             raise InvalidAction(action="substitute")
         return game.substitute, (_field_id(action, "old"), Player.from_dict(new))
+    if name == "examine":
+        return game.examine, (_field_id(action, "holder"), _field_id(action, "target"))
+    if name == "assassinate":
+        return game.assassinate, (_field_id(action, "player"), _field_id(action, "target"))
     if name == "resolve":
         return game.resolve, ()
     if name == "skip_leader":

@@ -11,8 +11,37 @@ from games.common import Player as Player
 
 
 class Role(StrEnum):
+    """The side of a player: the Resistance (Avalon: good) or the spies (Avalon: evil)."""
+
     RESISTANCE = "resistance"
     SPY = "spy"
+
+
+class Variant(StrEnum):
+    CLASSIC = "classic"
+    AVALON = "avalon"
+
+
+class Character(StrEnum):
+    """A player's Avalon role (a classic game has none)."""
+
+    MERLIN = "merlin"
+    PERCIVAL = "percival"
+    SERVANT = "servant"
+    """A loyal servant of Arthur."""
+    ASSASSIN = "assassin"
+    MORGANA = "morgana"
+    MORDRED = "mordred"
+    OBERON = "oberon"
+    MINION = "minion"
+    """A minion of Mordred."""
+
+    @property
+    def side(self) -> Role:
+        return Role.RESISTANCE if self in GOOD_CHARACTERS else Role.SPY
+
+
+GOOD_CHARACTERS = frozenset({Character.MERLIN, Character.PERCIVAL, Character.SERVANT})
 
 
 class Phase(StrEnum):
@@ -20,6 +49,10 @@ class Phase(StrEnum):
     """The leader must propose a team."""
     VOTE = "vote"
     """A team is proposed; team votes and mission choices are being collected."""
+    LADY = "lady"
+    """Avalon: the holder of the Lady of the Lake must examine a player."""
+    ASSASSINATION = "assassination"
+    """Avalon: three missions succeeded; the Assassin must name Merlin."""
     OVER = "over"
 
 
@@ -35,6 +68,12 @@ class EndReason(StrEnum):
     THREE_FAILURES = "three_failures"
     FIVE_REJECTIONS = "five_rejections"
     CANCELLED = "cancelled"
+    MERLIN_ASSASSINATED = "merlin_assassinated"
+    """Avalon: the Assassin named Merlin (evil wins)."""
+    ASSASSIN_MISSED = "assassin_missed"
+    """Avalon: the Assassin named someone else (good wins)."""
+    NO_ASSASSINATION = "no_assassination"
+    """Avalon: the Assassin named no one by the deadline (good wins)."""
 
 
 class TeamVote(StrEnum):
@@ -54,19 +93,58 @@ class MissingVote(StrEnum):
     ACCEPT = "accept"
 
 
+#: The Avalon options, each a boolean (off by default).
+AVALON_OPTIONS: tuple[str, ...] = ("percival", "morgana", "mordred", "oberon", "lady_of_the_lake")
+
+
 @dataclass(frozen=True)
 class Options:
-    """The rule-relevant options of one game (timings and locks live in the service)."""
+    """The rule-relevant options of one game (timings and locks live in the service).
+
+    ``variant`` and the Avalon flags: Merlin and the Assassin are always in an Avalon game;
+    ``percival``, ``morgana``, ``mordred``, ``oberon`` add those roles and ``lady_of_the_lake``
+    the Lady. The flags mean nothing in a classic game (see ``verify_options``)."""
 
     missing_vote: MissingVote = MissingVote.REJECT
+    variant: Variant = Variant.CLASSIC
+    percival: bool = False
+    morgana: bool = False
+    mordred: bool = False
+    oberon: bool = False
+    lady_of_the_lake: bool = False
+
+    def __post_init__(self) -> None:
+        # Accept the plain strings too (``variant="avalon"``), as the enums they name.
+        object.__setattr__(self, "missing_vote", MissingVote(self.missing_vote))
+        object.__setattr__(self, "variant", Variant(self.variant))
+
+    @property
+    def is_avalon(self) -> bool:
+        return self.variant is Variant.AVALON
 
     def to_dict(self) -> dict[str, Any]:
-        return {"missing_vote": self.missing_vote.value}
+        """A classic game's options keep their original shape (``missing_vote`` alone)."""
+        d: dict[str, Any] = {"missing_vote": self.missing_vote.value}
+        if self.variant is not Variant.CLASSIC or any(self.avalon_flags().values()):
+            d["variant"] = self.variant.value
+            d.update(self.avalon_flags())
+        return d
+
+    def avalon_flags(self) -> dict[str, bool]:
+        return {name: bool(getattr(self, name)) for name in AVALON_OPTIONS}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Options:
         """Unknown keys are ignored; missing keys take their default."""
-        return cls(missing_vote=MissingVote(d.get("missing_vote", MissingVote.REJECT.value)))
+        return cls(
+            missing_vote=MissingVote(d.get("missing_vote", MissingVote.REJECT.value)),
+            variant=Variant(d.get("variant", Variant.CLASSIC.value)),
+            percival=bool(d.get("percival", False)),
+            morgana=bool(d.get("morgana", False)),
+            mordred=bool(d.get("mordred", False)),
+            oberon=bool(d.get("oberon", False)),
+            lady_of_the_lake=bool(d.get("lady_of_the_lake", False)),
+        )
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .model import EndReason, MissionChoice, Phase, Player, Role, TeamVote, Winner
+from .model import (
+    Character,
+    EndReason,
+    MissionChoice,
+    Phase,
+    Player,
+    Role,
+    TeamVote,
+    Variant,
+    Winner,
+)
 
 
 @dataclass(frozen=True)
@@ -30,15 +40,30 @@ class PublicView:
     win_reason: EndReason | None
     roles: dict[int, Role]
     """Empty unless the game is over."""
+    variant: Variant = Variant.CLASSIC
+    characters: dict[int, Character] = field(default_factory=dict)
+    """Avalon roles: empty unless the game is over."""
+    lady_holder: int | None = None
+    """Who holds the Lady of the Lake (Avalon with the Lady), else None."""
+    lady_holders: tuple[int, ...] = ()
+    """Everyone who has held the Lady, in order (the first holder first)."""
 
 
 @dataclass(frozen=True)
 class PrivateView:
-    """What one player may see: their role, the other spies (spies only), their own record."""
+    """What one player may see: their role, whom they know, their own record."""
 
     player: int
     role: Role
     spies: tuple[int, ...]
+    """The players this player knows to be spies (classic: the other spies, for a spy; Avalon:
+    the evil players their role sees)."""
     vote: TeamVote | None
     choice: MissionChoice | None
     on_team: bool
+    character: Character | None = None
+    """Avalon role, else None."""
+    merlin_candidates: tuple[int, ...] = ()
+    """Percival: Merlin and Morgana, in seat order (which is which stays unknown)."""
+    lady_results: tuple[tuple[int, Role], ...] = ()
+    """The players this player examined with the Lady of the Lake, and their side."""

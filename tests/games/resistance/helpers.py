@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
 from games.resistance import (
     SPY_COUNT,
+    Character,
     Event,
+    MissingVote,
     MissionChoice,
     Options,
     Player,
     Resistance,
     Role,
     TeamVote,
+    Variant,
 )
 
 NAMES = ["alice", "Bob", "carol", "Dave", "eve", "Frank", "grace", "Heidi", "ivan", "Judy"]
@@ -88,3 +92,44 @@ def by_kind(events: Iterable[Event], kind: str) -> Event:
     found = [e for e in events if e.kind == kind]
     assert len(found) == 1, f"expected one {kind}, got {found}"
     return found[0]
+
+
+def avalon_options(characters: Iterable[Character], *, lady: bool = False) -> Options:
+    """The Avalon options that deal exactly ``characters``."""
+    chosen = set(characters)
+    return Options(
+        variant=Variant.AVALON,
+        percival=Character.PERCIVAL in chosen,
+        morgana=Character.MORGANA in chosen,
+        mordred=Character.MORDRED in chosen,
+        oberon=Character.OBERON in chosen,
+        lady_of_the_lake=lady,
+    )
+
+
+def make_avalon(
+    characters: Sequence[Character],
+    *,
+    order: Sequence[int] | None = None,
+    lady: bool = False,
+    missing_vote: MissingVote = MissingVote.REJECT,
+) -> Resistance:
+    """An Avalon game whose seat i (id 100 + i) holds ``characters[i]``; leader order the seat
+    order unless given."""
+    players = make_players(len(characters))
+    ids = [p.id for p in players]
+    chars = dict(zip(ids, characters, strict=True))
+    roles = {pid: c.side for pid, c in chars.items()}
+    options = dataclasses.replace(avalon_options(characters, lady=lady), missing_vote=missing_vote)
+    return Resistance(players, roles, order if order is not None else ids, options, chars)
+
+
+def holding(game: Resistance, character: Character) -> list[int]:
+    """The players (seat order) who hold ``character``."""
+    return [p.id for p in game.players if game.characters[p.id] is character]
+
+
+def good_team(game: Resistance) -> list[int]:
+    """A team of the current size with no spy on it."""
+    good = [p.id for p in game.players if game.roles[p.id] is Role.RESISTANCE]
+    return good[: game.team_size]

@@ -12,8 +12,10 @@ import pytest
 from bot.i18n import catalogue, placeholders
 from games.resistance import (
     ERROR_KEYS,
+    Character,
     GameError,
     MissionChoice,
+    Options,
     Player,
     Resistance,
     TeamVote,
@@ -22,7 +24,17 @@ from games.resistance import (
     verify_action,
 )
 
-from .helpers import make_game, make_players, play_round, propose_any
+from .helpers import good_team, make_avalon, make_game, make_players, play_round, propose_any
+
+AVALON_SEVEN = [
+    Character.MERLIN,
+    Character.PERCIVAL,
+    Character.SERVANT,
+    Character.SERVANT,
+    Character.ASSASSIN,
+    Character.MORGANA,
+    Character.OBERON,
+]
 
 
 def _debate() -> Resistance:
@@ -32,6 +44,22 @@ def _debate() -> Resistance:
 def _vote() -> Resistance:
     game = make_game(5)
     propose_any(game, [100, 103])
+    return game
+
+
+def _lady() -> Resistance:
+    """Avalon with the Lady, after mission 2: grace (106, last on the leader list) holds it."""
+    game = make_avalon(AVALON_SEVEN, lady=True)
+    play_round(game, team=good_team(game))
+    play_round(game, team=good_team(game))
+    return game
+
+
+def _assassination() -> Resistance:
+    """Avalon after three successes: eve (104) is the Assassin, Frank (105) Morgana."""
+    game = make_avalon(AVALON_SEVEN)
+    for _ in range(3):
+        play_round(game, team=good_team(game))
     return game
 
 
@@ -86,6 +114,42 @@ CASES: list[tuple[str, dict[str, Any] | None, Callable[[], Resistance], str, tup
     ("unknown_player", {"player": 5}, _vote, "substitute", (5, Player(1, "x"))),
     ("invalid_vote", {"value": "maybe"}, _vote, "vote", (100, "maybe")),
     ("invalid_choice", {"value": "steal"}, _vote, "choose", (100, "steal")),
+    ("wrong_phase_lady", {"phase": "debate", "expected": "lady"}, _debate, "examine", (100, 101)),
+    (
+        "wrong_phase_assassination",
+        {"phase": "debate", "expected": "assassination"},
+        _debate,
+        "assassinate",
+        (100, 101),
+    ),
+    (
+        "wrong_phase_during_lady",
+        {"phase": "lady", "expected": "debate"},
+        _lady,
+        "propose",
+        (102, [100, 101, 102]),
+    ),
+    (
+        "wrong_phase_during_assassination",
+        {"phase": "assassination", "expected": "vote"},
+        _assassination,
+        "vote",
+        (100, "accept"),
+    ),
+    ("not_lady_holder", {"holder": "grace", "holder_id": 106}, _lady, "examine", (100, 101)),
+    ("lady_ineligible", {"name": "grace", "player": 106}, _lady, "examine", (106, 106)),
+    ("unknown_player", {"player": 7}, _lady, "examine", (106, 7)),
+    ("not_assassin", {}, _assassination, "assassinate", (105, 100)),
+    (
+        "bad_assassination_target",
+        {"name": "Frank", "player": 105},
+        _assassination,
+        "assassinate",
+        (104, 105),
+    ),
+    ("unknown_player", {"player": 7}, _assassination, "assassinate", (104, 7)),
+    ("game_over", {}, _over, "examine", (100, 101)),
+    ("game_over", {}, _over, "assassinate", (100, 101)),
 ]
 
 
@@ -165,10 +229,41 @@ def test_invalid_action_records(action: dict[str, Any]) -> None:
     assert game.to_dict() == before
 
 
+# Avalon choices of roles the rules refuse: (options, players, key, params).
+SETUP_CASES: list[tuple[str, dict[str, Any], Options, int]] = [
+    ("avalon_only", {"option": "oberon"}, Options(oberon=True), 7),
+    (
+        "morgana_needs_percival",
+        {},
+        Options(variant="avalon", morgana=True),  # type: ignore[arg-type]
+        7,
+    ),
+    (
+        "too_many_evil_roles",
+        {"roles": 3, "spies": 2, "count": 6, "needed": 7},
+        Options(variant="avalon", mordred=True, oberon=True),  # type: ignore[arg-type]
+        6,
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "params", "options", "count"), SETUP_CASES)
+def test_avalon_setup_errors(
+    key: str, params: dict[str, Any], options: Options, count: int
+) -> None:
+    with pytest.raises(GameError) as info:
+        Resistance.setup(make_players(count), random.Random(0), options)
+    assert info.value.key == "resistance.error." + key
+    assert info.value.params == params
+    for lang in ("en", "fr"):
+        catalogue(lang)[info.value.key].format(**info.value.params)
+
+
 def test_error_keys_are_all_exercised() -> None:
     raised = {"resistance.error." + case[0] for case in CASES}
     raised |= {"resistance.error.bad_player_count", "resistance.error.duplicate_player"}
     raised |= {"resistance.error.invalid_action"}
+    raised |= {"resistance.error." + case[0] for case in SETUP_CASES}
     assert raised == set(ERROR_KEYS)
 
 
