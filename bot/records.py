@@ -11,12 +11,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import vote_matrix
+from bot import archive, vote_matrix
+from bot.errors import UserError
 from bot.i18n import t
 from db import repo
-from db.models import Game
+from db.models import Game, GameStatus
 
 MESSAGE_LIMIT = 2000  # characters of one Discord message
 
@@ -87,19 +89,135 @@ async def post_with_files(
     return message
 
 
+async def record_file(s: AsyncSession, game: Game, state: Any, lang: str) -> FileMaker:
+    """The game's record as a Markdown file, from its state and public event log."""
+    text = archive.markdown(game, state, await public_events(s, game.id), lang)
+    return file_maker(text.encode("utf-8"), archive.filename(game, lang))
+
+
 async def resistance_end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Any:
-    """The end-of-game post: the history, with the vote matrix attached. Its data is read in
-    this transaction; the picture is rendered (off the loop) and posted after the commit."""
+    """The end-of-game post: the history, with the vote matrix and the record attached. Its
+    data is read in this transaction; the picture is rendered (off the loop) after the commit."""
     lang = game.lang
     text = await service.history_text(s, game, state, lang)
     matrix = await resistance_matrix(s, game, state)
+    record = await record_file(s, game, state, lang)
     game_id, where = game.id, service.where(game)
 
     async def post() -> None:
-        files = [await matrix_file(matrix, lang, game_id)]
+        files = [await matrix_file(matrix, lang, game_id), record]
         await post_with_files(service.app.courier, where, text, files)
 
     return post
+
+
+async def archive_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Any:
+    """A post with the game's record attached (the end of a Refutation Game, a cancellation)."""
+    lang = game.lang
+    record = await record_file(s, game, state, lang)
+    key = "archive.posted_refutation" if game.kind == "refutation" else "archive.posted"
+    text, where = t(key, lang), service.where(game)
+
+    async def post() -> None:
+        await post_with_files(service.app.courier, where, text, [record])
+
+    return post
+
+
+# -- archives --------------------------------------------------------------------------------
+
+ARCHIVED = (GameStatus.ENDED.value, GameStatus.CANCELLED.value)
+
+
+async def archived_games(
+    s: AsyncSession, guild_id: int, kind: str, *, limit: int | None = None
+) -> list[Game]:
+    """This server's games of ``kind`` that were played and are over, the newest first."""
+    stmt = (
+        select(Game)
+        .where(
+            Game.guild_id == guild_id,
+            Game.kind == kind,
+            Game.status.in_(ARCHIVED),
+            Game.state.is_not(None),
+        )
+        .order_by(Game.id.desc())
+    )
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    return list((await s.scalars(stmt)).all())
+
+
+def short_outcome(service: Any, game: Game, lang: str) -> str:
+    if game.status == GameStatus.CANCELLED.value:
+        return t("archive.cancelled_short", lang)
+    state = service.load(game)
+    if game.kind == "resistance":
+        return archive.resistance_outcome(state, lang)
+    return archive.refutation_outcome(state, lang)
+
+
+def day(game: Game) -> str:
+    at = game.ended_at or game.started_at or game.created_at
+    return at.strftime("%Y-%m-%d")
+
+
+async def archive_choices(
+    service: Any, guild_id: int, typed: str, lang: str
+) -> list[tuple[str, int]]:
+    """Autocomplete for ``archive game``: number, date and outcome; matches what is typed
+    against all three."""
+    typed = typed.strip().lstrip("#").casefold()
+    out: list[tuple[str, int]] = []
+    async with service.app.sessions() as s:
+        games = await archived_games(s, guild_id, service.kind, limit=200)
+    for game in games:
+        label = t(
+            "archive.choice",
+            lang,
+            number=game.id,
+            date=day(game),
+            outcome=short_outcome(service, game, lang),
+        )
+        if typed and typed not in label.casefold():
+            continue
+        out.append((label[:100], game.id))
+        if len(out) == 25:
+            break
+    return out
+
+
+async def archive_reply(service: Any, actor: Any, guild_id: int, number: int) -> Any:
+    """``archive game``: the record of an ended game of this server, in the reader's language."""
+    from bot.service import Reply
+
+    lang = actor.lang
+    game_name = t(f"common.game_name.{service.kind}", lang)
+    async with service.app.sessions() as s:
+        game = await repo.get_game(s, number)
+        if (
+            game is None
+            or game.guild_id != guild_id
+            or game.kind != service.kind
+            or game.status not in ARCHIVED
+            or game.state is None
+        ):
+            raise UserError("archive.not_found", number=number, game=game_name)
+        state = service.load(game)
+        record = await record_file(s, game, state, lang)
+        files = [record]
+        if game.kind == "resistance":
+            matrix = await resistance_matrix(s, game, state)
+            files.insert(0, await matrix_file(matrix, lang, game.id))
+    text = t(
+        "archive.reply",
+        lang,
+        number=game.id,
+        game=game_name,
+        date=day(game),
+        outcome=short_outcome(service, game, lang),
+    )
+    return Reply(text, files=files)
 
 
 async def resistance_history(service: Any, actor: Any, game_id: int) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import records
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.service import Actor, Effect, GameService, Outcome, Reply
@@ -637,6 +638,8 @@ class RefutationService(GameService):
                 game.status = "ended"
                 game.ended_at = self.now()
         await self.save(s, game, state, events, None)
+        if state.phase is Phase.OVER:
+            effects.append(await records.archive_post(self, s, game, state))
         return Outcome("", effects)
 
     def vote_message(
@@ -756,7 +759,10 @@ class RefutationService(GameService):
             game.status = "ended"
             game.ended_at = self.now()
         await self.save(s, game, state, events, None)
-        return Outcome("", [self.close_vote_buttons(game), *self.posts(game, state, events)])
+        effects = [self.close_vote_buttons(game), *self.posts(game, state, events)]
+        if state.phase is Phase.OVER:
+            effects.append(await records.archive_post(self, s, game, state))
+        return Outcome("", effects)
 
     async def consult(self, actor: Actor, game_id: int, n: int | None) -> str:
         """The Reference page button: the target's page, publicly; maybe an election."""
@@ -842,6 +848,8 @@ class RefutationService(GameService):
                 effects.append(self.post(game, t("common.lobby.cancelled", game.lang)))
             game.status = "cancelled"
             game.ended_at = self.now()
+            if game.state is not None:
+                effects.append(await records.archive_post(self, s, game, self.load(game)))
         return await self.run(Outcome(t("common.moderation.cancelled", actor.lang), effects))
 
     def step(self, state: Refutation) -> str | None:

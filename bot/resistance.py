@@ -744,6 +744,8 @@ class ResistanceService(GameService):
                 effects.append(self.announce(game, t("common.lobby.cancelled", game.lang)))
             game.status = "cancelled"
             game.ended_at = self.now()
+            if game.state is not None:
+                effects.append(await records.archive_post(self, s, game, self.load(game)))
         return await self.run(Outcome(t("common.moderation.cancelled", actor.lang), effects))
 
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:

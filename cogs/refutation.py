@@ -15,6 +15,7 @@ from bot.i18n import Lang, lang_of
 from bot.refutation import ABSTAIN, RefutationService, m
 from bot.service import Actor, Reply
 from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
+from cogs.records import RecordCommands
 
 # The options of a game, shared by /refutation new and /settings refutation.
 GAME_OPTIONS = {
@@ -176,6 +177,7 @@ async def revealed_cards(
 class RefutationCog(
     LobbyCommands,
     ModerationCommands,
+    RecordCommands,
     commands.GroupCog,
     group_name="refutation",
     group_description="Play The Refutation Game (play-by-post)",

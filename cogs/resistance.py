@@ -15,6 +15,7 @@ from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
 from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
+from cogs.records import RecordCommands
 from games.resistance import MissionChoice, TeamVote
 
 CHOICES: dict[str, TeamVote | MissionChoice] = {
@@ -97,6 +98,7 @@ def vote_view(game_id: int, proposal: int, on_team: bool, lang: Lang) -> discord
 class ResistanceCog(
     LobbyCommands,
     ModerationCommands,
+    RecordCommands,
     commands.GroupCog,
     group_name="resistance",
     group_description="Play The Resistance (play-by-post)",

@@ -8,6 +8,8 @@ from typing import Any
 from games.resistance import MissionChoice, Resistance, TeamVote
 from games.resistance import Player as EnginePlayer
 
+last_state: Resistance | None = None  # the state the last fixed_game() ended with
+
 NAMES = ["Amélie", "Bob", "Chloé", "Œdipe", "Émile", "Fatou", "Gus"]
 
 
@@ -50,6 +52,8 @@ def fixed_game() -> tuple[list[tuple[str, dict[str, Any]]], dict[int, str], list
     play(False)
     play(True, sabotage=2)
     play(True)
+    global last_state
+    last_state = state
     public = [(e.kind, e.data) for e in log if e.private_to is None]
     names = {p.id: p.name for p in state.players}
     return public, names, list(state.leader_order)

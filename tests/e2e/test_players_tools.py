@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.play import Game, until
+from tests.e2e.refutation_play import RfGame
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -64,3 +65,52 @@ async def test_the_end_of_game_post_carries_the_vote_matrix(table: Any, bot: Any
     assert png["filename"].startswith("votes-game-")
     assert "Mission 3 succeeded with 0 sabotage(s)" in png["description"]
     assert "History of the game" in post.content
+    record = next(a for a in post.attachments if a["filename"].endswith(".md"))
+    assert record["filename"].startswith("resistance-game-") and record["size"] > 500
+
+    # The archive: anyone finds the game by number or date and gets its record privately.
+    french, english = french_and_english(game)
+    outsider = table.users[9]
+    choices = await table.sb.autocomplete(
+        outsider, "resistance archive", channel=table.channel, focused="game", game=""
+    )
+    ((label, game_id),) = [(c["name"], c["value"]) for c in choices]
+    assert label.startswith(f"#{game_id} · 20") and "Resistance wins" in label
+    for user, words, filename in (
+        (english, "The record of game", "resistance-game-"),
+        (french, "Le compte rendu de la partie", "resistance-partie-"),
+    ):
+        ix = await table.sb.slash(user, "resistance archive", channel=table.channel, game=game_id)
+        message = await ix.reply_message(10.0)
+        assert message.ephemeral and words in message.content
+        names = sorted(a["filename"] for a in message.attachments)
+        assert names[0].startswith(filename) and names[0].endswith(".md")
+        assert names[1].endswith(".png")
+    refused = await game.slash(english, "resistance archive", game=game_id + 100)
+    assert f"no finished game {game_id + 100}" in refused
+    refused = await game.slash(french, "refutation archive", game=game_id)
+    assert "pas de partie" in refused  # a Resistance game is not a Refutation Game
+
+
+async def test_a_cancelled_refutation_game_leaves_its_record(table: Any, bot: Any) -> None:
+    players = table.users[:3]
+    game = RfGame(table, players)
+    await game.open()
+    await game.start()
+    assert "cancelled" in await game.slash(table.mod, "refutation cancel")
+    post = await until(
+        lambda: next((m for m in table.sb.channel_messages(table.channel) if m.attachments), None),
+        what="the record of the cancelled game",
+    )
+    (record,) = post.attachments
+    assert record["filename"].startswith("refutation-game-") and "record" in post.content
+    french = next(u for u in players if u.locale == "fr")
+    choices = await table.sb.autocomplete(
+        french, "refutation archive", channel=table.channel, focused="game", game="20"
+    )
+    ((label, game_id),) = [(c["name"], c["value"]) for c in choices]
+    assert "annulée" in label
+    ix = await table.sb.slash(french, "refutation archive", channel=table.channel, game=game_id)
+    message = await ix.reply_message(10.0)
+    assert "Le compte rendu de la partie" in message.content
+    assert message.attachments[0]["filename"] == f"refutation-partie-{game_id}.md"

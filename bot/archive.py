@@ -1,0 +1,287 @@
+"""A game's record as Markdown: what moderators keep once a game is over.
+
+Pure functions of the stored state and the public event log (plus the game's row): the end of
+the game attaches the record, and ``/resistance archive`` or ``/refutation archive`` rebuild the
+same record later, in the reader's language. Roles appear only once the game is over (the
+records of running games are never built).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.i18n import MissingMessage, t
+from db.models import Game
+
+Events = Sequence[tuple[str, Mapping[str, Any]]]
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>~#])")
+
+
+def md(text: object) -> str:
+    """Text shown as typed in Markdown: its special characters escaped, on one line."""
+    flat = " ".join(str(text).split())
+    return _MD_SPECIAL.sub(r"\\\1", flat)
+
+
+def when(at: datetime | None) -> str:
+    return at.strftime("%Y-%m-%d %H:%M UTC") if at is not None else "—"
+
+
+def role_name(kind: str, role: str, lang: str) -> str:
+    """A role's name from the catalogue (``archive.role.<kind>.<role>``); a role the catalogue
+    does not know yet (a new variant) shows as stored."""
+    try:
+        return t(f"archive.role.{kind}.{role}", lang)
+    except MissingMessage:
+        return role.replace("_", " ").capitalize()
+
+
+def header(game: Game, lang: str, outcome: str) -> list[str]:
+    title = t(f"common.game_name.{game.kind}", lang)
+    lines = [
+        f"# {t('archive.title', lang, game=title, number=game.id)}",
+        "",
+        f"- {t('archive.started', lang, at=when(game.started_at))}",
+        f"- {t('archive.ended', lang, at=when(game.ended_at))}",
+        f"- {t('archive.outcome', lang, outcome=outcome)}",
+    ]
+    options = ", ".join(f"`{k}` = {md(v)}" for k, v in sorted(game.options.items()) if k != "deck")
+    lines.append(f"- {t('archive.options', lang, options=options or '—')}")
+    return lines
+
+
+def names_of(state: Any, events: Events) -> dict[int, str]:
+    """Everyone who sat at the table, substituted players included."""
+    names = {p.id: p.name for p in state.players}
+    for kind, d in events:
+        if kind == "player_substituted":
+            names.setdefault(int(d["old"]), str(d.get("old_name") or d["old"]))
+            names.setdefault(int(d["new"]), str(d["name"]))
+    return names
+
+
+def substituted(d: Mapping[str, Any], names: Mapping[int, str], lang: str) -> str:
+    return t("archive.substituted", lang, new=md(d["name"]), old=md(names.get(int(d["old"]), "?")))
+
+
+def listing(ids: Sequence[Any], names: Mapping[int, str]) -> str:
+    return ", ".join(md(names.get(int(i), str(i))) for i in ids) or "—"
+
+
+# -- The Resistance --------------------------------------------------------------------------
+
+
+def resistance_outcome(state: Any, lang: str) -> str:
+    if state.winner is None:
+        return t("resistance.end.cancelled", lang).replace("**", "")
+    reason = t(f"resistance.end.reason.{state.win_reason}", lang)
+    return t(f"resistance.end.{state.winner.value}", lang, reason=reason).replace("**", "")
+
+
+def resistance_markdown(game: Game, state: Any, events: Events, lang: str) -> str:
+    """Every proposal, every vote by name, every mission result and every role."""
+    names = names_of(state, events)
+    lines = header(game, lang, resistance_outcome(state, lang))
+    lines += ["", f"## {t('archive.players', lang)}", ""]
+    lines.append(f"| # | {t('archive.player', lang)} | {t('archive.role_column', lang)} |")
+    lines.append("|---|---|---|")
+    replaced: dict[int, list[str]] = {}
+    for kind, d in events:
+        if kind == "player_substituted":
+            replaced.setdefault(int(d["new"]), []).append(names[int(d["old"])])
+    for n, pid in enumerate(state.leader_order, 1):
+        name = md(state.player(pid).name)
+        if pid in replaced:
+            name += " " + t("archive.replaced", lang, names=", ".join(map(md, replaced[pid])))
+        role = role_name("resistance", state.roles[pid].value, lang)
+        lines.append(f"| {n} | {name} | {role} |")
+    lines += ["", f"## {t('archive.proposals', lang)}"]
+    mission_seen: set[int] = set()
+    for kind, d in events:
+        if kind in ("team_proposed", "leader_skipped") and int(d["mission"]) not in mission_seen:
+            mission_seen.add(int(d["mission"]))
+            lines += ["", f"### {t('resistance.matrix.mission', lang, mission=d['mission'])}"]
+        if kind == "team_proposed":
+            lines += [
+                "",
+                t(
+                    "archive.resistance.proposal",
+                    lang,
+                    proposal=d["proposal"],
+                    leader=md(names.get(int(d["leader"]), "?")),
+                    team=listing(d["team"], names),
+                ),
+            ]
+        elif kind == "team_vote_result":
+            key = "accepted" if d["accepted"] else "rejected"
+            lines.append(f"- {t(f'archive.resistance.{key}', lang)}")
+            for part in ("accept", "reject", "no_vote"):
+                lines.append(
+                    "- "
+                    + t(
+                        f"resistance.result.{part}",
+                        lang,
+                        count=len(d[part]),
+                        names=listing(d[part], names),
+                    )
+                )
+        elif kind == "mission_result":
+            key = "mission_success" if d["success"] else "mission_failed"
+            lines.append(
+                "- "
+                + t(
+                    f"resistance.result.{key}",
+                    lang,
+                    mission=d["mission"],
+                    supports=d["supports"],
+                    sabotages=d["sabotages"],
+                )
+            )
+        elif kind == "leader_skipped":
+            lines += [
+                "",
+                t(
+                    "archive.resistance.skipped",
+                    lang,
+                    name=md(names.get(int(d["leader"]), "?")),
+                ),
+            ]
+        elif kind == "player_substituted":
+            lines += ["", substituted(d, names, lang)]
+    return "\n".join(lines) + "\n"
+
+
+# -- The Refutation Game ---------------------------------------------------------------------
+
+
+def refutation_outcome(state: Any, lang: str) -> str:
+    result = getattr(state.result, "value", None)
+    if result == "won":
+        return t("refutation.end.won", lang, refuted=len(state.refuted)).replace("**", "")
+    if result == "lost":
+        return t("refutation.end.lost", lang).replace("**", "")
+    return t("refutation.end.ended", lang).replace("**", "")
+
+
+def card_label(state: Any, number: Any, lang: str) -> str:
+    try:
+        title = state.deck.title(int(number), lang)
+    except (KeyError, ValueError, LookupError):
+        title = "?"
+    return t("archive.refutation.card", lang, number=number, title=md(title))
+
+
+def counts(state: Any, votes: Mapping[Any, Any], lang: str) -> str:
+    shown = ", ".join(
+        t("archive.refutation.count", lang, card=card, votes=n) for card, n in votes.items()
+    )
+    return shown or "—"
+
+
+def refutation_markdown(game: Game, state: Any, events: Events, lang: str) -> str:
+    """Every refutation: who refuted what, the cards revealed and who played them, the votes
+    (counts per card, as announced) or the reference page, the result; the credits."""
+    names = names_of(state, events)
+    lines = header(game, lang, refutation_outcome(state, lang))
+    lines += ["", f"## {t('archive.players', lang)}", ""]
+    lines.append(f"| {t('archive.player', lang)} | {t('archive.refutation.credited', lang)} |")
+    lines.append("|---|---|")
+    for p in state.players:
+        cards = ", ".join(card_label(state, c, lang) for c in state.credits.get(p.id, [])) or "—"
+        lines.append(f"| {md(p.name)} | {len(state.credits.get(p.id, []))} — {cards} |")
+    lines += ["", f"## {t('archive.refutation.title', lang)}"]
+    number = 0
+    for kind, d in events:
+        if kind == "card_watched":
+            lines += [
+                "",
+                t(
+                    "archive.refutation.watched",
+                    lang,
+                    name=md(names.get(int(d["player"]), "?")),
+                    card=card_label(state, d["card"], lang),
+                ),
+            ]
+        elif kind == "refutation_started":
+            number = int(d["refutation"])
+            lines += [
+                "",
+                f"### {t('archive.refutation.heading', lang, n=number)}",
+                "",
+                t(
+                    "archive.refutation.started",
+                    lang,
+                    name=md(names.get(int(d["player"]), "?")),
+                    card=card_label(state, d["card"], lang),
+                    target=md(names.get(int(d["target_player"]), "?")),
+                ),
+            ]
+        elif kind == "cards_revealed":
+            revealed = d.get("cards") or {}
+            if not revealed:
+                lines.append(f"- {t('archive.refutation.no_cards', lang)}")
+            for card, pid in revealed.items():
+                lines.append(
+                    "- "
+                    + t(
+                        "archive.refutation.revealed",
+                        lang,
+                        card=card_label(state, card, lang),
+                        name=md(names.get(int(pid), "?")),
+                    )
+                )
+        elif kind == "reference_consulted":
+            lines.append(
+                "- "
+                + t(
+                    "archive.refutation.reference",
+                    lang,
+                    name=md(names.get(int(d["player"]), "?")),
+                )
+            )
+        elif kind == "refutation_succeeded":
+            how = (
+                t("archive.refutation.by_reference", lang)
+                if d.get("by_reference")
+                else t("archive.refutation.votes", lang, counts=counts(state, d["votes"], lang))
+            )
+            lines.append(
+                "- "
+                + t(
+                    "archive.refutation.succeeded",
+                    lang,
+                    card=card_label(state, d["card"], lang),
+                    name=md(names.get(int(d["player"]), "?")),
+                    how=how,
+                )
+            )
+        elif kind == "refutation_failed":
+            lines.append(
+                "- "
+                + t(
+                    "archive.refutation.failed",
+                    lang,
+                    votes=t(
+                        "archive.refutation.votes",
+                        lang,
+                        counts=counts(state, d.get("votes") or {}, lang),
+                    ),
+                )
+            )
+        elif kind == "player_substituted":
+            lines += ["", substituted(d, names, lang)]
+    return "\n".join(lines) + "\n"
+
+
+def markdown(game: Game, state: Any, events: Events, lang: str) -> str:
+    if game.kind == "refutation":
+        return refutation_markdown(game, state, events, lang)
+    return resistance_markdown(game, state, events, lang)
+
+
+def filename(game: Game, lang: str) -> str:
+    return t("archive.filename", lang, kind=game.kind, number=game.id)

@@ -1,0 +1,39 @@
+"""Commands every game shares for what is over or written down: ``archive`` (and ``rules``).
+
+Mixed into each game's GroupCog (which sets ``service``), like the lobby commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot import records
+from bot.i18n import lang_of
+from bot.service import Actor, Reply
+from cogs.lobby import answer
+
+
+class RecordCommands:
+    service: Any
+
+    @app_commands.command(name="archive", description="The record of an ended game of this server")
+    @app_commands.describe(game="The game: type its number or its date")
+    async def archive(self, interaction: discord.Interaction, game: int) -> None:
+        async def work() -> Reply:
+            reply: Reply = await records.archive_reply(
+                self.service, Actor.of(interaction), interaction.guild_id or 0, game
+            )
+            return reply
+
+        await answer(interaction, work)
+
+    @archive.autocomplete("game")
+    async def archive_game(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        choices = await records.archive_choices(
+            self.service, interaction.guild_id or 0, current, lang_of(interaction.locale)
+        )
+        return [app_commands.Choice(name=name, value=value) for name, value in choices]

@@ -1,0 +1,125 @@
+"""A game's Markdown record: every proposal, vote by name, mission and role (The Resistance);
+every refutation, card and vote (The Refutation Game). Built from real engines' event logs."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bot import archive
+from db.models import Game
+from games.refutation import Player as RfPlayer
+from games.refutation import Refutation, default_deck_path, load_deck
+from games.resistance import Resistance
+from tests.bot.matrix_fixture import fixed_game
+
+
+def a_game(kind: str, **kw: Any) -> Game:
+    return Game(
+        id=42,
+        kind=kind,
+        guild_id=1,
+        channel_id=2,
+        status="ended",
+        options={"vote_hours": 24},
+        created_by=3,
+        created_at=datetime(2026, 11, 1, 9, tzinfo=UTC),
+        started_at=datetime(2026, 11, 1, 10, tzinfo=UTC),
+        ended_at=datetime(2026, 11, 8, 21, tzinfo=UTC),
+        lang="en",
+        **kw,
+    )
+
+
+def resistance_state() -> tuple[Resistance, list[tuple[str, dict[str, Any]]]]:
+    events, _, _ = fixed_game()
+    from tests.bot import matrix_fixture
+
+    return matrix_fixture.last_state, events
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_resistance_record_has_every_proposal_vote_mission_and_role(lang: str) -> None:
+    state, events = resistance_state()
+    text = archive.resistance_markdown(a_game("resistance"), state, events, lang)
+    proposals = [d for k, d in events if k == "team_proposed"]
+    results = [d for k, d in events if k == "team_vote_result"]
+    missions = [d for k, d in events if k == "mission_result"]
+    word = "Proposal" if lang == "en" else "Proposition"
+    assert text.count(f"**{word} ") == len(proposals) == 6
+    names = {p.id: p.name for p in state.players}
+    names.update({int(d["old"]): d["old_name"] for k, d in events if k == "player_substituted"})
+    accepted = "Accepted" if lang == "en" else "Pour"
+    for d in results:  # every vote by name, in the engine's (alphabetical) order
+        listed = ", ".join(archive.md(names[p]) for p in d["accept"]) or "—"
+        line = f"- {accepted} ({len(d['accept'])}): {listed}"
+        assert line in re.sub(r"[ \u00a0\u202f]:", ":", text)
+    assert text.count("sabotage(s)") == len(missions) == 4
+    spy, good = ("Spy", "Resistance") if lang == "en" else ("Espion", "Résistance")
+    for p in state.players:
+        role = spy if p.id in state.spies else good
+        assert f"| {archive.md(p.name)}" in text and f"| {role} |" in text
+    assert "2026-11-08 21:00 UTC" in text
+    assert "Bob" in text and ("replaced Bob" in text or "a remplacé Bob" in text)
+
+
+def test_names_are_escaped_for_markdown() -> None:
+    assert archive.md("a|b*c_d\nx") == "a\\|b\\*c\\_d x"
+    assert archive.md("Œdipe") == "Œdipe"
+
+
+def test_a_role_the_catalogue_does_not_know_shows_as_stored() -> None:
+    assert archive.role_name("resistance", "spy", "fr") == "Espion"
+    assert archive.role_name("resistance", "loyal_servant", "en") == "Loyal servant"
+
+
+def refutation_game() -> tuple[Refutation, list[tuple[str, dict[str, Any]]]]:
+    """Three players; one watches a card, the next refutes it, the table votes a card in."""
+    deck = load_deck(default_deck_path())
+    for seed in range(200):
+        players = [RfPlayer(10, "Amélie"), RfPlayer(11, "Bob | *bold*"), RfPlayer(12, "Œdipe")]
+        state, log = Refutation.setup(players, deck, random.Random(seed))
+        active = state.active_player
+        for card in list(state.feed):
+            family = deck.card(card).family
+            holders = [
+                (pid, c)
+                for pid, hand in state.hands.items()
+                for c in hand
+                if deck.card(c).family == family
+            ]
+            if holders:
+                break
+        else:
+            continue
+        log += state.watch(active, card)
+        log += state.refute(state.active_player, active)  # the next player refutes it
+        pid, chosen = holders[0]
+        log += state.choose(pid, chosen)
+        log += state.reveal()
+        for p in players:
+            log += state.vote(p.id, chosen)
+        log += state.close_vote()
+        log += state.end(by_moderator=True)
+        public = [(e.kind, e.data) for e in log if e.private_to is None]
+        return state, public
+    raise AssertionError("no seed gives a refutable feed")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_refutation_record_has_every_refutation_card_and_vote(lang: str) -> None:
+    state, events = refutation_game()
+    text = archive.refutation_markdown(a_game("refutation"), state, events, lang)
+    (success,) = [d for k, d in events if k == "refutation_succeeded"]
+    card = success["card"]
+    assert f"{card} (" in text
+    assert "Bob \\| \\*bold\\*" in text  # escaped, never a table cell break
+    assert ("votes: card" in text) or ("votes\u00a0: carte" in text)
+    refuted = "**Refuted**" if lang == "en" else "**Réfutée**"
+    assert refuted in text
+    credited = [p for p in state.players if state.credits[p.id]]
+    assert len(credited) == 1
