@@ -73,6 +73,7 @@ class GameBot(commands.AutoShardedBot):
                 "resistance": asdict(settings.resistance),
                 "refutation": asdict(settings.refutation),
             },
+            busy_wait=settings.database.busy_wait_seconds,
         )
         self.services: dict[str, GameService] = {}
         self.scheduler = DeadlineScheduler(
@@ -82,6 +83,7 @@ class GameBot(commands.AutoShardedBot):
             owns=lambda guild_id: owns_guild(
                 guild_id, settings.discord.shard_count, settings.discord.shard_ids
             ),
+            game_lock=self.app.locks,
         )
         self.app.scheduler = self.scheduler
         # PostgreSQL: another process that moves one of our deadlines wakes our sweep.

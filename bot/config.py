@@ -35,6 +35,9 @@ class DiscordSettings:
 @dataclass(frozen=True)
 class DatabaseSettings:
     url: str = DEFAULT_DATABASE_URL
+    #: how long a click waits for a database kept busy by another process (SQLite's write
+    #: lock), retrying; under Discord's 15 minutes of a deferred interaction
+    busy_wait_seconds: float = 600.0
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,15 @@ def _check_shards(settings: DiscordSettings) -> DiscordSettings:
     return settings
 
 
+def _check_database(settings: DatabaseSettings) -> DatabaseSettings:
+    if not 0 <= settings.busy_wait_seconds <= 840:
+        raise ConfigError(
+            "[database] busy_wait_seconds must be from 0 to 840 (a deferred interaction's "
+            "token lasts 15 minutes)"
+        )
+    return settings
+
+
 def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -> Settings:
     """Settings from ``path`` (``config.toml`` when it exists), then the environment.
 
@@ -141,7 +153,7 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
         database_data["url"] = env["DATABASE_URL"]
     return Settings(
         discord=_check_shards(_section(DiscordSettings, discord_data, "discord")),
-        database=_section(DatabaseSettings, database_data, "database"),
+        database=_check_database(_section(DatabaseSettings, database_data, "database")),
         resistance=_section(ResistanceDefaults, games.get("resistance", {}), "games.resistance"),
         refutation=_section(RefutationDefaults, games.get("refutation", {}), "games.refutation"),
         log_level=str(logging_section.get("level", "INFO")).upper(),

@@ -566,6 +566,7 @@ class RefutationService(GameService):
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
             state.verify_choose(actor.id, card)
+            await self.require_in_time(s, game, CHOICE, actor)
             round_key = f"r{state.refutation_count}"
             await repo.record_vote(
                 s, game.id, round_key, "choice", actor.id, PASS if card is None else str(card)
@@ -706,6 +707,7 @@ class RefutationService(GameService):
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
             state.verify_vote(actor.id, card)
+            await self.require_in_time(s, game, VOTE, actor)
             round_key = f"r{state.refutation_count}"
             await repo.record_vote(
                 s,
@@ -771,6 +773,7 @@ class RefutationService(GameService):
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
             state.verify_consult_reference(actor.id)
+            await self.require_in_time(s, game, VOTE, actor)
             events = await self.apply_votes(s, game, state)
             number = state.target_card
             assert number is not None

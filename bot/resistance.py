@@ -358,6 +358,8 @@ class ResistanceService(GameService):
                 proposal != state.proposal_number or state.phase is not Phase.VOTE
             ):
                 raise UserError("resistance.error.stale_button")
+            if state.phase is Phase.VOTE:
+                await self.require_in_time(s, game, VOTE, actor)
             round_key = f"p{state.proposal_number}"
             # Later DMs follow the language of the client the player clicks with.
             await repo.set_player_locale(s, game.id, actor.id, actor.lang)

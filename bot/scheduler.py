@@ -92,6 +92,7 @@ class DeadlineScheduler:
         clock: Clock = utcnow,
         owns: Callable[[int], bool] = lambda guild_id: True,
         sweep_seconds: float = 60,
+        game_lock: Callable[[int], asyncio.Lock] | None = None,
     ) -> None:
         self._sessions = sessions
         self._handler = handler
@@ -101,6 +102,11 @@ class DeadlineScheduler:
         self._aps = AsyncIOScheduler(timezone=UTC)
         self._running: set[asyncio.Task[bool]] = set()
         self._started = False
+        # The services' per-game lock: a resolution waits for the clicks of its game that
+        # arrived before it (and they for it), in this process; the game row lock does the
+        # same across processes.
+        self._game_lock = game_lock
+        self._game_of: dict[int, int] = {}
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -172,6 +178,7 @@ class DeadlineScheduler:
         return schedule
 
     def unschedule(self, deadline_id: int) -> None:
+        self._game_of.pop(deadline_id, None)
         with contextlib.suppress(JobLookupError):
             self._aps.remove_job(job_id(deadline_id))
 
@@ -278,6 +285,7 @@ class DeadlineScheduler:
             payload=payload,
             at=self._clock(),
         )
+        self._game_of[deadline.id] = game_id
         if self._owns(guild_id):
             self._schedule_after_commit(s, deadline.id, deadline.due_at)
         else:
@@ -386,7 +394,24 @@ class DeadlineScheduler:
         """Resolve an open deadline at once, due or not (a moderator's "resolve now")."""
         return await self._resolve(deadline_id, force=True)
 
+    async def _game_lock_of(self, deadline_id: int) -> Any:
+        """The per-game lock of the deadline's game (a null one without ``game_lock``)."""
+        if self._game_lock is None:
+            return contextlib.nullcontext()
+        game_id = self._game_of.get(deadline_id)
+        if game_id is None:
+            async with self._sessions() as s:
+                game_id = await s.scalar(select(Deadline.game_id).where(Deadline.id == deadline_id))
+        if game_id is None:
+            return contextlib.nullcontext()
+        self._game_of[deadline_id] = game_id
+        return self._game_lock(game_id)
+
     async def _resolve(self, deadline_id: int, *, force: bool) -> bool:
+        async with await self._game_lock_of(deadline_id):
+            return await self._resolve_locked(deadline_id, force=force)
+
+    async def _resolve_locked(self, deadline_id: int, *, force: bool) -> bool:
         now = self._clock()
         after: AfterCommit | None = None
         try:
@@ -443,15 +468,16 @@ class DeadlineScheduler:
         async with self._sessions() as s:
             rows = (
                 await s.execute(
-                    select(Deadline.id, Deadline.guild_id, Deadline.due_at)
+                    select(Deadline.id, Deadline.guild_id, Deadline.due_at, Deadline.game_id)
                     .where(Deadline.status == _OPEN)
                     .order_by(Deadline.due_at, Deadline.id)
                 )
             ).all()
         due: list[int] = []
-        for deadline_id, guild_id, due_at in rows:
+        for deadline_id, guild_id, due_at, game_id in rows:
             if not self._owns(guild_id):
                 continue
+            self._game_of[deadline_id] = game_id
             if due_at <= now:
                 due.append(deadline_id)
             elif self.scheduled_at(deadline_id) != due_at:

@@ -7,10 +7,11 @@ private answer for the user, already localized.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -24,6 +25,7 @@ from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.locks import GameLocks
 from db import repo
+from db.engine import is_busy
 from db.models import Deadline, Game, Player
 from games.common import Player as EnginePlayer
 
@@ -45,6 +47,10 @@ class Actor:
     lang: Lang
     manages_guild: bool = False
     role_ids: frozenset[int] = frozenset()
+    #: when the user clicked or typed (the interaction's snowflake time): a click made before
+    #: a deadline counts even if it reaches the database after it; None: now
+    at: datetime | None = None
+    bot: bool = False
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> Actor:
@@ -57,11 +63,13 @@ class Actor:
             lang=lang_of(interaction.locale),
             manages_guild=bool(perms.manage_guild or perms.administrator),
             role_ids=frozenset(r.id for r in roles),
+            at=interaction.created_at,
+            bot=user.bot,
         )
 
     @classmethod
     def of_member(cls, member: discord.abc.User, lang: Lang) -> Actor:
-        return cls(id=member.id, name=member.display_name, lang=lang)
+        return cls(id=member.id, name=member.display_name, lang=lang, bot=member.bot)
 
 
 @dataclass
@@ -93,8 +101,11 @@ class Services:
         clock: Clock,
         rng: random.Random,
         defaults: dict[str, dict[str, Any]],
+        busy_wait: float = 600.0,
     ) -> None:
         self.sessions = sessions
+        #: seconds an action waits for a database kept busy by another process
+        self.busy_wait = busy_wait
         self.courier = courier
         self.clock = clock
         self.rng = rng
@@ -117,12 +128,45 @@ class GameService:
 
     @asynccontextmanager
     async def action(self, game_id: int) -> AsyncIterator[tuple[AsyncSession, Game]]:
-        """The game's lock and one transaction with the game row locked for update."""
-        async with self.app.locks(game_id), self.app.sessions.begin() as s:
-            game = await repo.get_game(s, game_id, for_update=True)
-            if game is None:
-                raise UserError("common.error.no_game")
-            yield s, game
+        """The game's lock and one transaction with the game row locked for update.
+
+        The deadline scheduler takes the same lock and row lock, so a click and the resolution
+        of its deadline never overlap. A database kept busy by another process (SQLite's write
+        lock held longer than ``busy_timeout``) is waited for, up to ``app.busy_wait`` seconds:
+        the interaction was deferred, its token lasts 15 minutes, and the click keeps its own
+        time (``Actor.at``), so a click made before a deadline still counts."""
+        async with self.app.locks(game_id):
+            loop = asyncio.get_running_loop()
+            give_up = loop.time() + self.app.busy_wait
+            pause = 0.05
+            while True:
+                stack = AsyncExitStack()
+                s = await stack.enter_async_context(self.app.sessions.begin())
+                try:
+                    game = await repo.get_game(s, game_id, for_update=True)
+                except Exception as exc:
+                    await stack.__aexit__(type(exc), exc, exc.__traceback__)
+                    if not is_busy(exc) or loop.time() + pause > give_up:
+                        raise
+                    log.warning("game %s: the database is busy, trying again", game_id)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, 1.0)
+                    continue
+                break
+            async with stack:
+                if game is None:
+                    raise UserError("common.error.no_game")
+                yield s, game
+
+    async def require_in_time(self, s: AsyncSession, game: Game, kind: str, actor: Actor) -> None:
+        """Refuse an answer given at or after the deadline of its step (``kind``), in the
+        transaction that would record it, even while that deadline waits to be resolved (the
+        scheduler is late, busy, or its process is down). The time is the click's own."""
+        clicked = actor.at or self.now()
+        for deadline in await repo.open_deadlines(s, game.id, kinds=[kind]):
+            if deadline.due_at <= clicked:
+                epoch = int(deadline.due_at.timestamp())
+                raise UserError("common.error.too_late", deadline=f"<t:{epoch}:F>")
 
     async def save(
         self, s: AsyncSession, game: Game, state: Any, events: list[Any], actor: int | None

@@ -168,6 +168,17 @@ class _WriterGate:
             lock.release()
 
 
+def is_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLite's "database is locked": another connection held the write
+    lock longer than ``busy_timeout`` (the caller may wait and try again)."""
+    while exc is not None:
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            return True
+        orig = getattr(exc, "orig", None)
+        exc = orig if isinstance(orig, BaseException) else exc.__cause__  # type: ignore[assignment]
+    return False
+
+
 def _set_wal(cursor: Any) -> None:
     """Switch to WAL (persistent in the file). Only a brand-new file that several connections
     open at once can refuse it ("database is locked" without calling the busy handler): retry

@@ -145,6 +145,18 @@ class RfGame(TableGame):
                 )
         return reply
 
+    async def watch_then_refute(self) -> tuple[Any, Any, int]:
+        """The active player places the feed's first card; the next player refutes it.
+        Returns the targeted player, the refuter and the targeted card."""
+        _, active = self.turn()
+        since = len(self.public())
+        await self.watch(active, self.feed()[0])
+        await self.new_public(since, "it is your turn")
+        _, refuter = self.turn()
+        target = (await in_front(self))[active]
+        assert "is open" in await self.refute(refuter, active)
+        return active, refuter, target
+
     async def choose(self, user: Any, value: int | str, message: Any | None = None) -> str:
         message = message or self.choice_dm(user)
         ix = await self.sb.select(user, message, values=[str(value)])

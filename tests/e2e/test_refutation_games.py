@@ -314,17 +314,11 @@ async def test_deadlines_close_the_choice_and_the_vote(table: Any, bot: Any) -> 
     seconds = 1.5
     await game.open(techniques=True, choice_hours=seconds / 3600, vote_hours=seconds / 3600)
     await game.start()
-    _, active = game.turn()
     since = len(game.public())
-    await game.watch(active, game.feed()[0])
-    await game.new_public(since, "it is your turn")
-    _, refuter = game.turn()
-    target = (await in_front(game))[active]
+    _, _, target = await game.watch_then_refute()
     hands = {u: game.hand(u) for u in players}
     player = next(u for u in players if best_card(hands[u], target) is not None)
     card = best_card(hands[player], target)
-    since = len(game.public())
-    assert "is open" in await game.refute(refuter, active)
     assert "Deadline: <t:" in await game.status()
     # Only one player chooses; the deadline reveals anyway.
     await game.choose(player, card)

@@ -122,12 +122,7 @@ async def test_substitute_during_the_choice(table: Any, bot: Any) -> None:
     game = RfGame(table, players)
     await game.open(choice_hours=48.0)
     await game.start()
-    _, active = game.turn()
-    since = len(game.public())
-    await game.watch(active, game.feed()[0])
-    await game.new_public(since, "it is your turn")
-    _, refuter = game.turn()
-    assert "is open" in await game.refute(refuter, active)
+    _, refuter, _ = await game.watch_then_refute()
     leaving = next(u for u in players if u is not refuter)
     stays = [u for u in players if u is not leaving]
     hand = await game.hand_now(leaving)

@@ -67,6 +67,16 @@ def pg_database() -> Any:
         pg_drop(name)
 
 
+def shard_processes(sb: Any, database_url: str, tmp_path: Path) -> list[BotProcess]:
+    """One bot process per shard, each with its config file and log in ``tmp_path``."""
+    procs = []
+    for shard_id in range(SHARDS):
+        config = tmp_path / f"shard{shard_id}.toml"
+        config.write_text(shard_config(sb, database_url, [shard_id], SHARDS))
+        procs.append(BotProcess(f"shard {shard_id}", config, tmp_path / f"shard{shard_id}.log"))
+    return procs
+
+
 def results(game: Game) -> list[str]:
     return [x for x in game.public() if any(m in x for m in RESULT_MARKERS)]
 
@@ -101,12 +111,7 @@ async def test_two_shard_processes_share_one_database(
     started = time.monotonic()
     await migrate(pg_database)
     a, b = table_on_shard(sb, 0), table_on_shard(sb, 1)
-    procs = []
-    for shard_id in range(SHARDS):
-        config = tmp_path / f"shard{shard_id}.toml"
-        config.write_text(shard_config(sb, pg_database, [shard_id], SHARDS))
-        procs.append(BotProcess(f"shard {shard_id}", config, tmp_path / f"shard{shard_id}.log"))
-    p0, p1 = procs
+    p0, p1 = shard_processes(sb, pg_database, tmp_path)
     async with processes(p0, p1):
         # Each process connected its own shard, and only that one.
         assert "ready: shard(s) [0] of 2, 1 guild(s)" in p0.text()
@@ -201,3 +206,41 @@ async def test_two_shard_processes_share_one_database(
     assert done_b <= {d for d, _, _ in p1.resolved()}
     assert not done_b & {d for d, _, _ in p0.resolved()}
     assert time.monotonic() - started < 90
+
+
+async def test_a_late_click_while_the_owner_is_down_is_refused(
+    sb: Any, pg_database: str, tmp_path: Path
+) -> None:
+    """The guild's process is down past a vote's deadline; the DM clicks still reach the
+    shard-0 process, which refuses those made after the deadline; the vote cast in time counts
+    when the owner is back and resolves the deadline."""
+    await migrate(pg_database)
+    table_on_shard(sb, 0)
+    b = table_on_shard(sb, 1)
+    p0, p1 = shard_processes(sb, pg_database, tmp_path)
+    async with processes(p0, p1):
+        game = Game(b, b.users)
+        await game.open(vote_hours=0.002, lock_during_vote=False, reminder_hours=0.0)
+        await game.start()
+        before = len(results(game))
+        await game.propose(team_of(game, game.team_size(1)))
+        in_time, late = b.users[0], b.users[1]
+        assert "On record" in await game.click(in_time, "accept")
+        await p1.kill()
+        engine = make_engine(pg_database)
+        try:
+            async with make_sessions(engine)() as s:
+                due = (
+                    await s.scalars(select(Deadline.due_at).where(Deadline.kind == "rs_vote"))
+                ).one()
+        finally:
+            await engine.dispose()
+        await asyncio.sleep(max(0.0, (due - discord.utils.utcnow()).total_seconds()) + 0.5)
+        reply = await game.click(in_time, "reject")
+        assert "Too late" in reply, reply
+        assert "Too late" in await game.click(late, "accept")
+        assert len(results(game)) == before
+        await p1.start()
+        await p1.wait_ready()
+        result = await next_result(game, before)
+        assert f"Accepted (1): {in_time.name}" in result, result
