@@ -27,6 +27,17 @@ log = logging.getLogger(__name__)
 
 COGS = ("cogs.resistance", "cogs.refutation", "cogs.settings")
 
+# Libraries that log whole payloads at DEBUG (request bodies, gateway events, SQL parameters):
+# DMs with roles and hands, clicked choices, interaction tokens.
+PAYLOAD_LOGGERS = ("discord", "aiosqlite")
+
+
+def quiet_payload_logs(discord_debug: bool) -> None:
+    """Keep the payload-dumping libraries at INFO whatever the bot's level, unless
+    ``[logging] discord_debug`` asks for their DEBUG output."""
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(logging.NOTSET if discord_debug else logging.INFO)
+
 
 def owns_guild(guild_id: int, shard_count: int | None, shard_ids: tuple[int, ...] | None) -> bool:
     """Whether this process runs the shard of ``guild_id`` (Discord's sharding formula)."""
@@ -45,6 +56,7 @@ class GameBot(commands.AutoShardedBot):
         rng: random.Random | None = None,
         cogs: tuple[str, ...] = COGS,
     ) -> None:
+        quiet_payload_logs(settings.discord_debug)
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(
@@ -160,6 +172,7 @@ class GameBot(commands.AutoShardedBot):
 
 async def run_bot(settings: Settings) -> None:
     """Apply migrations, then run until interrupted."""
+    quiet_payload_logs(settings.discord_debug)
     point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
     await migrate(settings.database.url)
     engine = make_engine(settings.database.url)

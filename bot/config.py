@@ -67,6 +67,9 @@ class Settings:
     resistance: ResistanceDefaults = ResistanceDefaults()
     refutation: RefutationDefaults = RefutationDefaults()
     log_level: str = "INFO"
+    #: let discord.py (and the SQLite driver) log at DEBUG: they dump request and event
+    #: payloads there (DMs, choices, interaction tokens), so only for debugging the library
+    discord_debug: bool = False
     source: Path | None = None
 
 
@@ -113,6 +116,16 @@ def _check_shards(settings: DiscordSettings) -> DiscordSettings:
     return settings
 
 
+def _logging_flag(section: dict[str, Any]) -> bool:
+    unknown = set(section) - {"level", "discord_debug"}
+    if unknown:
+        raise ConfigError(f"unknown key(s) in [logging]: {', '.join(sorted(unknown))}")
+    flag = section.get("discord_debug", False)
+    if not isinstance(flag, bool):
+        raise ConfigError("[logging] discord_debug must be true or false")
+    return flag
+
+
 def _check_database(settings: DatabaseSettings) -> DatabaseSettings:
     if not 0 <= settings.busy_wait_seconds <= 840:
         raise ConfigError(
@@ -157,5 +170,6 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
         resistance=_section(ResistanceDefaults, games.get("resistance", {}), "games.resistance"),
         refutation=_section(RefutationDefaults, games.get("refutation", {}), "games.refutation"),
         log_level=str(logging_section.get("level", "INFO")).upper(),
+        discord_debug=_logging_flag(logging_section),
         source=source,
     )

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot.app import COGS, GameBot
+from bot.app import COGS, GameBot, quiet_payload_logs
 from bot.clock import Clock, utcnow
 from bot.config import DatabaseSettings, DiscordSettings, Settings
 from bot.endpoints import point_discord_at
@@ -46,6 +46,7 @@ async def running_bot(
     settings = settings or sandbox_settings(sb, database_url)
     if settings.database.url != database_url:
         settings = replace(settings, database=DatabaseSettings(url=database_url))
+    quiet_payload_logs(settings.discord_debug)
     point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
     await migrate(database_url)
     bot = GameBot(

@@ -1,0 +1,90 @@
+"""At any log level the bot's log holds no role, secret choice, hand or interaction token."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot.harness import running_bot, sandbox_settings
+from tests.e2e.play import Game, text_of
+from tests.e2e.refutation_play import RfGame
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def bot_log(caplog: Any) -> tuple[int, str]:
+    """How many records the bot's process logged, and their text (the sandbox, which plays
+    Discord in this process, is not the bot)."""
+    records = [r for r in caplog.records if not r.name.startswith("sandbox")]
+    text = "\n".join(
+        r.getMessage() + (logging.Formatter().formatException(r.exc_info) if r.exc_info else "")
+        for r in records
+    )
+    return len(records), text
+
+
+async def play_with_secrets(table: Any, settings: Any) -> tuple[list[str], list[str]]:
+    """A round of The Resistance with a sabotage and the start of a Refutation game, at DEBUG.
+    Returns the secrets the bot handled (role DMs, hand DMs) and the interaction tokens."""
+    sb = table.sb
+    async with running_bot(sb, table.url(), settings=settings):
+        game = Game(table, table.users[:5])
+        await game.open(lock_during_vote=False)
+        await game.start()
+        spy = game.spies()[0]
+        leader = game.leader()
+        team = [leader, spy] if leader is not spy else [spy, game.resistance()[0]]
+        await game.propose(team)
+        await game.vote(accept=game.players)
+        await game.vote(sabotage=[spy], support=[u for u in team if u is not spy])
+        await game.resolve()
+        await game.slash(spy, "resistance role")
+        rf = RfGame(table, table.users[5:8], table.guild.add_text_channel("refutation"))
+        await rf.open()
+        await rf.start()
+        secrets = [
+            text_of(m)
+            for u in game.players
+            for m in sb.dms(u)
+            if "You are" in m.text or "Vous êtes" in m.text
+        ]
+        secrets += [
+            text_of(m)
+            for u in rf.players
+            for m in sb.dms(u)
+            if "Your hand" in m.text or "Votre main" in m.text
+        ]
+    tokens = [ix.token for ix in sb.interactions]
+    assert len(secrets) == 5 + 3 and tokens
+    return secrets, tokens
+
+
+async def test_debug_logs_hold_no_role_choice_hand_or_token(table: Any, caplog: Any) -> None:
+    caplog.set_level(logging.DEBUG)
+    secrets, tokens = await play_with_secrets(table, sandbox_settings(table.sb, table.url()))
+    count, text = bot_log(caplog)
+    assert count > 20 and "DEBUG" in {r.levelname for r in caplog.records}  # DEBUG was on
+    assert "sabotage" not in text.lower()
+    for secret in secrets:
+        for line in secret.splitlines():
+            if len(line) > 12:  # a role or a card: long enough not to be a common word
+                assert line not in text, line
+    for token in tokens:
+        assert token not in text
+
+
+async def test_discord_debug_flag_lets_the_library_log_its_payloads(
+    table: Any, caplog: Any
+) -> None:
+    """The documented flag does switch discord.py's DEBUG output on (and that output does hold
+    the interaction tokens: the reason it is off by default)."""
+    caplog.set_level(logging.DEBUG)
+    settings = replace(sandbox_settings(table.sb, table.url()), discord_debug=True)
+    _, tokens = await play_with_secrets(table, settings)
+    _, text = bot_log(caplog)
+    assert any(token in text for token in tokens)
+    logging.getLogger("discord").setLevel(logging.INFO)
+    logging.getLogger("aiosqlite").setLevel(logging.INFO)
