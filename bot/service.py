@@ -324,6 +324,7 @@ class GameService:
             "view_channel",
             "send_messages",
             "embed_links",
+            "attach_files",  # the vote matrix and the game's record at the end
             "read_message_history",
             "manage_messages",
         ]

@@ -65,8 +65,15 @@ async def test_the_end_of_game_post_carries_the_vote_matrix(table: Any, bot: Any
     assert png["filename"].startswith("votes-game-")
     assert "Mission 3 succeeded with 0 sabotage(s)" in png["description"]
     assert "History of the game" in post.content
+    assert png["content_type"] == "image/png" and png["width"] <= 1200
     record = next(a for a in post.attachments if a["filename"].endswith(".md"))
     assert record["filename"].startswith("resistance-game-") and record["size"] > 500
+    text = post.file(record["filename"]).decode("utf-8")
+    assert text.count("**Proposal ") == 3 and "Mission 3 succeeds" in text
+    for user in game.players:  # every vote by name, every role
+        assert user.name in text
+    for spy in game.spies():
+        assert any(spy.name in line and "| Spy |" in line for line in text.splitlines())
 
     # The archive: anyone finds the game by number or date and gets its record privately.
     french, english = french_and_english(game)
@@ -104,6 +111,8 @@ async def test_a_cancelled_refutation_game_leaves_its_record(table: Any, bot: An
     )
     (record,) = post.attachments
     assert record["filename"].startswith("refutation-game-") and "record" in post.content
+    text = post.file().decode("utf-8")
+    assert "ended by a moderator" in text and all(u.name in text for u in players)
     french = next(u for u in players if u.locale == "fr")
     choices = await table.sb.autocomplete(
         french, "refutation archive", channel=table.channel, focused="game", game="20"
@@ -114,3 +123,4 @@ async def test_a_cancelled_refutation_game_leaves_its_record(table: Any, bot: An
     message = await ix.reply_message(10.0)
     assert "Le compte rendu de la partie" in message.content
     assert message.attachments[0]["filename"] == f"refutation-partie-{game_id}.md"
+    assert "arrêtée par un modérateur" in message.file().decode("utf-8")
