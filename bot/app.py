@@ -25,7 +25,7 @@ from db.models import Deadline
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.resistance", "cogs.refutation", "cogs.settings")
+COGS = ("cogs.resistance", "cogs.refutation", "cogs.settings", "cogs.stats")
 
 # Libraries that log whole payloads at DEBUG (request bodies, gateway events, SQL parameters):
 # DMs with roles and hands, clicked choices, interaction tokens.

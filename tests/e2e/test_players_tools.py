@@ -45,6 +45,8 @@ async def test_history_attaches_the_vote_matrix_in_the_readers_language(
 
 async def test_the_end_of_game_post_carries_the_vote_matrix(table: Any, bot: Any) -> None:
     game = Game(table, table.users[:5])
+    french, english = french_and_english(game)
+    assert "no finished game" in await game.slash(english, "stats player")
     await game.open(lock_during_vote=False)
     await game.start()
     good = game.resistance()
@@ -97,6 +99,22 @@ async def test_the_end_of_game_post_carries_the_vote_matrix(table: Any, bot: Any
     assert f"no finished game {game_id + 100}" in refused
     refused = await game.slash(french, "refutation archive", game=game_id)
     assert "pas de partie" in refused  # a Resistance game is not a Refutation Game
+
+    # The game counts in the statistics at once: privately per player, publicly as a board.
+    spy = game.spies()[0]
+    mine = await game.slash(spy, "stats player")
+    assert "1 game(s), 0 won (0%)" in mine and "spy win rate 0%" in mine
+    loyal = next(u for u in good if u.locale != "fr")
+    theirs = await game.slash(french, "stats player", user=loyal)
+    assert "1 partie(s), 1 gagnée(s) (100\u202f%)" in theirs
+    ix = await table.sb.slash(outsider, "stats top", channel=table.channel, min_games=1)
+    board = await ix.reply_message(10.0)
+    assert not board.ephemeral and "Leaderboard — The Resistance" in board.content
+    assert board.content.count(" won of 1 ") == 5
+    await game.slash(table.mod, "settings language", language="fr")
+    ix = await table.sb.slash(outsider, "stats top", channel=table.channel, min_games=2)
+    board = await ix.reply_message(10.0)
+    assert "Classement" in board.content and "Personne" in board.content
 
 
 async def test_a_cancelled_refutation_game_leaves_its_record(table: Any, bot: Any) -> None:

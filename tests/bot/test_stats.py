@@ -1,0 +1,174 @@
+"""Statistics from a table of games with known outcomes, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot import stats
+from db import repo
+
+Sessions = async_sessionmaker[AsyncSession]
+GUILD, OTHER = 1000, 2000
+A, B, C, D, E = 1, 2, 3, 4, 5
+
+
+def over(winner: str, spies: set[int], characters: dict[int, str] | None = None) -> dict[str, Any]:
+    roles = {str(p): ("spy" if p in spies else "resistance") for p in (A, B, C, D, E)}
+    payload: dict[str, Any] = {"winner": winner, "reason": "x", "roles": roles}
+    if characters:
+        payload["characters"] = {str(p): c for p, c in characters.items()}
+    return payload
+
+
+def mission(n: int, team: list[int], success: bool) -> dict[str, Any]:
+    return {"mission": n, "team": team, "success": success, "supports": 0, "sabotages": 0}
+
+
+# (guild, kind, final status, public events): the table of games with known outcomes.
+GAMES: list[tuple[int, str, str, list[tuple[str, dict[str, Any]]]]] = [
+    # 1. Spies A, B win; missions: A+C fail, C+D succeed, A+B+E fail, B+C+E fail.
+    (
+        GUILD,
+        "resistance",
+        "ended",
+        [
+            ("mission_result", mission(1, [A, C], False)),
+            ("mission_result", mission(2, [C, D], True)),
+            ("mission_result", mission(3, [A, B, E], False)),
+            ("mission_result", mission(4, [B, C, E], False)),
+            ("game_over", over("spies", {A, B})),
+        ],
+    ),
+    # 2. Spies C, D lose (Resistance wins); two missions succeed with A and E.
+    (
+        GUILD,
+        "resistance",
+        "ended",
+        [
+            ("mission_result", mission(1, [A, E], True)),
+            ("mission_result", mission(2, [A, E, B], True)),
+            ("mission_result", mission(3, [A, E, B], True)),
+            ("game_over", over("resistance", {C, D})),
+        ],
+    ),
+    # 3. Avalon: A is Merlin, B the Assassin; evil (B, E) wins by the assassination.
+    (
+        GUILD,
+        "resistance",
+        "ended",
+        [
+            (
+                "game_over",
+                over(
+                    "spies",
+                    {B, E},
+                    {A: "merlin", B: "assassin", C: "servant", D: "percival", E: "morgana"},
+                ),
+            )
+        ],
+    ),
+    # Cancelled, running and another server's games never count.
+    (GUILD, "resistance", "cancelled", [("game_over", over("spies", {A, B}))]),
+    (GUILD, "resistance", "running", [("mission_result", mission(1, [A, B], True))]),
+    (OTHER, "resistance", "ended", [("game_over", over("resistance", {A, B}))]),
+    # The Refutation Game: a win (A credited 2, B 1), a loss (C credited 1).
+    (
+        GUILD,
+        "refutation",
+        "ended",
+        [("game_over", {"result": "won", "credits": {A: [31, 32], B: [33], C: []}})],
+    ),
+    (
+        GUILD,
+        "refutation",
+        "ended",
+        [("game_over", {"result": "lost", "credits": {A: [], C: [34]}})],
+    ),
+    (
+        GUILD,
+        "refutation",
+        "cancelled",
+        [("game_over", {"result": "ended", "credits": {A: [1, 2, 3]}})],
+    ),
+]
+
+NAMES = {A: "Amélie", B: "Bob", C: "Chloé", D: "david", E: "Émile"}
+
+
+async def seed(sessions: Sessions) -> None:
+    for n, (guild, kind, status, events) in enumerate(GAMES):
+        async with sessions.begin() as s:
+            game = await repo.create_game(
+                s, kind=kind, guild_id=guild, channel_id=100 + n, created_by=9
+            )
+            await s.flush()
+            for uid, name in NAMES.items():
+                await repo.add_player(s, game.id, uid, name)
+            for kind_, payload in events:
+                await repo.append_event(s, game.id, kind_, payload)
+            # A private event that must never count (a secret choice).
+            await repo.append_event(s, game.id, "game_over", over("spies", {C}), private_to=C)
+            game.status = status
+
+
+async def test_known_games_give_known_figures(sessions: Sessions) -> None:
+    await seed(sessions)
+    async with sessions() as s:
+        figures = await stats.guild_stats(s, GUILD)
+    a, b, c, d, e = (figures[p] for p in (A, B, C, D, E))
+    assert a.name == "Amélie" and e.name == "Émile"
+    # The Resistance: three ended games each.
+    assert [(p.resistance.played, p.resistance.won) for p in (a, b, c, d, e)] == [
+        (3, 2),  # spy won, resistance won, Merlin lost
+        (3, 3),  # spy won, resistance won, assassin won
+        (3, 0),
+        (3, 0),
+        (3, 2),  # resistance lost, resistance won, Morgana won
+    ]
+    assert (a.sides["spy"].played, a.sides["spy"].won) == (1, 1)
+    assert (b.sides["spy"].played, b.sides["spy"].won) == (2, 2) and b.spy_rate == 1.0
+    assert (c.sides["spy"].played, c.sides["spy"].won) == (1, 0) and c.spy_rate == 0.0
+    assert a.spy_rate == 1.0 and e.spy_rate == 1.0 and d.spy_rate == 0.0
+    # By role: the sides of classic games, Avalon's characters as they are stored.
+    assert {r: (x.played, x.won) for r, x in a.roles.items()} == {
+        "spy": (1, 1),
+        "resistance": (1, 1),
+        "merlin": (1, 0),
+    }
+    assert {r: (x.played, x.won) for r, x in e.roles.items()} == {
+        "resistance": (2, 1),
+        "morgana": (1, 1),
+    }
+    # Missions joined and their outcomes (the running game's mission does not count).
+    assert (a.missions, a.missions_succeeded, a.missions_failed) == (5, 3, 2)
+    assert (c.missions, c.missions_succeeded, c.missions_failed) == (3, 1, 2)
+    assert (d.missions, d.missions_succeeded, d.missions_failed) == (1, 1, 0)
+    # The Refutation Game (the cancelled game does not count).
+    assert (a.refutation.played, a.refutation.won, a.refutations_credited) == (2, 1, 2)
+    assert (b.refutation.played, b.refutation.won, b.refutations_credited) == (1, 1, 1)
+    assert (c.refutation.played, c.refutation.won, c.refutations_credited) == (2, 1, 1)
+    assert D not in {p for p, x in figures.items() if x.refutation.played}
+    # Another server sees only its own game.
+    async with sessions() as s:
+        other = await stats.guild_stats(s, OTHER)
+    assert other[A].resistance.played == 1 and other[A].refutation.played == 0
+
+
+async def test_the_leaderboard_and_its_minimum(sessions: Sessions) -> None:
+    await seed(sessions)
+    async with sessions() as s:
+        figures = await stats.guild_stats(s, GUILD)
+    board = stats.leaderboard(figures, "resistance", 3)
+    assert [p.user_id for p in board] == [B, A, E, C, D]  # 3 wins, 2 (by name), 0 (by name)
+    assert [p.user_id for p in stats.leaderboard(figures, "refutation", 2)] == [A, C]
+    assert stats.leaderboard(figures, "resistance", 4) == []
+    text = stats.top_text(figures, "refutation", 1, "fr")
+    assert "1. **Bob** — 1 gagnée(s) sur 1 (100\u202f%)" in text  # same wins, better rate
+    assert "2. **Amélie** — 1 gagnée(s) sur 2 (50\u202f%)" in text
+    assert "au moins 1 partie" in text
+    english = stats.player_text(figures[B], "Bob", "en")
+    assert "3 game(s), 3 won (100%)" in english and "spy win rate 100%" in english
+    assert "Assassin 1/1" in english
+    assert "X\\*" in stats.player_text(None, "X*", "en")
