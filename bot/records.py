@@ -26,23 +26,32 @@ FileMaker = Callable[[], discord.File]
 
 
 def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
+    """``text`` in pieces of at most ``limit`` characters: whole paragraphs where they fit,
+    else whole lines, else hard cuts."""
     pieces: list[str] = []
     current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:  # a single overlong line: cut it hard
-            if current:
-                pieces.append(current)
-                current = ""
-            pieces.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            pieces.append(current)
-            current = line
-        else:
+
+    def add(chunk: str, sep: str) -> None:
+        nonlocal current
+        candidate = f"{current}{sep}{chunk}" if current else chunk
+        if len(candidate) <= limit:
             current = candidate
-    if current.strip():
+            return
+        if current:
+            pieces.append(current)
+            current = ""
+        if len(chunk) <= limit:
+            current = chunk
+        elif sep == "\n\n":
+            for line in chunk.split("\n"):
+                add(line, "\n")
+        else:
+            pieces.extend(chunk[i : i + limit] for i in range(0, len(chunk) - limit, limit))
+            current = chunk[(len(chunk) - 1) // limit * limit :]
+
+    for paragraph in text.split("\n\n"):
+        add(paragraph, "\n\n")
+    if current:
         pieces.append(current)
     return [p for p in pieces if p.strip()]
 
@@ -231,3 +240,35 @@ async def resistance_history(service: Any, actor: Any, game_id: int) -> Any:
         text = await service.history_text(s, game, state, actor.lang)
         matrix = await resistance_matrix(s, game, state)
     return Reply(text, files=[await matrix_file(matrix, actor.lang, game_id)])
+
+
+# -- rules -----------------------------------------------------------------------------------
+
+RULES_SECTIONS = {
+    "resistance": ("setup", "round", "end"),
+    "refutation": ("setup", "turn", "end"),
+}
+
+
+def options_text(options: dict[str, Any], lang: str) -> str:
+    shown = ", ".join(
+        f"`{k}` = {'—' if v in (None, '') else v}"
+        for k, v in sorted(options.items())
+        if k != "deck"
+    )
+    return t("rules.options", lang, options=shown or "—")
+
+
+async def rules_text(service: Any, lang: str, channel_id: int) -> str:
+    """The rules of the forum adaptation (and of the variant in play here), then the options of
+    the game running in this channel, if any."""
+    kind = service.kind
+    async with service.app.sessions() as s:
+        game = await repo.active_game_in_channel(s, channel_id)
+    if game is not None and game.kind != kind:
+        game = None
+    parts = [t(f"rules.{kind}.{section}", lang) for section in RULES_SECTIONS[kind]]
+    if kind == "resistance" and game is not None and game.options.get("variant") == "avalon":
+        parts.append(t("rules.resistance.avalon", lang))
+    parts.append(options_text(game.options, lang) if game is not None else t("rules.no_game", lang))
+    return "\n\n".join(parts)

@@ -1,4 +1,4 @@
-"""Commands every game shares for what is over or written down: ``archive`` (and ``rules``).
+"""Commands every game shares for what is over or written down: ``archive`` and ``rules``.
 
 Mixed into each game's GroupCog (which sets ``service``), like the lobby commands."""
 
@@ -37,3 +37,12 @@ class RecordCommands:
             self.service, interaction.guild_id or 0, current, lang_of(interaction.locale)
         )
         return [app_commands.Choice(name=name, value=value) for name, value in choices]
+
+    @app_commands.command(name="rules", description="The rules, privately, in your language")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await answer(
+            interaction,
+            lambda: records.rules_text(
+                self.service, lang_of(interaction.locale), interaction.channel_id or 0
+            ),
+        )

@@ -142,3 +142,35 @@ async def test_a_cancelled_refutation_game_leaves_its_record(table: Any, bot: An
     assert "Le compte rendu de la partie" in message.content
     assert message.attachments[0]["filename"] == f"refutation-partie-{game_id}.md"
     assert "arrêtée par un modérateur" in message.file().decode("utf-8")
+
+
+async def test_rules_privately_in_the_readers_language_with_the_options_here(
+    table: Any, bot: Any
+) -> None:
+    game = Game(table, table.users[:5])
+    french, english = french_and_english(game)
+    whole = await rules(table, english, "resistance rules", "No game is running")
+    assert "forum (play-by-post) adaptation" in whole and "mission 4 with 7 or more" in whole
+    assert "Avalon" not in whole
+    await game.open(vote_hours=12.0)
+    whole = await rules(table, french, "resistance rules", "Options de la partie")
+    assert "adaptation pour le forum" in whole and "`vote_hours` = 12.0" in whole
+    # The Resistance game here is not a Refutation Game.
+    whole = await rules(table, french, "refutation rules", "Aucune partie en cours")
+    assert "page de référence" in whole
+
+
+async def rules(table: Any, user: Any, command: str, last: str) -> str:
+    """Every private message of the answer (the first, then the followups) until ``last``."""
+    ix = await table.sb.slash(user, command, channel=table.channel)
+    first = await ix.reply_message(10.0)
+    assert first.ephemeral
+
+    def whole() -> str | None:
+        messages = [first, *ix.followups]
+        assert all(len(m.content) <= 2000 for m in messages)
+        text = "\n".join(m.content for m in messages)
+        return text if last in text else None
+
+    text: str = await until(whole, what=f"the end of {command}")
+    return text
