@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import hashlib
+import json
 import logging
 import random
 from dataclasses import asdict
@@ -20,6 +22,7 @@ from bot.notify import DeadlineListener
 from bot.scheduler import DeadlineScheduler
 from bot.service import Effect, GameService, Services
 from bot.translator import CatalogueTranslator
+from db import repo
 from db.engine import make_engine, make_sessions, migrate
 from db.models import Deadline
 
@@ -145,14 +148,36 @@ class GameBot(commands.AutoShardedBot):
             len(self.guilds),
         )
 
-    async def sync_commands(self) -> None:
+    async def sync_commands(self) -> bool:
+        """Register the command tree with Discord, only if it changed since the last sync
+        (Discord rate-limits command updates): the hash of the payload ``tree.sync`` would send,
+        per application and scope, is kept in ``bot_state``. Returns whether it synced."""
         dev_guild = self.settings.discord.dev_guild_id
-        if dev_guild:
-            guild = discord.Object(id=dev_guild)
+        guild = discord.Object(id=dev_guild) if dev_guild else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+        key = f"commands:{self.application_id}:{dev_guild or 'global'}"
+        digest = await self.command_tree_hash(guild)
+        async with self.sessions() as s:
+            if await repo.get_bot_state(s, key) == digest:
+                log.info("application commands unchanged since the last sync: not synced")
+                return False
+        await self.tree.sync(guild=guild)
+        async with self.sessions.begin() as s:
+            await repo.set_bot_state(s, key, digest, at=self.clock())
+        log.info("application commands synced")
+        return True
+
+    async def command_tree_hash(self, guild: discord.abc.Snowflake | None) -> str:
+        """SHA-256 of the commands as ``tree.sync`` sends them (translations included)."""
+        commands = self.tree._get_all_commands(guild=guild)
+        translator = self.tree.translator
+        if translator is not None:
+            payload = [await c.get_translated_payload(self.tree, translator) for c in commands]
         else:
-            await self.tree.sync()
+            payload = [c.to_dict(self.tree) for c in commands]
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
         """The scheduler's handler: the service of the deadline's game decides."""

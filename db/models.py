@@ -28,6 +28,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -97,6 +98,8 @@ class GuildSettings(Base):
     resistance_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
     refutation_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
     deck_path: Mapped[str | None] = mapped_column(Text)
+    #: any member may open a game (and moderates the games they opened)
+    members_host: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
 
@@ -237,3 +240,13 @@ class Message(Base):
     message_id: Mapped[int] = mapped_column(BigInteger)
     user_id: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class BotState(Base):
+    """Small facts the bot keeps about itself (e.g. the hash of the commands last synced)."""
+
+    __tablename__ = "bot_state"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -24,6 +24,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from db.models import (
     ACTIVE_STATUSES,
+    BotState,
     Deadline,
     DeadlineStatus,
     Event,
@@ -85,6 +86,7 @@ async def get_guild_settings(s: AsyncSession, guild_id: int) -> GuildSettings:
         resistance_defaults={},
         refutation_defaults={},
         deck_path=None,
+        members_host=False,
     )
 
 
@@ -96,6 +98,21 @@ async def save_guild_settings(
     merged = await s.merge(settings)
     await s.flush()
     return merged
+
+
+# -- the bot's own state ---------------------------------------------------------------------
+
+
+async def get_bot_state(s: AsyncSession, key: str) -> str | None:
+    row = await s.get(BotState, key)
+    return None if row is None else row.value
+
+
+async def set_bot_state(
+    s: AsyncSession, key: str, value: str, *, at: datetime | None = None
+) -> None:
+    await s.merge(BotState(key=key, value=value, updated_at=_now(at)))
+    await s.flush()
 
 
 # -- games -----------------------------------------------------------------------------------

@@ -41,3 +41,43 @@ async def test_a_french_client_gets_french_answers(table: Any, bot: Any) -> None
     ix = await table.sb.slash(chloe, "resistance status", channel=table.channel)
     reply = await ix.reply_message(10)
     assert reply is not None and "Aucune partie" in reply.text
+
+
+PUT_GLOBAL = "PUT /applications/{application_id}/commands"
+PUT_GUILD = "PUT /applications/{application_id}/guilds/{guild_id}/commands"
+
+
+async def test_commands_are_synced_only_when_the_tree_changed(table: Any) -> None:
+    from dataclasses import replace
+
+    from bot.app import COGS
+    from bot.harness import running_bot, sandbox_settings
+
+    sb = table.sb
+    async with running_bot(sb, table.url()):
+        pass
+    assert len(sb.requests_to(PUT_GLOBAL)) == 1
+    synced = [c["name"] for c in sb.commands()]
+    # A second start with the same commands: no PUT (Discord rate-limits command updates).
+    async with running_bot(sb, table.url()) as bot:
+        assert len(sb.requests_to(PUT_GLOBAL)) == 1
+        assert [c["name"] for c in sb.commands()] == synced
+        reply = await (
+            await sb.slash(table.users[0], "resistance status", channel=table.channel)
+        ).reply(10)
+        assert reply is not None and "no game" in reply.lower()
+        assert await bot.sync_commands() is False
+    # A changed tree (one cog fewer) is synced, then not again.
+    for _ in range(2):
+        async with running_bot(
+            sb, table.url(), cogs=tuple(c for c in COGS if c != "cogs.settings")
+        ):
+            pass
+    assert len(sb.requests_to(PUT_GLOBAL)) == 2
+    assert "settings" not in {c["name"] for c in sb.commands()}
+    # The development guild is its own scope: synced once there.
+    settings = sandbox_settings(sb, table.url(), dev_guild_id=table.guild.id)
+    for _ in range(2):
+        async with running_bot(sb, table.url(), settings=replace(settings)):
+            pass
+    assert len(sb.requests_to(PUT_GUILD)) == 1
