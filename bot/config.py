@@ -49,6 +49,8 @@ class ResistanceDefaults:
     reminder_hours: float = 2.0
     leader_hours: float = 0.0
     moderators_see_roles: bool = False
+    deadline_time: str = ""
+    min_hours: float = 12.0
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class RefutationDefaults:
     choice_hours: float = 24.0
     vote_hours: float = 24.0
     deck: str = ""
+    deadline_time: str = ""
+    min_hours: float = 12.0
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import daily
 from bot.errors import UserError
 from bot.i18n import t
 from bot.service import Actor, Services
@@ -49,6 +50,8 @@ class GuildSettingsService:
     ) -> str:
         await self._require_manager(actor)
         known = self.app.defaults[kind]
+        given = {k: v for k, v in given.items() if v is not None}
+        daily.check_options(given)
         async with self.app.sessions.begin() as s:
             settings = await repo.get_guild_settings(s, guild_id)
             current = dict(getattr(settings, f"{kind}_defaults") or {})
@@ -56,6 +59,16 @@ class GuildSettingsService:
             setattr(settings, f"{kind}_defaults", current)
             await repo.save_guild_settings(s, settings)
         return self.describe(actor, kind, {**known, **current})
+
+    async def set_timezone(self, actor: Actor, guild_id: int, zone: str) -> str:
+        await self._require_manager(actor)
+        name = daily.check_zone(zone)
+        async with self.app.sessions.begin() as s:
+            settings = await repo.get_guild_settings(s, guild_id)
+            settings.timezone = name
+            await repo.save_guild_settings(s, settings)
+        now = self.app.clock().astimezone(daily.zone(name)).strftime("%H:%M")
+        return t("daily.timezone_set", actor.lang, zone=name, now=now)
 
     async def set_deck(self, actor: Actor, guild_id: int, path: str | None) -> str:
         await self._require_manager(actor)
@@ -88,6 +101,7 @@ class GuildSettingsService:
                 role=f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else "—",
             ),
         ]
+        lines.append(t("daily.show", actor.lang, zone=settings.timezone or daily.DEFAULT_ZONE))
         for kind in ("resistance", "refutation"):
             merged = {**self.app.defaults[kind], **(getattr(settings, f"{kind}_defaults") or {})}
             lines.append(self.describe(actor, kind, merged))

@@ -440,7 +440,7 @@ class RefutationService(GameService):
                 raise NotAPlayer(player=actor.id)
             events = state.refute(actor.id, target)
             n = state.refutation_count
-            due = self.now() + timedelta(hours=float(game.options.get("choice_hours", 24)))
+            due = await self.due_at(s, game, "choice_hours")
             await self.save(s, game, state, events, actor.id)
             effects = await self.arm(s, game, CHOICE, due, n)
             lang, deck = game.lang, state.deck
@@ -617,7 +617,7 @@ class RefutationService(GameService):
         effects: list[Effect] = []
         lang, deck = game.lang, state.deck
         if state.phase is Phase.VOTE:
-            due = self.now() + timedelta(hours=float(game.options.get("vote_hours", 24)))
+            due = await self.due_at(s, game, "vote_hours")
             lines = [m("reveal.public", lang, n=n, number=state.target_card)]
             lines += [
                 m(

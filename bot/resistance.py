@@ -202,7 +202,7 @@ class ResistanceService(GameService):
                 raise GameError("resistance.error.not_a_player", {})
             events = state.propose(actor.id, list(team))
             now = self.now()
-            due = now + timedelta(hours=float(game.options.get("vote_hours", 24)))
+            due = await self.due_at(s, game, "vote_hours")
             await self.cancel_deadlines(s, game, (LEADER,))
             await self.save(s, game, state, events, actor.id)
             effects = await self.arm_vote_deadlines(s, game, state, now, due)

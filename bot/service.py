@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot import daily
 from bot.clock import Clock
 from bot.courier import Courier
 from bot.errors import UserError
@@ -229,7 +230,16 @@ class GameService:
         options = dict(self.app.defaults[self.kind])
         options.update({k: v for k, v in guild_defaults.items() if k in options})
         options.update({k: v for k, v in given.items() if v is not None})
+        daily.check_options(options)
         return options
+
+    async def due_at(self, s: AsyncSession, game: Game, hours_option: str) -> datetime:
+        """When a step opening now closes: after the ``hours_option`` hours, or at the game's
+        daily ``deadline_time`` in the guild's time zone."""
+        zone = "UTC"
+        if game.options.get("deadline_time"):
+            zone = (await repo.get_guild_settings(s, game.guild_id)).timezone
+        return daily.due(self.now(), game.options, hours_option, zone)
 
     # -- lobby --------------------------------------------------------------------------------
 

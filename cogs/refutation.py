@@ -14,6 +14,7 @@ from bot.errors import report
 from bot.i18n import Lang, lang_of
 from bot.refutation import ABSTAIN, RefutationService, m
 from bot.service import Actor, Reply
+from cogs.daily_options import DAILY_OPTIONS
 from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
 from cogs.records import RecordCommands
 
@@ -23,6 +24,7 @@ GAME_OPTIONS = {
     "techniques": "Play with the rhetorical-technique cards",
     "choice_hours": "Hours for the secret choice of cards (default 24)",
     "vote_hours": "Hours for the vote (default 24)",
+    **DAILY_OPTIONS,
 }
 TARGET_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)]
 
@@ -200,12 +202,16 @@ class RefutationCog(
         techniques: bool | None = None,
         choice_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
         vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+        deadline_time: str | None = None,
+        min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
     ) -> None:
         given = {
             "target": target,
             "techniques": techniques,
             "choice_hours": choice_hours,
             "vote_hours": vote_hours,
+            "deadline_time": deadline_time,
+            "min_hours": min_hours,
         }
         await answer(
             interaction,

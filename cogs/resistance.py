@@ -14,6 +14,7 @@ from bot.errors import report
 from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
+from cogs.daily_options import DAILY_OPTIONS
 from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
 from cogs.records import RecordCommands
 from games.resistance import MissionChoice, TeamVote
@@ -34,6 +35,7 @@ GAME_OPTIONS = {
     "missing_vote": "How a missing vote counts",
     "reminder_hours": "Remind non-voters this many hours before the deadline (0 = off)",
     "leader_hours": "Skip a leader who has not proposed within this many hours (0 = off)",
+    **DAILY_OPTIONS,
 }
 MISSING_VOTE = [
     app_commands.Choice(name="reject", value="reject"),
@@ -122,6 +124,8 @@ class ResistanceCog(
         missing_vote: str | None = None,
         reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
         leader_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        deadline_time: str | None = None,
+        min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
     ) -> None:
         given = {
             "vote_hours": vote_hours,
@@ -130,6 +134,8 @@ class ResistanceCog(
             "missing_vote": missing_vote,
             "reminder_hours": reminder_hours,
             "leader_hours": leader_hours,
+            "deadline_time": deadline_time,
+            "min_hours": min_hours,
         }
         assert interaction.guild_id is not None
         await answer(

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import daily
 from bot.guild_settings import GuildSettingsService
 from bot.service import Actor
 from cogs import refutation as refutation_cog
@@ -46,6 +47,24 @@ class SettingsCog(
         )
 
     @app_commands.command(
+        name="timezone", description="Time zone of the daily deadline time (deadline_time)"
+    )
+    @app_commands.describe(zone="An IANA time zone, such as Europe/Paris (default UTC)")
+    async def timezone(self, interaction: discord.Interaction, zone: str) -> None:
+        await answer(
+            interaction,
+            lambda: self.service.set_timezone(
+                Actor.of(interaction), interaction.guild_id or 0, zone
+            ),
+        )
+
+    @timezone.autocomplete("zone")
+    async def timezone_zone(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=z, value=z) for z in daily.matching_zones(current)]
+
+    @app_commands.command(
         name="moderator_role", description="The role whose members moderate games"
     )
     @app_commands.describe(role="Leave empty to clear")
@@ -80,8 +99,12 @@ class SettingsCog(
         reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
         leader_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
         moderators_see_roles: bool | None = None,
+        deadline_time: str | None = None,
+        min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
     ) -> None:
         given = {
+            "deadline_time": deadline_time,
+            "min_hours": min_hours,
             "vote_hours": vote_hours,
             "early_close": early_close,
             "lock_during_vote": lock_during_vote,
@@ -113,10 +136,14 @@ class SettingsCog(
         choice_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
         vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
         deck: str | None = None,
+        deadline_time: str | None = None,
+        min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
     ) -> None:
         actor = Actor.of(interaction)
         guild_id = interaction.guild_id or 0
         given = {
+            "deadline_time": deadline_time,
+            "min_hours": min_hours,
             "target": target,
             "techniques": techniques,
             "choice_hours": choice_hours,

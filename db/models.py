@@ -100,6 +100,8 @@ class GuildSettings(Base):
     deck_path: Mapped[str | None] = mapped_column(Text)
     #: any member may open a game (and moderates the games they opened)
     members_host: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: IANA zone of the daily deadline time (``deadline_time`` option)
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
 

@@ -87,6 +87,7 @@ async def get_guild_settings(s: AsyncSession, guild_id: int) -> GuildSettings:
         refutation_defaults={},
         deck_path=None,
         members_host=False,
+        timezone="UTC",
     )
 
 

@@ -1,12 +1,16 @@
 """What players and moderators reach for, through the sandbox: the vote matrix on
-/resistance history and at the end of the game (then archives, stats, rules, timezones)."""
+/resistance history and at the end of the game, archives, stats, rules, daily deadlines."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
+import discord
 import pytest
 
+from db import repo
 from tests.e2e.play import Game, until
 from tests.e2e.refutation_play import RfGame
 
@@ -174,3 +178,50 @@ async def rules(table: Any, user: Any, command: str, last: str) -> str:
 
     text: str = await until(whole, what=f"the end of {command}")
     return text
+
+
+async def test_daily_deadline_time_in_the_servers_time_zone(table: Any, bot: Any) -> None:
+    game = Game(table, table.users[:5])
+    choices = await table.sb.autocomplete(
+        table.mod, "settings timezone", channel=table.channel, focused="zone", zone="new york"
+    )
+    assert choices[0]["value"] == "America/New_York"
+    refused = await game.slash(table.mod, "settings timezone", zone="Mars/Olympus")
+    assert "not a time zone I know" in refused
+    done = await game.slash(table.mod, "settings timezone", zone="america/new_york")
+    assert "**America/New_York**" in done
+    shown = await game.slash(table.mod, "settings show")
+    assert "Time zone: America/New_York" in shown
+
+    refused = await game.slash(table.mod, "resistance new", deadline_time="9pm")
+    assert "is not a time of day" in refused
+    async with bot.sessions() as s:
+        assert await repo.active_game_in_channel(s, table.channel.id) is None  # nothing opened
+    await game.open(deadline_time="21:00", min_hours=12.0)
+    await game.start()
+    before = datetime.now(UTC)
+    since = len(game.public())
+    await game.propose(game.resistance()[:2])
+    async with bot.sessions() as s:
+        game_row = await repo.active_game_in_channel(s, table.channel.id)
+        assert game_row is not None and game_row.options["deadline_time"] == "21:00"
+        deadlines = {d.kind: d.due_at for d in await repo.open_deadlines(s, game_row.id)}
+    due = deadlines["rs_vote"]
+    local = due.astimezone(ZoneInfo("America/New_York"))
+    assert (local.hour, local.minute) == (21, 0)
+    assert timedelta(hours=12) <= due - before <= timedelta(hours=36, minutes=1)
+    assert deadlines["rs_reminder"] == due - timedelta(hours=2)  # reminders count back from it
+    announced = await game.new_public(since, "proposes")
+    assert f"<t:{int(due.timestamp())}:F>" in announced
+
+    # In French: a French-speaking moderator gets French answers.
+    admins = table.guild.add_role(
+        "Admins", permissions=discord.Permissions(manage_guild=True).value
+    )
+    moderatrice = table.sb.add_user("Modératrice", locale="fr")
+    table.guild.add_member(moderatrice, roles=[admins])
+    refused = await game.slash(moderatrice, "settings timezone", zone="Nulle/Part")
+    assert "«\u202fNulle/Part\u202f» n’est pas un fuseau horaire" in refused
+    done = await game.slash(moderatrice, "settings timezone", zone="Europe/Paris")
+    assert "**Europe/Paris**" in done and "Les échéances quotidiennes" in done
+    assert "Fuseau horaire\u00a0: Europe/Paris" in await game.slash(moderatrice, "settings show")
