@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -17,9 +19,10 @@ import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import records
+from bot.batch import GroupCommit
 from bot.errors import UserError
 from bot.i18n import Lang, t
-from bot.service import Actor, Effect, GameService, Outcome
+from bot.service import Actor, Effect, GameService, Outcome, Services
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import (
@@ -49,6 +52,16 @@ def ts(when: datetime) -> str:
     return f"<t:{epoch}:F> (<t:{epoch}:R>)"
 
 
+@dataclass(frozen=True)
+class VoteRequest:
+    """One click on a vote button (or ``/resistance vote``), queued for group commit."""
+
+    actor: Actor
+    game_id: int
+    proposal: int | None
+    choice: TeamVote | MissionChoice
+
+
 def alphabetical(names: Sequence[str]) -> list[str]:
     return sorted(names, key=lambda n: (n.casefold(), n))
 
@@ -58,6 +71,12 @@ class ResistanceService(GameService):
     min_players = 5
     max_players = 10
     vote_view_factory: Callable[[int, int, bool, Lang], discord.ui.View] | None = None
+
+    def __init__(self, app: Services) -> None:
+        super().__init__(app)
+        #: clicks on vote buttons, written by group commit (:meth:`record_votes`)
+        self.vote_writer: GroupCommit[VoteRequest, Outcome] = GroupCommit(self.record_votes)
+        self._parsed: dict[int, tuple[tuple[int, Any], Resistance]] = {}
 
     # -- state --------------------------------------------------------------------------------
 
@@ -343,49 +362,139 @@ class ResistanceService(GameService):
     async def vote(
         self, actor: Actor, game_id: int, proposal: int | None, choice: TeamVote | MissionChoice
     ) -> str:
-        """Record a team vote or a mission choice; ``proposal`` None means the current one."""
-        async with self.action(game_id) as (s, game):
-            if game.status != "running":
-                raise UserError(
-                    "resistance.error.stale_button"
-                    if proposal is not None
-                    else "resistance.error.game_over"
-                )
-            state = self.load(game)
-            if not state.is_player(actor.id):
-                raise GameError("resistance.error.not_a_player", {})
-            if proposal is not None and (
-                proposal != state.proposal_number or state.phase is not Phase.VOTE
+        """Record a team vote or a mission choice; ``proposal`` None means the current one.
+
+        Clicks are written by group commit (:meth:`record_votes`): the answer comes once the
+        transaction that holds the vote has committed."""
+        outcome = await self.vote_writer.submit(VoteRequest(actor, game_id, proposal, choice))
+        return await self.run(outcome)
+
+    def cached(self, game_id: int, head: Any) -> Resistance | None:
+        """The game's state as parsed for its saved version, if it was (read-only: the vote
+        path only checks and reads it)."""
+        hit = self._parsed.get(game_id)
+        return hit[1] if hit is not None and hit[0] == (head.version, head.created_at) else None
+
+    def parsed(self, game_id: int, head: Any, state: dict[str, Any] | None) -> Resistance:
+        """Parse the state once per saved version (``version`` + ``created_at``: an id that
+        SQLite gives again after a deletion is another game)."""
+        if state is None:
+            raise UserError("common.error.not_started")
+        if len(self._parsed) > 10_000:
+            self._parsed.clear()
+        parsed = Resistance.from_dict(state)
+        self._parsed[game_id] = ((head.version, head.created_at), parsed)
+        return parsed
+
+    async def record_votes(self, batch: list[VoteRequest]) -> list[Outcome | BaseException]:
+        """Many clicks in one transaction: each checked against its game as the rules say (in
+        the order they came), the accepted ones written by one UPSERT (the last click of a
+        player wins), then each answered with what the votes table holds."""
+        results: list[Outcome | BaseException] = [RuntimeError("vote not handled") for _ in batch]
+        game_ids = sorted({r.game_id for r in batch})
+        async with AsyncExitStack() as stack:
+            for game_id in game_ids:  # in id order, like the row locks: no deadlock
+                await stack.enter_async_context(self.app.locks(game_id))
+            async with self.transaction(lambda s: repo.lock_games(s, game_ids), "votes") as (
+                s,
+                heads,
             ):
-                raise UserError("resistance.error.stale_button")
-            if state.phase is Phase.VOTE:
-                await self.require_in_time(s, game, VOTE, actor)
-            round_key = f"p{state.proposal_number}"
-            # Later DMs follow the language of the client the player clicks with.
-            await repo.set_player_locale(s, game.id, actor.id, actor.lang)
-            # The rules decide what is recorded (a Resistance sabotage becomes support).
-            if isinstance(choice, TeamVote):
-                state.verify_vote(actor.id, choice)
-                await repo.record_vote(s, game.id, round_key, "team", actor.id, choice.value)
-                note = None
-            else:
-                events = state.choose(actor.id, choice)
-                recorded = state.choices[actor.id]
-                await repo.record_vote(s, game.id, round_key, "mission", actor.id, recorded.value)
-                note = (
-                    t("resistance.vote.resistance_supports", actor.lang)
-                    if any(e.kind == "sabotage_recorded_as_support" for e in events)
-                    else None
+                misses = [g for g in heads if self.cached(g, heads[g]) is None]
+                raw = await repo.game_states(s, misses) if misses else {}
+                # Deadlines exact at the click: the vote deadlines still open, read once.
+                due = await repo.open_due_times(s, list(heads), VOTE)
+                writes: dict[tuple[int, str, str, int], str] = {}
+                locales: dict[tuple[int, int], str] = {}
+                accepted: list[tuple[int, VoteRequest, Resistance, str, str | None]] = []
+                for i, r in enumerate(batch):
+                    try:
+                        head = heads.get(r.game_id)
+                        if head is None:
+                            raise UserError("common.error.no_game")
+                        if head.status != "running":
+                            raise UserError(
+                                "resistance.error.stale_button"
+                                if r.proposal is not None
+                                else "resistance.error.game_over"
+                            )
+                        state = self.cached(r.game_id, head) or self.parsed(
+                            r.game_id, head, raw.get(r.game_id)
+                        )
+                        value, kind, note = self.check_vote(state, r, due.get(r.game_id, []))
+                    except Exception as exc:  # refused: this click only
+                        results[i] = exc
+                        continue
+                    round_key = f"p{state.proposal_number}"
+                    writes[(r.game_id, round_key, kind, r.actor.id)] = value
+                    # Later DMs follow the language of the client the player clicks with.
+                    locales[(r.game_id, r.actor.id)] = r.actor.lang
+                    accepted.append((i, r, state, round_key, note))
+                if not accepted:
+                    return results
+                await repo.record_votes(s, [(*key, v) for key, v in writes.items()], at=self.now())
+                await repo.set_player_locales(s, [(g, u, loc) for (g, u), loc in locales.items()])
+                on_record = await repo.votes_of(
+                    s, [r.game_id for _, r, *_ in accepted], [r.actor.id for _, r, *_ in accepted]
                 )
-            team_votes, mission_votes = await self.ballots(s, game, state)
-            self.apply_ballots(state, team_votes, mission_votes)
-            effects: list[Effect] = []
-            if game.options.get("early_close") and state.everyone_in():
-                effects += await self.close_early(
-                    s, game, VOTE, self.resolve_later(game.id, state.proposal_number)
-                )
-            reply = self.on_record(state, actor, team_votes, mission_votes, note)
-        return await self.run(Outcome(reply, effects))
+                closing: dict[int, list[Effect]] = {}
+                for game_id in sorted({r.game_id for _, r, *_ in accepted}):
+                    if heads[game_id].options.get("early_close"):
+                        closing[game_id] = await self.close_if_all_in(s, game_id)
+            # Committed: every accepted click is on record.
+        last = {r.game_id: i for i, r, *_ in accepted}
+        for i, r, state, round_key, note in accepted:
+            uid = r.actor.id
+            team = on_record.get((r.game_id, round_key, "team", uid))
+            mission = on_record.get((r.game_id, round_key, "mission", uid))
+            reply = self.on_record(
+                state,
+                r.actor,
+                {uid: team} if team else {},
+                {uid: mission} if mission else {},
+                note,
+            )
+            effects = closing.get(r.game_id, []) if last[r.game_id] == i else []
+            results[i] = Outcome(reply, effects)
+        return results
+
+    def check_vote(
+        self, state: Resistance, r: VoteRequest, due: list[datetime]
+    ) -> tuple[str, str, str | None]:
+        """Whether this click on a running game may be recorded now (``due``: when its open
+        vote deadlines fall): (the value the rules record, "team" or "mission", a private note);
+        raises the error to answer otherwise."""
+        actor, proposal, choice = r.actor, r.proposal, r.choice
+        if not state.is_player(actor.id):
+            raise GameError("resistance.error.not_a_player", {})
+        if proposal is not None and (
+            proposal != state.proposal_number or state.phase is not Phase.VOTE
+        ):
+            raise UserError("resistance.error.stale_button")
+        if state.phase is Phase.VOTE:
+            self.check_in_time(due, actor)
+        # The rules decide what is recorded (a Resistance sabotage becomes support).
+        if isinstance(choice, TeamVote):
+            state.verify_vote(actor.id, choice)
+            return choice.value, "team", None
+        recorded = state.recorded_choice(actor.id, choice)
+        note = (
+            t("resistance.vote.resistance_supports", actor.lang) if recorded is not choice else None
+        )
+        return recorded.value, "mission", note
+
+    async def close_if_all_in(self, s: AsyncSession, game_id: int) -> list[Effect]:
+        """Early close: once every vote and mission choice is in, resolve now."""
+        game = await repo.get_game(s, game_id)
+        if game is None:
+            return []
+        state = self.load(game)
+        team_votes, mission_votes = await self.ballots(s, game, state)
+        self.apply_ballots(state, team_votes, mission_votes)
+        if not state.everyone_in():
+            return []
+        return await self.close_early(
+            s, game, VOTE, self.resolve_later(game.id, state.proposal_number)
+        )
 
     def apply_ballots(
         self, state: Resistance, team_votes: dict[int, str], mission_votes: dict[int, str]

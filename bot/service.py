@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from bot.scheduler import DeadlineScheduler
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 # Effects to run once the transaction has committed.
 Effect = Callable[[], Awaitable[Any]]
@@ -132,41 +134,60 @@ class GameService:
         """The game's lock and one transaction with the game row locked for update.
 
         The deadline scheduler takes the same lock and row lock, so a click and the resolution
-        of its deadline never overlap. A database kept busy by another process (SQLite's write
-        lock held longer than ``busy_timeout``) is waited for, up to ``app.busy_wait`` seconds:
-        the interaction was deferred, its token lasts 15 minutes, and the click keeps its own
-        time (``Actor.at``), so a click made before a deadline still counts."""
-        async with self.app.locks(game_id):
-            loop = asyncio.get_running_loop()
-            give_up = loop.time() + self.app.busy_wait
-            pause = 0.05
-            while True:
-                stack = AsyncExitStack()
-                s = await stack.enter_async_context(self.app.sessions.begin())
-                try:
-                    game = await repo.get_game(s, game_id, for_update=True)
-                except Exception as exc:
-                    await stack.__aexit__(type(exc), exc, exc.__traceback__)
-                    if not is_busy(exc) or loop.time() + pause > give_up:
-                        raise
-                    log.warning("game %s: the database is busy, trying again", game_id)
-                    await asyncio.sleep(pause)
-                    pause = min(pause * 2, 1.0)
-                    continue
-                break
-            async with stack:
-                if game is None:
-                    raise UserError("common.error.no_game")
-                yield s, game
+        of its deadline never overlap. A database kept busy by another process is waited for
+        (:meth:`transaction`)."""
+        async with (
+            self.app.locks(game_id),
+            self.transaction(
+                lambda s: repo.get_game(s, game_id, for_update=True), f"game {game_id}"
+            ) as (s, game),
+        ):
+            if game is None:
+                raise UserError("common.error.no_game")
+            yield s, game
+
+    @asynccontextmanager
+    async def transaction(
+        self, first: Callable[[AsyncSession], Awaitable[T]], what: str
+    ) -> AsyncIterator[tuple[AsyncSession, T]]:
+        """One transaction and the result of its first statement (``first``, e.g. the game row
+        locked for update). A database kept busy by another process (SQLite's write lock held
+        longer than ``busy_timeout``) is waited for, up to ``app.busy_wait`` seconds: the
+        interaction was deferred, its token lasts 15 minutes, and the click keeps its own time
+        (``Actor.at``), so a click made before a deadline still counts."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.app.busy_wait
+        pause = 0.05
+        while True:
+            stack = AsyncExitStack()
+            s = await stack.enter_async_context(self.app.sessions.begin())
+            try:
+                result = await first(s)
+            except Exception as exc:
+                await stack.__aexit__(type(exc), exc, exc.__traceback__)
+                if not is_busy(exc) or loop.time() + pause > give_up:
+                    raise
+                log.warning("%s: the database is busy, trying again", what)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 1.0)
+                continue
+            break
+        async with stack:
+            yield s, result
 
     async def require_in_time(self, s: AsyncSession, game: Game, kind: str, actor: Actor) -> None:
         """Refuse an answer given at or after the deadline of its step (``kind``), in the
         transaction that would record it, even while that deadline waits to be resolved (the
         scheduler is late, busy, or its process is down). The time is the click's own."""
+        deadlines = await repo.open_deadlines(s, game.id, kinds=[kind])
+        self.check_in_time([d.due_at for d in deadlines], actor)
+
+    def check_in_time(self, due: Iterable[datetime], actor: Actor) -> None:
+        """:meth:`require_in_time` with the open deadlines' times already read."""
         clicked = actor.at or self.now()
-        for deadline in await repo.open_deadlines(s, game.id, kinds=[kind]):
-            if deadline.due_at <= clicked:
-                epoch = int(deadline.due_at.timestamp())
+        for due_at in due:
+            if due_at <= clicked:
+                epoch = int(due_at.timestamp())
                 raise UserError("common.error.too_late", deadline=f"<t:{epoch}:F>")
 
     async def save(

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Insert, and_, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, Insert, and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -381,6 +381,110 @@ async def record_vote(
     return seq
 
 
+_VOTE_UPSERTS: dict[str, Any] = {}
+
+
+def _vote_upsert(s: AsyncSession) -> Any:
+    """The votes table's UPSERT for executemany, built once per dialect (a statement rebuilt
+    per click cost more than running it)."""
+    name = s.get_bind().dialect.name
+    stmt = _VOTE_UPSERTS.get(name)
+    if stmt is None:
+        table = Vote.__table__
+        ins = (sqlite.insert if name == "sqlite" else postgresql.insert)(table)
+        stmt = ins.on_conflict_do_update(
+            index_elements=[table.c.game_id, table.c.round_key, table.c.kind, table.c.user_id],
+            set_={
+                "value": ins.excluded.value,
+                "updated_at": ins.excluded.updated_at,
+                "seq": table.c.seq + 1,
+            },
+        )
+        _VOTE_UPSERTS[name] = stmt
+    return stmt
+
+
+async def record_votes(
+    s: AsyncSession,
+    votes: Sequence[tuple[int, str, str, int, str]],
+    *,
+    at: datetime | None = None,
+) -> None:
+    """Record (or change) many votes ``(game_id, round_key, kind, user_id, value)`` in one
+    executemany UPSERT (group commit of several clicks). At most one per question and player:
+    the caller keeps the last click of each."""
+    if not votes:
+        return
+    now = _now(at)
+    await s.execute(
+        _vote_upsert(s),
+        [
+            {
+                "game_id": g,
+                "round_key": r,
+                "kind": k,
+                "user_id": u,
+                "value": v,
+                "updated_at": now,
+                "seq": 1,
+            }
+            for g, r, k, u, v in votes
+        ],
+    )
+
+
+_SET_LOCALE = (
+    update(Player.__table__)
+    .where(
+        Player.__table__.c.game_id == bindparam("b_game"),
+        Player.__table__.c.user_id == bindparam("b_user"),
+        Player.__table__.c.locale != bindparam("b_locale"),
+    )
+    .values(locale=bindparam("b_locale"))
+)
+
+
+async def set_player_locales(s: AsyncSession, rows: Sequence[tuple[int, int, str]]) -> None:
+    """:func:`set_player_locale` for many ``(game_id, user_id, locale)`` in one executemany;
+    a row whose locale is already that one is not written."""
+    if rows:
+        await s.execute(
+            _SET_LOCALE, [{"b_game": g, "b_user": u, "b_locale": loc} for g, u, loc in rows]
+        )
+
+
+async def lock_games(s: AsyncSession, game_ids: Sequence[int]) -> dict[int, Any]:
+    """The head of each game (id, status, version, created_at, guild_id, options; not the
+    state), rows locked for update in id order (PostgreSQL; SQLite's write lock is already
+    held), by id."""
+    t = Game.__table__
+    stmt = (
+        select(t.c.id, t.c.status, t.c.version, t.c.created_at, t.c.guild_id, t.c.options)
+        .where(t.c.id.in_(sorted(game_ids)))
+        .order_by(t.c.id)
+        .with_for_update()
+    )
+    return {row.id: row for row in (await s.execute(stmt)).all()}
+
+
+async def game_states(s: AsyncSession, game_ids: Sequence[int]) -> dict[int, Any]:
+    """``{game_id: state}`` (the engine's dict, or None before the start)."""
+    t = Game.__table__
+    stmt = select(t.c.id, t.c.state).where(t.c.id.in_(sorted(game_ids)))
+    return {gid: state for gid, state in (await s.execute(stmt)).all()}
+
+
+async def votes_of(
+    s: AsyncSession, game_ids: Sequence[int], user_ids: Sequence[int]
+) -> dict[tuple[int, str, str, int], str]:
+    """``{(game_id, round_key, kind, user_id): value}`` of these players in these games."""
+    t = Vote.__table__
+    stmt = select(t.c.game_id, t.c.round_key, t.c.kind, t.c.user_id, t.c.value).where(
+        t.c.game_id.in_(sorted(set(game_ids))), t.c.user_id.in_(sorted(set(user_ids)))
+    )
+    return {(g, r, k, u): v for g, r, k, u, v in (await s.execute(stmt)).all()}
+
+
 async def votes_for(s: AsyncSession, game_id: int, round_key: str, kind: str) -> dict[int, str]:
     """``{user_id: value}`` for one question."""
     stmt = select(Vote.user_id, Vote.value).where(
@@ -582,6 +686,22 @@ async def open_deadlines(
         stmt = stmt.where(Deadline.due_at <= due_before)
     stmt = stmt.order_by(Deadline.due_at, Deadline.id).execution_options(populate_existing=True)
     return list((await s.scalars(stmt)).all())
+
+
+async def open_due_times(
+    s: AsyncSession, game_ids: Sequence[int], kind: str
+) -> dict[int, list[datetime]]:
+    """``{game_id: [due_at, ...]}``: when the open deadlines of ``kind`` of these games fall."""
+    t = Deadline.__table__
+    stmt = select(t.c.game_id, t.c.due_at).where(
+        t.c.game_id.in_(sorted(set(game_ids))),
+        t.c.kind == kind,
+        t.c.status == DeadlineStatus.OPEN.value,
+    )
+    out: dict[int, list[datetime]] = {}
+    for game_id, due_at in (await s.execute(stmt)).all():
+        out.setdefault(game_id, []).append(due_at)
+    return out
 
 
 async def count_rows(s: AsyncSession, model: type[Any]) -> int:

@@ -561,12 +561,18 @@ class Resistance:
     def can_choose(self, player: int, choice: MissionChoice) -> bool:
         return self._can(self.verify_choose, player, choice)
 
+    def recorded_choice(self, player: int, choice: MissionChoice) -> MissionChoice:
+        """What :meth:`choose` would record for this choice (checked, state unchanged): a
+        Resistance member's sabotage is recorded as support."""
+        self.verify_choose(player, choice)
+        requested = _as_choice(choice)
+        return requested if self._roles[player] is Role.SPY else MissionChoice.SUPPORT
+
     def choose(self, player: int, choice: MissionChoice) -> list[Event]:
         """A team member chooses support or sabotage (cast or change). A Resistance member's
         sabotage is recorded as support, with a private ``sabotage_recorded_as_support``."""
-        self.verify_choose(player, choice)
+        recorded = self.recorded_choice(player, choice)
         requested = _as_choice(choice)
-        recorded = requested if self._roles[player] is Role.SPY else MissionChoice.SUPPORT
         previous = self._choices.get(player)
         self._choices[player] = recorded
         self._log({"action": "choose", "player": player, "choice": requested.value})

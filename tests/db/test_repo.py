@@ -207,6 +207,52 @@ async def test_record_vote_is_an_upsert(sessions: Sessions) -> None:
         assert await repo.votes_for(s, game_id, "p2", "team") == {11: "accept"}
 
 
+async def test_record_votes_many_at_once(sessions: Sessions) -> None:
+    """Group commit's writes: one executemany UPSERT, the players' locales, the heads of the
+    games, the votes of some players (what the answers to their clicks show)."""
+    game_id = await new_game(sessions)
+    other = await new_game(sessions, channel_id=101)
+    async with sessions.begin() as s:
+        for gid in (game_id, other):
+            for uid in (11, 12):
+                await repo.add_player(s, gid, uid, f"p{uid}", locale="en", at=T0)
+        await repo.record_vote(s, game_id, "p1", "team", 11, "accept", at=T0)
+    async with sessions.begin() as s:
+        await repo.record_votes(
+            s,
+            [
+                (game_id, "p1", "team", 11, "reject"),  # a change: seq 2
+                (game_id, "p1", "mission", 11, "support"),
+                (other, "p1", "team", 12, "accept"),
+            ],
+            at=T0 + timedelta(minutes=1),
+        )
+        await repo.record_votes(s, [])
+        await repo.set_player_locales(s, [(game_id, 11, "fr"), (other, 12, "en")])
+        heads = await repo.lock_games(s, [other, game_id, 999])
+        assert sorted(heads) == [game_id, other]
+        assert heads[game_id].status == "lobby" and heads[game_id].version == 0
+        assert await repo.game_states(s, [game_id]) == {game_id: None}
+        mine = await repo.votes_of(s, [game_id, other], [11, 12])
+    assert mine == {
+        (game_id, "p1", "team", 11): "reject",
+        (game_id, "p1", "mission", 11): "support",
+        (other, "p1", "team", 12): "accept",
+    }
+    async with sessions.begin() as s:
+        rows = await repo.vote_rows(s, game_id, "p1", "team")
+        assert [(r.user_id, r.value, r.seq) for r in rows] == [(11, "reject", 2)]
+        assert rows[0].updated_at == T0 + timedelta(minutes=1)
+        locales = {(p.game_id, p.user_id): p.locale for p in await repo.players(s, game_id)}
+        locales |= {(p.game_id, p.user_id): p.locale for p in await repo.players(s, other)}
+    assert locales == {
+        (game_id, 11): "fr",
+        (game_id, 12): "en",
+        (other, 11): "en",
+        (other, 12): "en",
+    }
+
+
 async def test_50_concurrent_votes_by_10_players(sessions: Sessions) -> None:
     """50 clicks at once, each in its own transaction: one row per player, none lost, and the
     value on record is the one written last (the write that got the highest seq)."""

@@ -1,0 +1,101 @@
+"""Group commit (bot/batch.py): batching, answers only after the write, errors per request."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.batch import GroupCommit
+
+
+async def settle() -> None:
+    """Let every ready task run (a few turns of the loop)."""
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+class Writer:
+    """A write that the test releases by hand: it records the batches it was given."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[int]] = []
+        self.gate = asyncio.Event()
+        self.committed: list[int] = []
+
+    async def __call__(self, batch: list[int]) -> list[int | BaseException]:
+        self.batches.append(list(batch))
+        await self.gate.wait()
+        self.committed += batch
+        return [ValueError(f"refused {r}") if r < 0 else r * 10 for r in batch]
+
+
+async def test_requests_queued_during_a_write_go_together_in_the_next() -> None:
+    writer = Writer()
+    group: GroupCommit[int, int] = GroupCommit(writer)
+    first = asyncio.create_task(group.submit(1))
+    await settle()  # the first batch starts alone: no waiting for a batch to fill
+    assert writer.batches == [[1]]
+    later = [asyncio.create_task(group.submit(n)) for n in (2, 3, 4)]
+    await settle()
+    assert not first.done() and not any(t.done() for t in later)  # nothing before the commit
+    writer.gate.set()
+    assert await first == 10
+    assert await asyncio.gather(*later) == [20, 30, 40]
+    assert writer.batches == [[1], [2, 3, 4]]
+    assert (group.batches, group.requests) == (2, 4)
+
+
+async def test_an_answer_comes_only_once_its_batch_is_written() -> None:
+    writer = Writer()
+    group: GroupCommit[int, int] = GroupCommit(writer)
+    task = asyncio.create_task(group.submit(7))
+    await settle()
+    assert not task.done() and writer.committed == []
+    writer.gate.set()
+    assert await task == 70
+    assert writer.committed == [7]
+
+
+async def test_a_refused_request_does_not_refuse_its_batch() -> None:
+    writer = Writer()
+    writer.gate.set()
+    group: GroupCommit[int, int] = GroupCommit(writer)
+    results = await asyncio.gather(
+        group.submit(1), group.submit(-2), group.submit(3), return_exceptions=True
+    )
+    assert results[0] == 10 and results[2] == 30
+    assert isinstance(results[1], ValueError) and "refused -2" in str(results[1])
+
+
+async def test_a_failed_transaction_fails_every_request_of_its_batch_only() -> None:
+    calls: list[list[int]] = []
+
+    async def write(batch: list[int]) -> list[int | BaseException]:
+        calls.append(batch)
+        await asyncio.sleep(0)
+        if 2 in batch:
+            raise RuntimeError("database is locked")
+        return [r for r in batch]
+
+    group: GroupCommit[int, int] = GroupCommit(write)
+    one = asyncio.create_task(group.submit(1))
+    await settle()
+    rest = [asyncio.create_task(group.submit(n)) for n in (2, 3)]
+    assert await one == 1
+    for task in rest:
+        with pytest.raises(RuntimeError, match="locked"):
+            await task
+    # The writer goes on with what comes next.
+    assert await group.submit(4) == 4
+    assert calls == [[1], [2, 3], [4]]
+
+
+async def test_batches_are_bounded() -> None:
+    writer = Writer()
+    group: GroupCommit[int, int] = GroupCommit(writer, max_batch=2)
+    tasks = [asyncio.create_task(group.submit(n)) for n in range(5)]
+    await settle()
+    writer.gate.set()
+    assert await asyncio.gather(*tasks) == [0, 10, 20, 30, 40]
+    assert writer.batches == [[0, 1], [2, 3], [4]]
