@@ -247,6 +247,17 @@ class ResistanceService(GameService):
             )
         return await self.run(Outcome(t("resistance.proposal.done", actor.lang), effects))
 
+    def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
+        """Also: pin the leader list (Pin Messages: since 23 February 2026 Manage Messages no
+        longer grants pinning), and close the debate during votes: lock the forum post, or deny
+        Send Messages by channel overwrites."""
+        needed = super().needed_permissions(channel, options)
+        needed.append("pin_messages")
+        if options.get("lock_during_vote"):
+            forum = isinstance(channel, discord.ForumChannel)
+            needed.append("manage_threads" if forum else "manage_roles")
+        return needed
+
     def running(self, game: Game) -> Resistance:
         if game.status == "lobby":
             raise UserError("common.error.not_started")

@@ -351,18 +351,19 @@ class GameService:
         return t("common.lobby.opened", actor.lang, game=title)
 
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
+        """What the bot does in any game's channel (the README's permission table): read and
+        post there, with embeds and files (the game's record at the end), and fetch its own
+        messages to edit them. A forum post needs Send Messages in the forum (Discord ignores
+        Create Public Threads for forum posts); everything after it goes into the post."""
         needed = [
             "view_channel",
             "send_messages",
             "embed_links",
             "attach_files",  # the vote matrix and the game's record at the end
             "read_message_history",
-            "manage_messages",
         ]
         if isinstance(channel, discord.ForumChannel):
-            needed += ["create_public_threads", "send_messages_in_threads", "manage_threads"]
-        elif options.get("lock_during_vote"):
-            needed.append("manage_roles")
+            needed.append("send_messages_in_threads")
         return needed
 
     async def join(

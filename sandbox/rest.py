@@ -1043,8 +1043,11 @@ class RestApi:
 
     # ------------------------------------------------------------------ pins
     def _pin_perm(self, channel: Channel) -> None:
+        """Pinning needs Pin Messages (1 << 51): since 23 February 2026 Manage Messages no
+        longer grants it (API change log, "Permission Changes Going into Effect February
+        2026")."""
         if channel.type != DM:
-            self._require(channel, util.PIN_MESSAGES, util.MANAGE_MESSAGES)
+            self._require(channel, util.PIN_MESSAGES)
 
     async def pin(self, req: Req) -> Result:
         channel = self._channel(req)

@@ -143,11 +143,11 @@ async def test_missing_permission_is_named(table: Any, sb: Any) -> None:
     guild = table.guild
     bot_role = guild.roles[guild.bot_role_id]
     quiet = guild.add_text_channel("no-pins")
-    quiet.set_permissions(bot_role, deny=discord.Permissions(manage_messages=True).value)
+    quiet.set_permissions(bot_role, deny=discord.Permissions(pin_messages=True).value)
     async with running_bot(sb, table.url()):
         ix = await sb.slash(table.mod, "resistance new", channel=quiet)
         reply = text_of(await ix.reply_message(10))
-        assert "missing permissions" in reply and "manage_messages" in reply
+        assert "missing permissions" in reply and "pin_messages" in reply
         assert not [m for m in sb.channel_messages(quiet) if m.labels]  # no lobby opened
 
 

@@ -154,3 +154,26 @@ async def test_missing_permissions_50013_and_missing_access_50001(sb: Sandbox) -
 
 def _params(content: str) -> discord.http.MultipartParameters:
     return discord.http.handle_message_parameters(content=content)
+
+
+async def test_pinning_needs_pin_messages_manage_messages_is_not_enough(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    everything_but_pin = util.BOT_ROLE_DEFAULT & ~util.PIN_MESSAGES
+    assert everything_but_pin & util.MANAGE_MESSAGES
+    guild.set_role_permissions(guild.bot_role, everything_but_pin)
+    async with running(SandboxBot(), sb) as client:
+        channel = client.get_channel(text.id)
+        assert isinstance(channel, discord.TextChannel)
+        message = await channel.send("leader list")
+        for action in (message.pin, message.unpin):
+            with pytest.raises(discord.Forbidden) as err:
+                await action()
+            assert (err.value.status, err.value.code) == (403, 50013)
+        assert sb.pins(text) == []
+        guild.set_role_permissions(
+            guild.bot_role, (everything_but_pin | util.PIN_MESSAGES) & ~util.MANAGE_MESSAGES
+        )
+        await sb._wait_for(lambda: channel.permissions_for(channel.guild.me).pin_messages, 5, "")
+        await message.pin()
+        assert [m.id for m in sb.pins(text)] == [message.id]
