@@ -64,7 +64,8 @@ async def test_a_whole_game_with_exactly_the_invite_links_permissions(table: Any
             assert f"Mission {mission} succeeds" in result
         await game.new_public(0, "The Resistance wins")
         history = await sb.wait_for_message(table.channel, predicate=lambda m: m.attachments)
-        assert history.filenames and history.file().startswith(b"\x89PNG")
+        pictures = [n for n in history.filenames if n.endswith(".png")]
+        assert pictures and history.file(pictures[0]).startswith(b"\x89PNG")
 
     pins = sb.pins(table.channel)
     assert len(pins) == 1 and "Leader list" in text_of(pins[0])
