@@ -89,6 +89,7 @@ class GameBot(commands.AutoShardedBot):
                 "refutation": asdict(settings.refutation),
             },
             busy_wait=settings.database.busy_wait_seconds,
+            limits=settings.moderation,
         )
         self.services: dict[str, GameService] = {}
         self.scheduler = DeadlineScheduler(

@@ -41,6 +41,14 @@ class DatabaseSettings:
 
 
 @dataclass(frozen=True)
+class ModerationSettings:
+    #: minutes between two /<game> remind of one game (0: no cooldown)
+    remind_cooldown_minutes: float = 60.0
+    #: lobby/running games one member may have opened in a guild (0: no limit)
+    max_open_games_per_member: int = 3
+
+
+@dataclass(frozen=True)
 class ResistanceDefaults:
     vote_hours: float = 24.0
     early_close: bool = False
@@ -68,6 +76,7 @@ class RefutationDefaults:
 class Settings:
     discord: DiscordSettings = DiscordSettings()
     database: DatabaseSettings = DatabaseSettings()
+    moderation: ModerationSettings = ModerationSettings()
     resistance: ResistanceDefaults = ResistanceDefaults()
     refutation: RefutationDefaults = RefutationDefaults()
     log_level: str = "INFO"
@@ -130,6 +139,16 @@ def _logging_flag(section: dict[str, Any]) -> bool:
     return flag
 
 
+def _check_moderation(settings: ModerationSettings) -> ModerationSettings:
+    if isinstance(settings.max_open_games_per_member, bool):
+        raise ConfigError("[moderation] max_open_games_per_member must be an integer")
+    if not 0 <= settings.remind_cooldown_minutes <= 60 * 24 * 14:
+        raise ConfigError("[moderation] remind_cooldown_minutes must be from 0 to 20160 (14 days)")
+    if not 0 <= settings.max_open_games_per_member <= 1000:
+        raise ConfigError("[moderation] max_open_games_per_member must be from 0 to 1000")
+    return settings
+
+
 def _check_database(settings: DatabaseSettings) -> DatabaseSettings:
     if not 0 <= settings.busy_wait_seconds <= 840:
         raise ConfigError(
@@ -162,6 +181,7 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
     logging_section = data.pop("logging", {})
     discord_data = data.pop("discord", {})
     database_data = data.pop("database", {})
+    moderation_data = data.pop("moderation", {})
     if data:
         raise ConfigError(f"unknown section(s): {', '.join(sorted(data))}")
     if env.get("DISCORD_TOKEN"):
@@ -171,6 +191,7 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
     return Settings(
         discord=_check_shards(_section(DiscordSettings, discord_data, "discord")),
         database=_check_database(_section(DatabaseSettings, database_data, "database")),
+        moderation=_check_moderation(_section(ModerationSettings, moderation_data, "moderation")),
         resistance=_section(ResistanceDefaults, games.get("resistance", {}), "games.resistance"),
         refutation=_section(RefutationDefaults, games.get("refutation", {}), "games.refutation"),
         log_level=str(logging_section.get("level", "INFO")).upper(),

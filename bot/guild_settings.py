@@ -45,6 +45,15 @@ class GuildSettingsService:
             return t("settings.moderator_role_cleared", actor.lang)
         return t("settings.moderator_role_set", actor.lang, role=role_name)
 
+    async def set_members_host(self, actor: Actor, guild_id: int, enabled: bool) -> str:
+        await self._require_manager(actor)
+        async with self.app.sessions.begin() as s:
+            settings = await repo.get_guild_settings(s, guild_id)
+            settings.members_host = enabled
+            await repo.save_guild_settings(s, settings)
+        key = "settings.members_host_on" if enabled else "settings.members_host_off"
+        return t(key, actor.lang, max=self.app.limits.max_open_games_per_member or "∞")
+
     async def set_defaults(
         self, actor: Actor, guild_id: int, kind: str, given: dict[str, Any]
     ) -> str:
@@ -99,6 +108,11 @@ class GuildSettingsService:
                 "settings.show.moderator_role",
                 actor.lang,
                 role=f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else "—",
+            ),
+            t(
+                "settings.show.members_host",
+                actor.lang,
+                value="✅" if settings.members_host else "❌",
             ),
         ]
         lines.append(t("daily.show", actor.lang, zone=settings.timezone or daily.DEFAULT_ZONE))

@@ -919,6 +919,7 @@ class RefutationService(GameService):
                 answered = set(self.valid_votes(state, recorded))
             else:
                 raise UserError("refutation.refusal.nothing_open")
+            await self.require_remind_allowed(s, game, actor, f"{kind} r{n}")
             due = await self.due(s, game, kind)
             where = f"<#{self.where(game)}>"
             waiting = [

@@ -823,6 +823,8 @@ class ResistanceService(GameService):
             outcome = await self.remind_in(s, game, None, actor.lang)
             if outcome is None:
                 raise GameError("resistance.error.no_vote_to_resolve", {})
+            step = f"vote p{self.load(game).proposal_number}"
+            await self.require_remind_allowed(s, game, actor, step)
         return await self.run(outcome)
 
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:

@@ -13,7 +13,7 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import daily
 from bot.clock import Clock
+from bot.config import ModerationSettings
 from bot.courier import Courier
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
@@ -36,6 +37,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+# The event recording a moderator's reminder (its time starts the remind cooldown).
+REMINDED = "moderator_reminded"
 
 # Effects to run once the transaction has committed.
 Effect = Callable[[], Awaitable[Any]]
@@ -54,6 +58,8 @@ class Actor:
     #: a deadline counts even if it reaches the database after it; None: now
     at: datetime | None = None
     bot: bool = False
+    #: where the interaction happened (guild, channel); None: not from an interaction
+    place: tuple[int | None, int | None] | None = None
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> Actor:
@@ -68,6 +74,7 @@ class Actor:
             role_ids=frozenset(r.id for r in roles),
             at=interaction.created_at,
             bot=user.bot,
+            place=(interaction.guild_id, interaction.channel_id),
         )
 
     @classmethod
@@ -105,8 +112,10 @@ class Services:
         rng: random.Random,
         defaults: dict[str, dict[str, Any]],
         busy_wait: float = 600.0,
+        limits: ModerationSettings | None = None,
     ) -> None:
         self.sessions = sessions
+        self.limits = limits or ModerationSettings()
         #: seconds an action waits for a database kept busy by another process
         self.busy_wait = busy_wait
         self.courier = courier
@@ -227,11 +236,49 @@ class GameService:
     async def is_moderator(
         self, s: AsyncSession, actor: Actor, game: Game | None, guild_id: int
     ) -> bool:
-        if actor.manages_guild or (game is not None and game.created_by == actor.id):
+        """Checked at each use, from the roles and permissions the interaction carries now:
+        Manage Server, or the guild's moderator role. A game's creator moderates it only while
+        they could open it: when the guild lets members host (``/settings members_host``)."""
+        if actor.manages_guild:
             return True
         settings = await repo.get_guild_settings(s, guild_id)
-        return (
-            settings.moderator_role_id is not None and settings.moderator_role_id in actor.role_ids
+        if settings.moderator_role_id is not None and settings.moderator_role_id in actor.role_ids:
+            return True
+        return bool(settings.members_host) and game is not None and game.created_by == actor.id
+
+    async def can_host(self, s: AsyncSession, actor: Actor, guild_id: int) -> bool:
+        """Whether ``actor`` may open a game here: a moderator, or anyone with members_host."""
+        if await self.is_moderator(s, actor, None, guild_id):
+            return True
+        return bool((await repo.get_guild_settings(s, guild_id)).members_host)
+
+    async def require_host(self, s: AsyncSession, actor: Actor, guild_id: int) -> None:
+        """May open a game, and has fewer open games here than the per-member limit."""
+        if not await self.can_host(s, actor, guild_id):
+            raise UserError("common.error.not_moderator")
+        limit = self.app.limits.max_open_games_per_member
+        if limit and await repo.count_open_games_by(s, guild_id, actor.id) >= limit:
+            raise UserError("common.error.too_many_games", max=limit)
+
+    async def require_remind_allowed(
+        self, s: AsyncSession, game: Game, actor: Actor, step: str
+    ) -> None:
+        """One moderator reminder per ``remind_cooldown_minutes`` for a step of a game (a vote,
+        a secret choice: ``step`` names it; a new step may be reminded at once). Records it."""
+        cooldown = timedelta(minutes=self.app.limits.remind_cooldown_minutes)
+        now = self.now()
+        earlier = [
+            e
+            for e in await repo.events(s, game.id, kinds=[REMINDED])
+            if e.payload.get("step") == step
+        ]
+        if earlier and now - earlier[-1].at < cooldown:
+            left = cooldown - (now - earlier[-1].at)
+            minutes = max(1, -(-int(left.total_seconds()) // 60))
+            raise UserError("common.error.remind_cooldown", minutes=minutes)
+        # Private to the moderator: not part of the game's public history.
+        await repo.append_event(
+            s, game.id, REMINDED, {"step": step}, actor_id=actor.id, private_to=actor.id, at=now
         )
 
     async def require_moderator(
@@ -309,8 +356,10 @@ class GameService:
     ) -> str:
         """Open a game: in a forum channel a new post, else this channel."""
         is_forum = isinstance(channel, discord.ForumChannel)
+        if actor.bot:
+            raise UserError("common.error.bot_seat")
         async with self.app.sessions.begin() as s:
-            await self.require_moderator(s, actor, None, guild_id)
+            await self.require_host(s, actor, guild_id)
             if not is_forum and await repo.active_game_in_channel(s, channel.id) is not None:
                 raise UserError("common.error.channel_busy")
             options = await self.options_for(s, guild_id, given)
@@ -350,6 +399,12 @@ class GameService:
             return t("common.lobby.opened_post", actor.lang, game=title, post=f"<#{thread_id}>")
         return t("common.lobby.opened", actor.lang, game=title)
 
+    def require_place(self, game: Game, place: tuple[int | None, int | None] | None) -> None:
+        """Joining and leaving count only where the lobby is: ``place`` is the interaction's
+        (guild, channel); a forwarded copy of the lobby clicked elsewhere is refused."""
+        if place is not None and place != (game.guild_id, self.where(game)):
+            raise UserError("common.error.wrong_place", where=f"<#{self.where(game)}>")
+
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         """What the bot does in any game's channel (the README's permission table): read and
         post there, with embeds and files (the game's record at the end), and fetch its own
@@ -371,7 +426,10 @@ class GameService:
     ) -> str:
         """Sign ``member`` (or the actor) up for the lobby."""
         who = member or actor
+        if who.bot:
+            raise UserError("common.error.bot_seat")
         async with self.action(game_id) as (s, game):
+            self.require_place(game, actor.place)
             if by_moderator:
                 await self.require_moderator(s, actor, game, game.guild_id)
             if game.status != "lobby":
@@ -393,6 +451,7 @@ class GameService:
     ) -> str:
         who = member or actor
         async with self.action(game_id) as (s, game):
+            self.require_place(game, actor.place)
             if by_moderator:
                 await self.require_moderator(s, actor, game, game.guild_id)
             if game.status != "lobby":
@@ -431,6 +490,8 @@ class GameService:
 
         Returns the leaver's name, the engine's events and the newcomer's row (DMs in the
         guild's language until they act themselves)."""
+        if new.bot:
+            raise UserError("common.error.bot_seat")
         old_name = state.player(old.id).name if state.is_player(old.id) else old.name
         events = state.substitute(old.id, EnginePlayer(new.id, new.name))
         for e in events:

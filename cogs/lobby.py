@@ -46,6 +46,8 @@ class LobbyButton(
             await interaction.response.defer(ephemeral=True, thinking=True)
             service = service_for(interaction.client, self.kind)
             actor = Actor.of(interaction)
+            # The click counts only in the lobby's own guild and channel (Actor.place), not on
+            # a forwarded copy.
             if self.action == "join":
                 reply = await service.join(actor, self.game_id)
             else:
@@ -117,7 +119,7 @@ class LobbyCommands:
 
     @app_commands.command(name="add", description="Sign a member up for the lobby (moderators)")
     @app_commands.describe(user="The member to add")
-    async def add(self, interaction: discord.Interaction, user: discord.Member) -> None:
+    async def add(self, interaction: discord.Interaction, user: discord.User) -> None:
         async def work() -> str:
             actor = Actor.of(interaction)
             return await self.service.join(  # type: ignore[no-any-return]
@@ -130,8 +132,8 @@ class LobbyCommands:
         await answer(interaction, work)
 
     @app_commands.command(name="remove", description="Take a member out of the lobby (moderators)")
-    @app_commands.describe(user="The member to remove")
-    async def remove(self, interaction: discord.Interaction, user: discord.Member) -> None:
+    @app_commands.describe(user="The member to remove (even one who left the server)")
+    async def remove(self, interaction: discord.Interaction, user: discord.User) -> None:
         async def work() -> str:
             actor = Actor.of(interaction)
             return await self.service.leave(  # type: ignore[no-any-return]
@@ -199,9 +201,12 @@ class ModerationCommands:
         await answer(interaction, work)
 
     @app_commands.command(name="substitute", description="Replace a player (moderators)")
-    @app_commands.describe(old="The player who leaves", new="The member who takes their seat")
+    @app_commands.describe(
+        old="The player who leaves (even one who left the server)",
+        new="The member who takes their seat",
+    )
     async def substitute(
-        self, interaction: discord.Interaction, old: discord.Member, new: discord.Member
+        self, interaction: discord.Interaction, old: discord.User, new: discord.User
     ) -> None:
         async def work() -> str:
             actor = Actor.of(interaction)

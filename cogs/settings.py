@@ -82,6 +82,19 @@ class SettingsCog(
         )
 
     @app_commands.command(
+        name="members_host",
+        description="Any member may open a game (and moderates the games they opened)",
+    )
+    @app_commands.describe(enabled="Yes: any member may open a game")
+    async def members_host(self, interaction: discord.Interaction, enabled: bool) -> None:
+        await answer(
+            interaction,
+            lambda: self.service.set_members_host(
+                Actor.of(interaction), interaction.guild_id or 0, enabled
+            ),
+        )
+
+    @app_commands.command(
         name="resistance", description="Default options for new games of The Resistance"
     )
     @app_commands.describe(

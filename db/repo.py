@@ -138,6 +138,14 @@ async def active_game_in_channel(s: AsyncSession, channel_id: int) -> Game | Non
     return (await s.scalars(stmt)).first()
 
 
+async def count_open_games_by(s: AsyncSession, guild_id: int, user_id: int) -> int:
+    """How many lobby/running games ``user_id`` opened in the guild."""
+    stmt = select(func.count()).where(
+        Game.guild_id == guild_id, Game.created_by == user_id, Game.status.in_(ACTIVE_STATUSES)
+    )
+    return int((await s.execute(stmt)).scalar_one())
+
+
 async def create_game(
     s: AsyncSession,
     *,

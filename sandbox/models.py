@@ -480,6 +480,11 @@ class Guild:
                 member.roles.append(role.id)
         self.sb._dispatch_member_update(self, member)
 
+    def remove_member_roles(self, user: User, *roles: Role) -> None:
+        member = self.members[user.id]
+        member.roles = [r for r in member.roles if r not in {role.id for role in roles}]
+        self.sb._dispatch_member_update(self, member)
+
     def remove_member(self, user: User) -> None:
         self.members.pop(user.id, None)
         self.sb._dispatch_guild_event(

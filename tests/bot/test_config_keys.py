@@ -34,9 +34,26 @@ def test_keys_are_read(tmp_path: Path) -> None:
         ('[logging]\ndiscord_debug = "yes"\n', "true or false"),
         ("[logging]\ndiscord_debug = 1\n", "true or false"),
         ("[logging]\ndebug_discord = true\n", "unknown key(s) in [logging]: debug_discord"),
+        ("[moderation]\nremind_cooldown_minutes = -1\n", "from 0 to 20160"),
+        ("[moderation]\nremind_cooldown_minutes = 20161\n", "from 0 to 20160"),
+        ("[moderation]\nmax_open_games_per_member = -1\n", "from 0 to 1000"),
+        ("[moderation]\nmax_open_games_per_member = 1001\n", "from 0 to 1000"),
+        ("[moderation]\nmax_open_games_per_member = true\n", "must be an integer"),
+        ("[moderation]\nmax_open_games_per_member = 2.5\n", "must be a int"),
+        ("[moderation]\nremind_cooldown = 5\n", "unknown key(s) in [moderation]: remind_cooldown"),
     ],
 )
 def test_bad_values_are_refused_with_the_key_named(tmp_path: Path, body: str, words: str) -> None:
     with pytest.raises(ConfigError) as caught:
         settings_from(tmp_path, body)
     assert words in str(caught.value)
+
+
+def test_moderation_keys(tmp_path: Path) -> None:
+    settings = settings_from(tmp_path, "")
+    assert settings.moderation.remind_cooldown_minutes == 60.0
+    assert settings.moderation.max_open_games_per_member == 3
+    body = "[moderation]\nremind_cooldown_minutes = 5\nmax_open_games_per_member = 0\n"
+    settings = settings_from(tmp_path, body)
+    assert settings.moderation.remind_cooldown_minutes == 5.0
+    assert settings.moderation.max_open_games_per_member == 0
