@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from bot import metrics
 from bot.clock import Clock, utcnow
 from bot.config import Settings
 from bot.courier import Courier
@@ -92,6 +93,7 @@ class GameBot(commands.AutoShardedBot):
             limits=settings.moderation,
         )
         self.services: dict[str, GameService] = {}
+        self.metrics_server: metrics.MetricsServer | None = None
         self.scheduler = DeadlineScheduler(
             self.sessions,
             self.on_deadline,
@@ -109,6 +111,13 @@ class GameBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         from bot.resistance import ResistanceService
+
+        metrics.instrument()
+        if self.settings.metrics.port:
+            self.metrics_server = metrics.MetricsServer(
+                self, self.settings.metrics.host, self.settings.metrics.port
+            )
+            await self.metrics_server.start()
 
         self.services["resistance"] = ResistanceService(self.app)
         try:
@@ -189,7 +198,12 @@ class GameBot(commands.AutoShardedBot):
             return None
         return await service.on_deadline(s, deadline)
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        metrics.count_click(interaction)
+
     async def close(self) -> None:
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
         await self.deadline_listener.stop()
         await self.scheduler.shutdown()
         await super().close()

@@ -49,6 +49,13 @@ class ModerationSettings:
 
 
 @dataclass(frozen=True)
+class MetricsSettings:
+    #: the Prometheus endpoint's port (/metrics and /healthz); 0: no endpoint
+    port: int = 0
+    host: str = "127.0.0.1"
+
+
+@dataclass(frozen=True)
 class ResistanceDefaults:
     vote_hours: float = 24.0
     early_close: bool = False
@@ -77,6 +84,7 @@ class Settings:
     discord: DiscordSettings = DiscordSettings()
     database: DatabaseSettings = DatabaseSettings()
     moderation: ModerationSettings = ModerationSettings()
+    metrics: MetricsSettings = MetricsSettings()
     resistance: ResistanceDefaults = ResistanceDefaults()
     refutation: RefutationDefaults = RefutationDefaults()
     log_level: str = "INFO"
@@ -158,6 +166,12 @@ def _check_database(settings: DatabaseSettings) -> DatabaseSettings:
     return settings
 
 
+def _check_metrics(settings: MetricsSettings) -> MetricsSettings:
+    if isinstance(settings.port, bool) or not 0 <= settings.port <= 65535:
+        raise ConfigError("[metrics] port must be from 1 to 65535 (0 or absent: no endpoint)")
+    return settings
+
+
 def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -> Settings:
     """Settings from ``path`` (``config.toml`` when it exists), then the environment.
 
@@ -182,6 +196,7 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
     discord_data = data.pop("discord", {})
     database_data = data.pop("database", {})
     moderation_data = data.pop("moderation", {})
+    metrics_data = data.pop("metrics", {})
     if data:
         raise ConfigError(f"unknown section(s): {', '.join(sorted(data))}")
     if env.get("DISCORD_TOKEN"):
@@ -192,6 +207,7 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
         discord=_check_shards(_section(DiscordSettings, discord_data, "discord")),
         database=_check_database(_section(DatabaseSettings, database_data, "database")),
         moderation=_check_moderation(_section(ModerationSettings, moderation_data, "moderation")),
+        metrics=_check_metrics(_section(MetricsSettings, metrics_data, "metrics")),
         resistance=_section(ResistanceDefaults, games.get("resistance", {}), "games.resistance"),
         refutation=_section(RefutationDefaults, games.get("refutation", {}), "games.refutation"),
         log_level=str(logging_section.get("level", "INFO")).upper(),

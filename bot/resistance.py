@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import records
+from bot import metrics, records
 from bot.batch import GroupCommit
 from bot.errors import UserError
 from bot.i18n import Lang, t
@@ -452,6 +452,9 @@ class ResistanceService(GameService):
                     if heads[game_id].options.get("early_close"):
                         closing[game_id] = await self.close_if_all_in(s, game_id)
             # Committed: every accepted click is on record.
+        metrics.VOTE_BATCH.observe(len(batch))
+        for _game, _round, kind, _user in writes:
+            metrics.VOTES_RECORDED.labels("resistance", kind).inc()
         last = {r.game_id: i for i, r, *_ in accepted}
         for i, r, state, round_key, note in accepted:
             uid = r.actor.id

@@ -41,6 +41,7 @@ from sqlalchemy import event, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
+from bot import metrics
 from bot.clock import Clock, utcnow
 from bot.notify import notify_owner
 from db import repo
@@ -437,6 +438,9 @@ class DeadlineScheduler:
                     if not force:
                         await self._reschedule_if_early(s, deadline_id, now)
                     return False
+                due = deadline.due_at <= now
+                if due:
+                    metrics.DEADLINES_DUE.labels(deadline.kind).inc()
                 after = await self._handler(s, deadline)
         except Exception:
             log.exception(
@@ -446,6 +450,10 @@ class DeadlineScheduler:
             )
             return False
         self.unschedule(deadline_id)
+        metrics.DEADLINES_RESOLVED.labels(deadline.kind, "due" if due else "forced").inc()
+        if due:
+            lateness = (self._clock() - deadline.due_at).total_seconds()
+            metrics.DEADLINE_LATENESS.labels(deadline.kind).observe(max(0.0, lateness))
         log.info("deadline %s (%s, game %s) resolved", deadline_id, deadline.kind, deadline.game_id)
         if after is not None:
             try:

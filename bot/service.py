@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot import daily
+from bot import daily, metrics
 from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
@@ -226,7 +226,7 @@ class GameService:
     async def run(self, outcome: Outcome) -> str:
         for effect in outcome.effects:
             try:
-                await effect()
+                await metrics.effect_delivered(effect)
             except Exception:
                 log.exception("an effect failed after commit")
         return outcome.reply

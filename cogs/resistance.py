@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import records
+from bot import metrics, records
 from bot.errors import report
 from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
@@ -84,6 +84,7 @@ class VoteButton(
                 Actor.of(interaction), self.game_id, self.proposal, CHOICES[self.choice]
             )
             await interaction.followup.send(reply, ephemeral=True)
+            metrics.CONFIRM_SECONDS.labels("resistance").observe(metrics.since_click(interaction))
         except Exception as exc:
             await report(interaction, exc)
 

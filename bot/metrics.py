@@ -1,0 +1,253 @@
+"""Production figures: Prometheus metrics and ``/healthz`` (``[metrics] port`` in the config).
+
+The metrics live in one registry of the process (:data:`REGISTRY`) and are always counted (a
+counter costs about a microsecond); the HTTP endpoint is served only when ``[metrics] port`` is
+set, by an aiohttp server in the bot's own event loop (aiohttp is already what discord.py uses):
+
+- ``GET /metrics``: the Prometheus text format;
+- ``GET /healthz``: ``200 ok`` once the bot is ready (connected, caches filled), ``503``
+  before and once it is closing.
+
+prometheus-client is the reference Python client: the exposition format, histogram buckets and
+label handling are its, not reimplemented here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+from aiohttp import web
+from discord.webhook import async_ as webhook_async
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+log = logging.getLogger(__name__)
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+# Seconds, from a few milliseconds to Discord's 3 s for the first answer (and 15 min after).
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10)
+LATENESS_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600)
+
+ACK_SECONDS = Histogram(
+    "pbp_interaction_ack_seconds",
+    "Click or command (the interaction's own time) to its first callback answered by Discord",
+    registry=REGISTRY,
+    buckets=LATENCY_BUCKETS,
+)
+CONFIRM_SECONDS = Histogram(
+    "pbp_vote_confirm_seconds",
+    "Click on a vote button to the private answer that says the vote is on record (sent after "
+    "the commit)",
+    ["game"],
+    registry=REGISTRY,
+    buckets=LATENCY_BUCKETS,
+)
+CLICKS = Counter(
+    "pbp_clicks",
+    "Button clicks and select choices received, by the custom_id's prefix (rs:vote, lobby, ...)",
+    ["kind"],
+    registry=REGISTRY,
+)
+VOTES_RECORDED = Counter(
+    "pbp_votes_recorded",
+    "Votes and mission choices committed to the votes table",
+    ["game", "kind"],
+    registry=REGISTRY,
+)
+VOTE_BATCH = Histogram(
+    "pbp_vote_batch_size",
+    "Clicks written by one group-commit transaction",
+    registry=REGISTRY,
+    buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+)
+DEADLINES_DUE = Counter(
+    "pbp_deadlines_due",
+    "Deadlines claimed for resolution because they fell due (a rolled-back attempt that the "
+    "sweep retries counts again)",
+    ["kind"],
+    registry=REGISTRY,
+)
+DEADLINES_RESOLVED = Counter(
+    "pbp_deadlines_resolved",
+    "Deadline resolutions committed: due (the deadline's time came) or forced (a moderator)",
+    ["kind", "how"],
+    registry=REGISTRY,
+)
+DEADLINE_LATENESS = Histogram(
+    "pbp_deadline_lateness_seconds",
+    "How long after its due time a due deadline was resolved",
+    ["kind"],
+    registry=REGISTRY,
+    buckets=LATENESS_BUCKETS,
+)
+EFFECTS_PENDING = Gauge(
+    "pbp_effects_pending",
+    "Discord effects of committed actions (posts, DMs, edits) not delivered yet",
+    registry=REGISTRY,
+)
+EFFECT_FAILURES = Counter(
+    "pbp_effect_delivery_failures",
+    "Discord effects of committed actions whose delivery failed",
+    registry=REGISTRY,
+)
+RATE_LIMITED = Counter(
+    "pbp_discord_rate_limited",
+    "HTTP 429 answers from Discord (api: the REST API; webhook: interaction follow-ups)",
+    ["scope"],
+    registry=REGISTRY,
+)
+LOOP_LAG = Histogram(
+    "pbp_event_loop_lag_seconds",
+    "How late the event loop ran a timer that was due (sampled every 0.5 s)",
+    registry=REGISTRY,
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+READY = Gauge("pbp_ready", "1 once the bot is ready (as /healthz answers 200)", registry=REGISTRY)
+
+CLICK_KIND = re.compile(r"^([a-z]+(?::[a-z]+)?)")
+
+
+def click_kind(custom_id: str) -> str:
+    """The label of a click: the custom_id's prefix (``rs:vote:12:3:accept`` → ``rs:vote``)."""
+    match = CLICK_KIND.match(custom_id or "")
+    return match.group(1) if match else "other"
+
+
+def count_click(interaction: discord.Interaction) -> None:
+    if interaction.type is discord.InteractionType.component:
+        data: Any = interaction.data or {}
+        CLICKS.labels(click_kind(str(data.get("custom_id", "")))).inc()
+
+
+def since_click(interaction: discord.Interaction) -> float:
+    """Seconds since the interaction was created (its snowflake's time)."""
+    return max(0.0, time.time() - interaction.created_at.timestamp())
+
+
+async def effect_delivered(effect: Any) -> Any:
+    """Run one after-commit effect, counted as pending until it is delivered (or failed)."""
+    EFFECTS_PENDING.inc()
+    try:
+        return await effect()
+    except Exception:
+        EFFECT_FAILURES.inc()
+        raise
+    finally:
+        EFFECTS_PENDING.dec()
+
+
+# -- Discord's answers --------------------------------------------------------------------------
+
+
+class _AckTimer(webhook_async.AsyncWebhookAdapter):
+    """discord.py's webhook adapter, timing each interaction's first callback."""
+
+    async def create_interaction_response(self, interaction_id: int, *args: Any, **kw: Any) -> Any:
+        result = await super().create_interaction_response(interaction_id, *args, **kw)
+        created = discord.utils.snowflake_time(int(interaction_id)).timestamp()
+        ACK_SECONDS.observe(max(0.0, time.time() - created))
+        return result
+
+
+class _RateLimitCounter(logging.Handler):
+    """discord.py handles a 429 itself (waits, retries) and says so in a warning: count those."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        msg = str(record.msg)
+        if "responded with 429" in msg:
+            RATE_LIMITED.labels("api").inc()
+        elif "is rate limited" in msg:
+            RATE_LIMITED.labels("webhook").inc()
+
+
+_RATE_LOGGERS = ("discord.http", "discord.webhook.async_")
+_rate_counter = _RateLimitCounter()
+
+
+def instrument() -> None:
+    """Time interaction callbacks and count 429s (in the calling task's context and those it
+    creates: call it from the bot's start, before the gateway connects)."""
+    if not isinstance(webhook_async.async_context.get(), _AckTimer):
+        webhook_async.async_context.set(_AckTimer())
+    for name in _RATE_LOGGERS:
+        logger = logging.getLogger(name)
+        if _rate_counter not in logger.handlers:
+            logger.addHandler(_rate_counter)
+
+
+# -- the endpoint ---------------------------------------------------------------------------
+
+
+class MetricsServer:
+    """``/metrics`` and ``/healthz`` on ``host:port``, and the event loop's lag sampler."""
+
+    def __init__(self, bot: commands.Bot, host: str, port: int) -> None:
+        self.bot = bot
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+        self._lag: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/metrics", self.metrics)
+        app.router.add_get("/healthz", self.healthz)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        if self.port == 0:  # an ephemeral port (tests): tell which
+            server = getattr(site, "_server", None)
+            sockets = getattr(server, "sockets", None) or []
+            if sockets:
+                self.port = int(sockets[0].getsockname()[1])
+        self._lag = asyncio.get_running_loop().create_task(self._sample_lag())
+        log.info("metrics on http://%s:%d/metrics", self.host, self.port)
+
+    async def stop(self) -> None:
+        if self._lag is not None:
+            self._lag.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lag
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def ready(self) -> bool:
+        return self.bot.is_ready() and not self.bot.is_closed()
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        READY.set(1 if self.ready() else 0)
+        body = generate_latest(REGISTRY)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        ready = self.ready()
+        READY.set(1 if ready else 0)
+        return web.Response(status=200 if ready else 503, text="ok\n" if ready else "starting\n")
+
+    async def _sample_lag(self, every: float = 0.5) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(every)
+            LOOP_LAG.observe(max(0.0, loop.time() - before - every))
