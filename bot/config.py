@@ -66,6 +66,16 @@ class ResistanceDefaults:
     moderators_see_roles: bool = False
     deadline_time: str = ""
     min_hours: float = 12.0
+    variant: str = "classic"
+    percival: bool = False
+    morgana: bool = False
+    mordred: bool = False
+    oberon: bool = False
+    lady_of_the_lake: bool = False
+
+    def __post_init__(self) -> None:
+        if self.variant not in ("classic", "avalon"):
+            raise ConfigError('[games.resistance] variant must be "classic" or "avalon"')
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,8 @@ import discord
 from bot.harness import running_bot, sqlite_url
 
 PLAYERS = ["Alice", "Bruno", "Chloé", "Dmitri", "Esther"]
+#: Avalon with the Lady of the Lake wants seven players (the Lady is recommended from 7).
+AVALON_PLAYERS = [*PLAYERS, "Farid", "Gwen"]
 VOTE_SECONDS = 4.0
 
 
@@ -31,6 +33,9 @@ def render(message: Any) -> str:
         parts += [f"[{embed.get('title') or ''}] {embed.get('description') or ''}".strip()]
     if message.labels:
         parts.append("  " + " ".join(f"[{label}]" for label in message.labels))
+    for select in message.selects:
+        names = " | ".join(str(o.get("label")) for o in select.get("options") or [])
+        parts.append(f"  [menu: {names}]")
     return "\n".join(p for p in parts if p)
 
 
@@ -84,7 +89,7 @@ async def run_demo(game: str = "resistance", seed: int = 7) -> int:
             mod = sb.add_user("Moderator")
             guild.add_member(mod, roles=[mods])
             users = []
-            for name in PLAYERS:
+            for name in AVALON_PLAYERS if game == "avalon" else PLAYERS:
                 user = sb.add_user(name, locale="fr" if name == "Chloé" else "en-US")
                 guild.add_member(user)
                 users.append(user)
@@ -96,6 +101,8 @@ async def run_demo(game: str = "resistance", seed: int = 7) -> int:
                     play: Callable[..., Awaitable[None]]
                     if game == "refutation":
                         from bot.demo_refutation import play_refutation as play
+                    elif game == "avalon":
+                        from bot.demo_avalon import play_avalon as play
                     else:
                         play = play_resistance
                     await play(sb, channel, mod, users, rng)
@@ -109,25 +116,32 @@ async def run_demo(game: str = "resistance", seed: int = 7) -> int:
     return 0
 
 
-async def play_resistance(
-    sb: Any, channel: Any, mod: Any, users: list[Any], rng: random.Random
-) -> None:
-    by_name = {u.name: u for u in users}
-    say = print
+async def slash(sb: Any, channel: Any, user: Any, command: str, **options: Any) -> None:
+    """``user`` types ``/command`` in the channel; the command and the private answer are shown."""
+    print(f"       /{command} by {user.name}" + (f" {options_text(options)}" if options else ""))
+    ix = await sb.slash(user, command, channel=channel, **options)
+    reply = await ix.reply_message(10.0)
+    if reply is not None:
+        print(f"       (only {user.name} sees) {render(reply)}")
 
-    async def slash(user: Any, command: str, **options: Any) -> None:
-        say(f"       /{command} by {user.name}" + (f" {options_text(options)}" if options else ""))
-        ix = await sb.slash(user, command, channel=channel, **options)
-        reply = await ix.reply_message(10.0)
-        if reply is not None:
-            say(f"       (only {user.name} sees) {render(reply)}")
 
-    await slash(mod, "resistance new", vote_hours=VOTE_SECONDS / 3600, reminder_hours=0.0)
+async def open_and_start(sb: Any, channel: Any, mod: Any, users: list[Any], **options: Any) -> None:
+    """The moderator opens a Resistance lobby with ``options``; everyone joins; it starts."""
+    await slash(sb, channel, mod, "resistance new", **options)
     lobby = await until(lambda: next((m for m in sb.channel_messages(channel) if m.labels), None))
     for user in users:
         ix = await sb.click(user, lobby, label="Join")
         await ix.reply_message(10.0)
-    await slash(mod, "resistance start")
+    await slash(sb, channel, mod, "resistance start")
+
+
+async def play_resistance(
+    sb: Any, channel: Any, mod: Any, users: list[Any], rng: random.Random
+) -> None:
+    by_name = {u.name: u for u in users}
+    await open_and_start(
+        sb, channel, mod, users, vote_hours=VOTE_SECONDS / 3600, reminder_hours=0.0
+    )
 
     def role_of(user: Any) -> str:
         for message in sb.dms(user):
@@ -158,7 +172,8 @@ async def play_resistance(
         others = [u for u in users if u is not chief]
         team = [chief, *rng.sample(others, team_size(sb, channel) - 1)]
         before = {u.id: len(sb.dms(u)) for u in users}
-        await slash(chief, "resistance propose", **{f"player{i}": u for i, u in enumerate(team, 1)})
+        team_options = {f"player{i}": u for i, u in enumerate(team, 1)}
+        await slash(sb, channel, chief, "resistance propose", **team_options)
         await until(
             lambda b=before: all(any(m.labels for m in sb.dms(u)[b[u.id] :]) for u in users)
         )

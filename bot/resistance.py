@@ -19,6 +19,7 @@ import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics, records
+from bot.avalon import AVALON_KINDS, AVALON_PHASES, AvalonSteps, engine_options, step_of
 from bot.batch import GroupCommit
 from bot.errors import UserError
 from bot.i18n import Lang, t
@@ -28,9 +29,7 @@ from db.models import Deadline, Game, Player
 from games.resistance import (
     Event,
     GameError,
-    MissingVote,
     MissionChoice,
-    Options,
     Phase,
     Resistance,
     Role,
@@ -43,7 +42,7 @@ log = logging.getLogger(__name__)
 VOTE = "rs_vote"
 REMINDER = "rs_reminder"
 LEADER = "rs_leader"
-KINDS = (VOTE, REMINDER, LEADER)
+KINDS = (VOTE, REMINDER, LEADER, *AVALON_KINDS)
 
 
 def ts(when: datetime) -> str:
@@ -66,7 +65,7 @@ def alphabetical(names: Sequence[str]) -> list[str]:
     return sorted(names, key=lambda n: (n.casefold(), n))
 
 
-class ResistanceService(GameService):
+class ResistanceService(AvalonSteps, GameService):
     kind = "resistance"
     min_players = 5
     max_players = 10
@@ -100,13 +99,13 @@ class ResistanceService(GameService):
         self, s: AsyncSession, game: Game, players: list[Player], actor: Actor
     ) -> Outcome:
         rng = random.Random(self.app.rng.getrandbits(64))
-        options = Options(missing_vote=MissingVote(game.options.get("missing_vote", "reject")))
+        options = engine_options(game.options)
         state, events = Resistance.setup(
             [EnginePlayer(p.user_id, p.display_name) for p in players], rng, options
         )
         for p in players:
             p.seat = state.leader_order.index(p.user_id)
-            p.role = state.roles[p.user_id].value
+            p.role = (state.characters.get(p.user_id) or state.roles[p.user_id]).value
         game.status = "running"
         game.started_at = self.now()
         await self.save(s, game, state, events, actor.id)
@@ -114,17 +113,7 @@ class ResistanceService(GameService):
             self.role_dms(state, players),
             self.post_leader_list(game, state, new=True),
         ]
-        effects.append(
-            self.announce(
-                game,
-                t(
-                    "resistance.start.public",
-                    game.lang,
-                    count=len(players),
-                    spies=len(state.spies),
-                ),
-            )
-        )
+        effects.append(self.announce(game, self.start_text(game, state)))
         leader_effect = await self.arm_leader_deadline(s, game, state)
         if leader_effect:
             effects.append(leader_effect)
@@ -132,6 +121,8 @@ class ResistanceService(GameService):
         return Outcome(t("resistance.start.done", actor.lang), effects)
 
     def role_text(self, state: Resistance, player_id: int, lang: str) -> str:
+        if state.options.is_avalon:
+            return self.avalon_role_text(state, player_id, lang)
         view = state.private_view(player_id)
         if view.role is Role.SPY:
             others = ", ".join(alphabetical(self.names(state, view.spies)))
@@ -161,6 +152,9 @@ class ResistanceService(GameService):
                 lines.append(t("resistance.leaders.active", game.lang, n=n, name=name))
             else:
                 lines.append(f"{n}. {name}")
+        lady = self.lady_list_line(game, state)
+        if lady:
+            lines.append(lady)
         lines.append("")
         lines.append(self.track_text(game.lang, state))
         return "\n".join(lines)
@@ -266,14 +260,28 @@ class ResistanceService(GameService):
         return self.load(game)
 
     async def arm_vote_deadlines(
-        self, s: AsyncSession, game: Game, state: Resistance, now: datetime, due: datetime
+        self,
+        s: AsyncSession,
+        game: Game,
+        state: Resistance,
+        now: datetime,
+        due: datetime,
+        *,
+        kinds: tuple[str, str] = (VOTE, REMINDER),
+        payload: dict[str, Any] | None = None,
     ) -> list[Effect]:
+        """The deadline and its reminder (``kinds``); by default the current vote's."""
         scheduler = self.app.scheduler
         assert scheduler is not None
-        payload = {"proposal": state.proposal_number}
+        payload = payload or {"proposal": state.proposal_number}
         created = [
             await scheduler.add(
-                s, game_id=game.id, guild_id=game.guild_id, kind=VOTE, due_at=due, payload=payload
+                s,
+                game_id=game.id,
+                guild_id=game.guild_id,
+                kind=kinds[0],
+                due_at=due,
+                payload=payload,
             )
         ]
         reminder_hours = float(game.options.get("reminder_hours", 2))
@@ -283,7 +291,7 @@ class ResistanceService(GameService):
                     s,
                     game_id=game.id,
                     guild_id=game.guild_id,
-                    kind=REMINDER,
+                    kind=kinds[1],
                     due_at=due - timedelta(hours=reminder_hours),
                     payload=payload,
                 )
@@ -600,6 +608,8 @@ class ResistanceService(GameService):
         if game.status != "running":
             return None
         state = self.load(game)
+        if state.phase in AVALON_PHASES and proposal is None:
+            return await self.avalon_timeout_in(s, game, state)
         if state.phase is not Phase.VOTE or (
             proposal is not None and proposal != state.proposal_number
         ):
@@ -618,14 +628,27 @@ class ResistanceService(GameService):
             effects.append(self.post_leader_list(game, state))
             effects.append(self.announce(game, self.end_text(game, state)))
             effects.append(await records.resistance_end_post(self, s, game, state))
-        else:
+        elif state.phase in AVALON_PHASES:
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
-            effects.append(self.announce(game, self.debate_text(game, state)))
-            leader = await self.arm_leader_deadline(s, game, state)
-            if leader:
-                effects.append(leader)
+            effects += await self.open_avalon_step(s, game, state)
+        else:
+            effects += await self.open_debate(s, game, state, events, None)
         return Outcome("", effects)
+
+    async def open_debate(
+        self, s: AsyncSession, game: Game, state: Resistance, events: list[Event], actor: int | None
+    ) -> list[Effect]:
+        """Save, then the next debate: the leader list, the call to the leader, its deadline."""
+        await self.save(s, game, state, events, actor)
+        effects = [
+            self.post_leader_list(game, state),
+            self.announce(game, self.debate_text(game, state)),
+        ]
+        leader = await self.arm_leader_deadline(s, game, state)
+        if leader:
+            effects.append(leader)
+        return effects
 
     def result_text(self, game: Game, state: Resistance, events: list[Event]) -> str:
         lang = game.lang
@@ -667,6 +690,8 @@ class ResistanceService(GameService):
         return "\n".join(lines)
 
     def end_text(self, game: Game, state: Resistance) -> str:
+        if state.options.is_avalon:
+            return self.avalon_end_text(game, state)
         lang = game.lang
         if state.winner is None:
             head = t("resistance.end.cancelled", lang)
@@ -747,6 +772,11 @@ class ResistanceService(GameService):
                         old=self.name_of(state, d),
                     )
                 )
+            else:
+                line = self.avalon_history_line(state, kind, d, lang)
+                if line:
+                    lines.append(line)
+        lines += self.avalon_history_end(state, lang)
         return "\n".join(lines)
 
     def name_of(self, state: Resistance, d: dict[str, Any]) -> str:
@@ -755,6 +785,8 @@ class ResistanceService(GameService):
     # -- deadlines ----------------------------------------------------------------------------
 
     async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
+        if deadline.kind in AVALON_KINDS:
+            return await self.avalon_deadline_due(s, game, deadline)
         proposal = int((deadline.payload or {}).get("proposal", 0))
         if deadline.kind == VOTE:
             return await self.resolve_in(s, game, proposal)
@@ -822,11 +854,16 @@ class ResistanceService(GameService):
     async def remind(self, actor: Actor, game_id: int) -> str:
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
-            self.running(game)
-            outcome = await self.remind_in(s, game, None, actor.lang)
+            state = self.running(game)
+            if state.phase in AVALON_PHASES:
+                outcome = await self.avalon_remind_in(s, game, state, actor.lang)
+            else:
+                outcome = await self.remind_in(s, game, None, actor.lang)
             if outcome is None:
                 raise GameError("resistance.error.no_vote_to_resolve", {})
-            step = f"vote p{self.load(game).proposal_number}"
+            step = f"vote p{state.proposal_number}"
+            if state.phase in AVALON_PHASES:
+                step = f"{state.phase.value} {step_of(state)}"
             await self.require_remind_allowed(s, game, actor, step)
         return await self.run(outcome)
 
@@ -837,6 +874,8 @@ class ResistanceService(GameService):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             kinds = [VOTE, REMINDER] if state.phase is Phase.VOTE else [LEADER]
+            if state.phase in AVALON_PHASES:
+                kinds = list(AVALON_KINDS)
             deadlines = await repo.open_deadlines(s, game.id, kinds=kinds)
             if not deadlines:
                 raise UserError("resistance.error.no_deadline")
@@ -880,7 +919,7 @@ class ResistanceService(GameService):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
-            row.role = state.roles[new.id].value
+            row.role = (state.characters.get(new.id) or state.roles[new.id]).value
             await self.save(s, game, state, events, actor.id)
             effects: list[Effect] = [
                 self.announce(
@@ -903,6 +942,7 @@ class ResistanceService(GameService):
             if state.phase is Phase.VOTE:
                 due = await self.vote_due(s, game) or self.now()
                 effects.append(self.vote_dms(game, state, [row], state.proposal_number, due))
+            effects += await self.avalon_after_substitute(s, game, state, row)
         return await self.run(
             Outcome(
                 t("resistance.moderation.substituted", actor.lang, old=old_name, new=new.name),
@@ -955,6 +995,7 @@ class ResistanceService(GameService):
                 )
                 if due:
                     lines.append(t("resistance.status.deadline", lang, deadline=ts(due)))
+            lines += await self.avalon_status_lines(s, game, state, lang)
             return "\n".join(lines)
 
     async def history(self, actor: Actor, game_id: int) -> str:
@@ -974,6 +1015,8 @@ class ResistanceService(GameService):
             if game.options.get("moderators_see_roles") and await self.is_moderator(
                 s, actor, game, game.guild_id
             ):
+                if state.options.is_avalon:
+                    return self.moderator_roles_text(state, actor.lang)
                 spies = ", ".join(alphabetical(self.names(state, state.spies)))
                 return t("resistance.role.moderator", actor.lang, spies=spies)
             raise GameError("resistance.error.not_a_player", {})

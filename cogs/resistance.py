@@ -36,10 +36,20 @@ GAME_OPTIONS = {
     "reminder_hours": "Remind non-voters this many hours before the deadline (0 = off)",
     "leader_hours": "Skip a leader who has not proposed within this many hours (0 = off)",
     **DAILY_OPTIONS,
+    "variant": "classic, or avalon (Merlin and the Assassin, and the roles below)",
+    "percival": "Avalon: Percival, who sees Merlin (and Morgana)",
+    "morgana": "Avalon: Morgana, whom Percival may take for Merlin (needs Percival)",
+    "mordred": "Avalon: Mordred, hidden from Merlin",
+    "oberon": "Avalon: Oberon, unknown to the other evil players",
+    "lady_of_the_lake": "Avalon: the Lady of the Lake (recommended from 7 players)",
 }
 MISSING_VOTE = [
     app_commands.Choice(name="reject", value="reject"),
     app_commands.Choice(name="accept", value="accept"),
+]
+VARIANT = [
+    app_commands.Choice(name="classic", value="classic"),
+    app_commands.Choice(name="avalon", value="avalon"),
 ]
 
 
@@ -89,6 +99,59 @@ class VoteButton(
             await report(interaction, exc)
 
 
+class ChoiceMenu(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"rs:(?P<act>lady|kill):(?P<game>\d+):(?P<step>\d+)",
+):
+    """Avalon's DM select menu: the Lady's holder examines a player, or the Assassin names
+    Merlin. Its meaning is in the custom_id, so it works after a restart."""
+
+    def __init__(self, game_id: int, act: str, step: int, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
+        self.game_id, self.act, self.step = game_id, act, step
+
+    @classmethod
+    def build(
+        cls, game_id: int, act: str, step: int, options: list[tuple[str, int]], placeholder: str
+    ) -> ChoiceMenu:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"rs:{act}:{game_id}:{step}",
+            placeholder=placeholder[:150],
+            min_values=1,
+            max_values=1,
+            options=[
+                discord.SelectOption(label=name[:100], value=str(pid)) for name, pid in options[:25]
+            ],
+        )
+        return cls(game_id, act, step, select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ChoiceMenu:
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["game"]), match["act"], int(match["step"]), item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            target = int(self.item.values[0])
+            rs = service(interaction.client)
+            choose = rs.lady if self.act == "lady" else rs.assassinate
+            reply = await choose(Actor.of(interaction), self.game_id, self.step, target)
+            await interaction.followup.send(reply, ephemeral=True)
+        except Exception as exc:
+            await report(interaction, exc)
+
+
+def choice_view(
+    game_id: int, act: str, step: int, options: list[tuple[str, int]], placeholder: str, lang: Lang
+) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChoiceMenu.build(game_id, act, step, options, placeholder))
+    return view
+
+
 def vote_view(game_id: int, proposal: int, on_team: bool, lang: Lang) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     choices = ["accept", "reject"] + (["support", "sabotage"] if on_team else [])
@@ -111,11 +174,12 @@ class ResistanceCog(
         self.service: ResistanceService = bot.services["resistance"]  # type: ignore[attr-defined]
         self.service.lobby_view_factory = lobby_view("resistance")  # type: ignore[attr-defined]
         self.service.vote_view_factory = vote_view
+        self.service.choice_view_factory = choice_view
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Resistance in this channel")
     @app_commands.describe(**GAME_OPTIONS)
-    @app_commands.choices(missing_vote=MISSING_VOTE)
+    @app_commands.choices(missing_vote=MISSING_VOTE, variant=VARIANT)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -127,6 +191,12 @@ class ResistanceCog(
         leader_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
         deadline_time: str | None = None,
         min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        variant: str | None = None,
+        percival: bool | None = None,
+        morgana: bool | None = None,
+        mordred: bool | None = None,
+        oberon: bool | None = None,
+        lady_of_the_lake: bool | None = None,
     ) -> None:
         given = {
             "vote_hours": vote_hours,
@@ -137,6 +207,12 @@ class ResistanceCog(
             "leader_hours": leader_hours,
             "deadline_time": deadline_time,
             "min_hours": min_hours,
+            "variant": variant,
+            "percival": percival,
+            "morgana": morgana,
+            "mordred": mordred,
+            "oberon": oberon,
+            "lady_of_the_lake": lady_of_the_lake,
         }
         assert interaction.guild_id is not None
         await answer(
@@ -235,7 +311,30 @@ class ResistanceCog(
 
         await answer(interaction, work)
 
+    @app_commands.command(
+        name="lady", description="Examine a player with the Lady of the Lake, privately (holder)"
+    )
+    @app_commands.describe(player="A player who has never held the Lady of the Lake")
+    async def lady(self, interaction: discord.Interaction, player: discord.User) -> None:
+        async def work() -> str:
+            game_id = await self.game_here(interaction)
+            return await self.service.lady(Actor.of(interaction), game_id, None, player.id)
+
+        await answer(interaction, work)
+
+    @app_commands.command(
+        name="assassinate",
+        description="Name the player you believe is Merlin, privately (Assassin)",
+    )
+    @app_commands.describe(player="The player you believe is Merlin")
+    async def assassinate(self, interaction: discord.Interaction, player: discord.User) -> None:
+        async def work() -> str:
+            game_id = await self.game_here(interaction)
+            return await self.service.assassinate(Actor.of(interaction), game_id, None, player.id)
+
+        await answer(interaction, work)
+
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(VoteButton)
+    bot.add_dynamic_items(VoteButton, ChoiceMenu)
     await bot.add_cog(ResistanceCog(bot))

@@ -101,7 +101,7 @@ class SettingsCog(
         **resistance_cog.GAME_OPTIONS,
         moderators_see_roles="Moderators who do not play may see the roles",
     )
-    @app_commands.choices(missing_vote=resistance_cog.MISSING_VOTE)
+    @app_commands.choices(missing_vote=resistance_cog.MISSING_VOTE, variant=resistance_cog.VARIANT)
     async def resistance(
         self,
         interaction: discord.Interaction,
@@ -114,6 +114,12 @@ class SettingsCog(
         moderators_see_roles: bool | None = None,
         deadline_time: str | None = None,
         min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        variant: str | None = None,
+        percival: bool | None = None,
+        morgana: bool | None = None,
+        mordred: bool | None = None,
+        oberon: bool | None = None,
+        lady_of_the_lake: bool | None = None,
     ) -> None:
         given = {
             "deadline_time": deadline_time,
@@ -125,6 +131,12 @@ class SettingsCog(
             "reminder_hours": reminder_hours,
             "leader_hours": leader_hours,
             "moderators_see_roles": moderators_see_roles,
+            "variant": variant,
+            "percival": percival,
+            "morgana": morgana,
+            "mordred": mordred,
+            "oberon": oberon,
+            "lady_of_the_lake": lady_of_the_lake,
         }
         await answer(
             interaction,

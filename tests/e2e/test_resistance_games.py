@@ -14,16 +14,19 @@ pytestmark = pytest.mark.timeout(180)
 ROLE_WORDS = re.compile(r"\b(spy|spies|espion|espions|résistant|resistance member)\b", re.I)
 
 
-def assert_transcript_keeps_secrets(game: Game) -> None:
-    """Before the end no channel line names a player next to a role word or a sabotage."""
+def assert_transcript_keeps_secrets(
+    game: Game, words: re.Pattern[str] = ROLE_WORDS, markers: tuple[str, ...] = END_MARKERS
+) -> None:
+    """Before the end (a message with one of ``markers``) no channel line names a player next
+    to a role word (``words``) or a sabotage."""
     transcript = game.public()
-    end = next((i for i, x in enumerate(transcript) if any(m in x for m in END_MARKERS)), None)
+    end = next((i for i, x in enumerate(transcript) if any(m in x for m in markers)), None)
     before = transcript if end is None else transcript[:end]
     names = [u.name for u in game.players]
     for text in before:
         for line in text.splitlines():
             named = [n for n in names if n in line]
-            if ROLE_WORDS.search(line):
+            if words.search(line):
                 assert not named, f"a role next to a name before the end: {line!r}"
             if re.search(r"sabot", line, re.I):
                 assert not named, f"a sabotage next to a name: {line!r}"

@@ -1,0 +1,506 @@
+"""Avalon in the Resistance service: the options, the role DMs, the Lady of the Lake and the
+assassination (each a private choice before a ``vote_hours`` deadline, with a reminder).
+
+A mixin of :class:`bot.resistance.ResistanceService`: the classic flow calls these hooks where
+Avalon differs. The rules are in ``games.resistance``; this is only their Discord side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.errors import UserError
+from bot.i18n import Lang, t
+from bot.service import Actor, Effect, Outcome
+from db import repo
+from db.models import Deadline, Game, Player
+from games.resistance import (
+    AVALON_OPTIONS,
+    AvalonOnly,
+    Character,
+    Event,
+    MissingVote,
+    Options,
+    Phase,
+    Resistance,
+    Role,
+    Variant,
+    verify_options,
+)
+
+if TYPE_CHECKING:
+    from bot.resistance import ResistanceService
+
+    _Base = ResistanceService
+else:
+    _Base = object
+
+#: The deadline of the current Lady choice or assassination, and its reminder.
+AVALON = "rs_avalon"
+AVALON_REMINDER = "rs_avalon_reminder"
+AVALON_KINDS = (AVALON, AVALON_REMINDER)
+AVALON_PHASES = (Phase.LADY, Phase.ASSASSINATION)
+#: The order roles are listed in (the end reveal, the roles in play).
+ROLE_ORDER = (
+    Character.MERLIN,
+    Character.PERCIVAL,
+    Character.SERVANT,
+    Character.ASSASSIN,
+    Character.MORGANA,
+    Character.MORDRED,
+    Character.OBERON,
+    Character.MINION,
+)
+#: What a select menu does: examine with the Lady, or name Merlin.
+LADY_ACT, KILL_ACT = "lady", "kill"
+
+ChoiceViewFactory = Callable[[int, str, int, list[tuple[str, int]], str, Lang], discord.ui.View]
+
+
+def key(name: str) -> str:
+    return "resistance.avalon." + name
+
+
+def engine_options(options: dict[str, Any]) -> Options:
+    """The rules' options of a game from its stored options (old games: classic)."""
+    return Options(
+        missing_vote=MissingVote(options.get("missing_vote", "reject")),
+        variant=Variant(options.get("variant") or "classic"),
+        **{name: bool(options.get(name)) for name in AVALON_OPTIONS},  # type: ignore[arg-type]
+    )
+
+
+def step_of(state: Resistance) -> int:
+    """Which private choice is open: the Lady's n-th holder, or 0 for the assassination."""
+    return len(state.lady_holders) if state.phase is Phase.LADY else 0
+
+
+class AvalonSteps(_Base):
+    """The Avalon side of the Resistance service."""
+
+    choice_view_factory: ChoiceViewFactory | None = None
+
+    # -- options and start ---------------------------------------------------------------------
+
+    async def options_for(
+        self, s: AsyncSession, guild_id: int, given: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The guild's Avalon defaults count only in an Avalon game; typed for a classic game,
+        an Avalon option is refused. Morgana needs Percival (the count is checked at start)."""
+        options = await super().options_for(s, guild_id, given)
+        if (options.get("variant") or "classic") != Variant.AVALON.value:
+            for name in AVALON_OPTIONS:
+                if given.get(name):
+                    raise AvalonOnly(option=name)
+                options[name] = False
+        verify_options(engine_options(options))
+        return options
+
+    async def start(self, actor: Actor, game_id: int) -> str:
+        """Refuse before anyone is asked anything when the Avalon roles do not fit the table."""
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            count = len(await repo.players(s, game_id)) if game is not None else 0
+        if game is not None and game.status == "lobby" and 5 <= count <= 10:
+            verify_options(engine_options(game.options), count)
+        return await super().start(actor, game_id)
+
+    def start_text(self, game: Game, state: Resistance) -> str:
+        if not state.options.is_avalon:
+            return t(
+                "resistance.start.public",
+                game.lang,
+                count=len(state.players),
+                spies=len(state.spies),
+            )
+        present = set(state.characters.values())
+        named = [
+            c for c in ROLE_ORDER if c in present and c not in (Character.SERVANT, Character.MINION)
+        ]
+        roles = ", ".join(
+            [t(key(f"role_name.{c.value}"), game.lang) for c in named]
+            + [
+                t(key(f"role_plural.{c.value}"), game.lang)
+                for c in (Character.SERVANT, Character.MINION)
+                if c in present
+            ]
+        )
+        lines = [
+            t(
+                key("start.public"),
+                game.lang,
+                count=len(state.players),
+                spies=len(state.spies),
+                roles=roles,
+            )
+        ]
+        if state.lady_holder is not None:
+            lines.append(
+                t(key("start.lady"), game.lang, holder=state.player(state.lady_holder).name)
+            )
+        return "\n".join(lines)
+
+    # -- roles --------------------------------------------------------------------------------
+
+    def names_of(self, state: Resistance, ids: Sequence[int]) -> str:
+        return ", ".join(sorted(self.names(state, ids), key=lambda n: (n.casefold(), n))) or "—"
+
+    def avalon_role_text(self, state: Resistance, player_id: int, lang: str) -> str:
+        """The role DM: the role, whom it sees, and what the Lady showed this player."""
+        view = state.private_view(player_id)
+        character = view.character
+        assert character is not None
+        evil = self.names_of(state, view.spies)
+        if character is Character.PERCIVAL:
+            name = "percival_two" if state.options.morgana else "percival_one"
+            lines = [
+                t(
+                    key(f"role.{name}"),
+                    lang,
+                    candidates=self.names_of(state, view.merlin_candidates),
+                )
+            ]
+        else:
+            lines = [t(key(f"role.{character.value}"), lang, evil=evil)]
+        if character is Character.MERLIN and state.options.mordred:
+            lines.append(t(key("role.mordred_hidden"), lang))
+        if view.role is Role.SPY and character is not Character.OBERON and state.options.oberon:
+            lines.append(t(key("role.oberon_hidden"), lang))
+        if view.role is Role.SPY:
+            lines.append(t(key("role.evil_public"), lang))
+        for target, side in view.lady_results:
+            lines.append(self.lady_result_text(state, target, side, lang))
+        return "\n".join(lines)
+
+    def lady_result_text(self, state: Resistance, target: int, side: Role, lang: str) -> str:
+        return t(
+            key("lady.result"),
+            lang,
+            name=state.player(target).name,
+            side=t(key(f"side.{side.value}"), lang),
+        )
+
+    def moderator_roles_text(self, state: Resistance, lang: str) -> str:
+        return "\n".join([t(key("role.moderator"), lang), self.roles_text(state, lang)])
+
+    def roles_text(self, state: Resistance, lang: str) -> str:
+        """One line per role: who held it."""
+        lines = []
+        for character in ROLE_ORDER:
+            ids = [pid for pid, c in state.characters.items() if c is character]
+            if ids:
+                lines.append(
+                    t(
+                        key("end.role_line"),
+                        lang,
+                        role=t(key(f"role_group.{character.value}"), lang),
+                        names=self.names_of(state, ids),
+                    )
+                )
+        return "\n".join(lines)
+
+    # -- the leader list, status, the end, the history ---------------------------------------
+
+    def lady_list_line(self, game: Game, state: Resistance) -> str | None:
+        holder = state.lady_holder
+        if holder is None:
+            return None
+        return t(key("lady.leaders"), game.lang, name=state.player(holder).name)
+
+    def avalon_end_text(self, game: Game, state: Resistance) -> str:
+        lang = game.lang
+        if state.winner is None:
+            head = t("resistance.end.cancelled", lang)
+        else:
+            side = "good" if state.winner.value == "resistance" else "evil"
+            head = t(
+                key(f"end.{side}"),
+                lang,
+                reason=t(key(f"end.reason.{state.win_reason}"), lang),
+            )
+        return "\n".join([head, self.roles_text(state, lang)])
+
+    def avalon_history_line(
+        self, state: Resistance, kind: str, d: dict[str, Any], lang: str
+    ) -> str | None:
+        def name(pid: Any) -> str:
+            return state.player(int(pid)).name if state.is_player(pid) else str(pid)
+
+        if kind == "lady_examined":
+            return t(
+                key("history.lady_examined"),
+                lang,
+                holder=name(d["holder"]),
+                target=name(d["target"]),
+            )
+        if kind == "lady_passed":
+            return t(key("history.lady_passed"), lang, holder=name(d["holder"]), to=name(d["to"]))
+        if kind == "assassination_started":
+            return t(key("history.assassination_started"), lang)
+        if kind == "assassination":
+            outcome = "hit" if d["hit"] else "miss"
+            return t(
+                key(f"history.assassination_{outcome}"),
+                lang,
+                assassin=name(d["assassin"]),
+                target=name(d["target"]),
+                merlin=name(d["merlin"]),
+            )
+        return None
+
+    def avalon_history_end(self, state: Resistance, lang: str) -> list[str]:
+        """The roles, at the end of the history of an ended Avalon game (never before)."""
+        if not state.options.is_avalon or not state.is_over:
+            return []
+        return [t(key("history.roles"), lang), self.roles_text(state, lang)]
+
+    async def avalon_status_lines(
+        self, s: AsyncSession, game: Game, state: Resistance, lang: str
+    ) -> list[str]:
+        lines = []
+        if state.lady_holder is not None:
+            lines.append(t(key("lady.status"), lang, name=state.player(state.lady_holder).name))
+        if state.phase in AVALON_PHASES:
+            due = await self.avalon_due(s, game)
+            if due:
+                lines.append(t("resistance.status.deadline", lang, deadline=self.stamp(due)))
+        return lines
+
+    def stamp(self, when: datetime) -> str:
+        epoch = int(when.timestamp())
+        return f"<t:{epoch}:F> (<t:{epoch}:R>)"
+
+    # -- opening a private choice ---------------------------------------------------------------
+
+    async def open_avalon_step(
+        self, s: AsyncSession, game: Game, state: Resistance
+    ) -> list[Effect]:
+        """The Lady's turn or the assassination begins: the deadline and its reminder, the
+        public announcement, the chooser's DM with a select menu."""
+        now = self.now()
+        due = await self.due_at(s, game, "vote_hours")
+        effects = await self.arm_vote_deadlines(
+            s,
+            game,
+            state,
+            now,
+            due,
+            kinds=AVALON_KINDS,
+            payload={"phase": state.phase.value, "step": step_of(state)},
+        )
+        if state.phase is Phase.LADY:
+            holder = state.lady_holder
+            assert holder is not None
+            text = t(
+                key("lady.turn"),
+                game.lang,
+                holder=state.player(holder).name,
+                eligible=self.names_of(state, state.lady_eligible),
+                deadline=self.stamp(due),
+            )
+        else:
+            text = t(key("assassination.started"), game.lang, deadline=self.stamp(due))
+        effects.append(self.announce(game, text))
+        chooser = await self.chooser_row(s, game, state)
+        if chooser is not None:
+            effects.append(self.choice_dm(game, state, chooser, due))
+        return effects
+
+    async def chooser_row(self, s: AsyncSession, game: Game, state: Resistance) -> Player | None:
+        chooser = state.lady_holder if state.phase is Phase.LADY else state.assassin
+        if chooser is None or state.phase not in AVALON_PHASES:
+            return None
+        return await repo.player(s, game.id, chooser)
+
+    def choice_dm(self, game: Game, state: Resistance, player: Player, due: datetime) -> Effect:
+        """The chooser's DM: the Lady's holder or the Assassin, with a select menu of names."""
+        lady = state.phase is Phase.LADY
+        act = LADY_ACT if lady else KILL_ACT
+        ids = state.lady_eligible if lady else state.assassination_targets
+        options = sorted(
+            ((state.player(pid).name, pid) for pid in ids), key=lambda o: (o[0].casefold(), o)
+        )
+        text = t(
+            key("lady.dm" if lady else "assassination.dm"),
+            player.locale,
+            deadline=self.stamp(due),
+            where=f"<#{self.where(game)}>",
+        )
+        placeholder = t(
+            key("lady.placeholder" if lady else "assassination.placeholder"), player.locale
+        )
+        step, game_id, user_id, lang = step_of(state), game.id, player.user_id, player.locale
+        factory = self.choice_view_factory
+
+        async def send() -> None:
+            kw: dict[str, Any] = {}
+            if factory is not None:
+                kw["view"] = factory(game_id, act, step, options, placeholder, lang)  # type: ignore[arg-type]
+            await self.app.courier.dm(user_id, text, **kw)
+
+        return send
+
+    # -- the choices ----------------------------------------------------------------------------
+
+    async def lady(self, actor: Actor, game_id: int, step: int | None, target: int) -> str:
+        """The Lady's holder examines ``target`` (``step`` None: by command, the current one)."""
+        return await self.avalon_choose(actor, game_id, step, target, LADY_ACT)
+
+    async def assassinate(self, actor: Actor, game_id: int, step: int | None, target: int) -> str:
+        """The Assassin names ``target``."""
+        return await self.avalon_choose(actor, game_id, step, target, KILL_ACT)
+
+    async def avalon_choose(
+        self, actor: Actor, game_id: int, step: int | None, target: int, act: str
+    ) -> str:
+        async with self.action(game_id) as (s, game):
+            if game.status != "running":
+                raise UserError(
+                    key("error.stale_menu") if step is not None else "resistance.error.game_over"
+                )
+            state = self.load(game)
+            phase = Phase.LADY if act == LADY_ACT else Phase.ASSASSINATION
+            if step is not None and (state.phase is not phase or step != step_of(state)):
+                raise UserError(key("error.stale_menu"))
+            if state.phase is phase:
+                due = await self.avalon_due(s, game)
+                if due is not None and due <= self.now():
+                    raise UserError(key("error.too_late"))
+            await repo.set_player_locale(s, game.id, actor.id, actor.lang)
+            if act == LADY_ACT:
+                events = state.examine(actor.id, target)
+                side = state.roles[target]
+                reply = self.lady_result_text(state, target, side, actor.lang)
+            else:
+                events = state.assassinate(actor.id, target)
+                reply = t(key("assassination.done"), actor.lang, name=state.player(target).name)
+            outcome = await self.after_avalon_step(s, game, state, events, actor.id)
+            outcome.reply = reply
+        return await self.run(outcome)
+
+    async def after_avalon_step(
+        self, s: AsyncSession, game: Game, state: Resistance, events: list[Event], actor: int | None
+    ) -> Outcome:
+        """The Lady was used or passed on (the next debate opens), or the Assassin named someone
+        or no one (the game ends): save, cancel the step's deadlines, tell the channel."""
+        await self.cancel_deadlines(s, game, AVALON_KINDS)
+        lines = [self.avalon_public_line(game, state, e) for e in events if e.private_to is None]
+        text = "\n".join(line for line in lines if line)
+        if state.is_over:
+            # The assassination and the result in one post: who is Merlin, only with the end.
+            return Outcome("", await self.finish_avalon(s, game, state, events, actor, text))
+        effects: list[Effect] = [self.announce(game, text)] if text else []
+        effects += await self.open_debate(s, game, state, events, actor)
+        return Outcome("", effects)
+
+    async def finish_avalon(
+        self,
+        s: AsyncSession,
+        game: Game,
+        state: Resistance,
+        events: list[Event],
+        actor: int | None,
+        head: str,
+    ) -> list[Effect]:
+        from bot import records
+
+        game.status = "ended"
+        game.ended_at = self.now()
+        await self.save(s, game, state, events, actor)
+        end = "\n".join(part for part in (head, self.end_text(game, state)) if part)
+        return [
+            self.post_leader_list(game, state),
+            self.announce(game, end),
+            await records.resistance_end_post(self, s, game, state),
+        ]
+
+    def avalon_public_line(self, game: Game, state: Resistance, event: Event) -> str | None:
+        d, lang = event.data, game.lang
+        if event.kind == "lady_examined":
+            return t(
+                key("lady.examined"),
+                lang,
+                holder=state.player(d["holder"]).name,
+                target=state.player(d["target"]).name,
+            )
+        if event.kind == "lady_passed":
+            return t(
+                key("lady.passed"),
+                lang,
+                holder=state.player(d["holder"]).name,
+                to=state.player(d["to"]).name,
+            )
+        if event.kind == "assassination":
+            return t(
+                key("assassination.hit" if d["hit"] else "assassination.miss"),
+                lang,
+                assassin=state.player(d["assassin"]).name,
+                target=state.player(d["target"]).name,
+                merlin=state.player(d["merlin"]).name,
+            )
+        if event.kind == "game_over" and d.get("reason") == "no_assassination":
+            return t(key("assassination.none"), lang)
+        return None
+
+    # -- deadlines, reminders, moderation ------------------------------------------------------
+
+    async def avalon_due(self, s: AsyncSession, game: Game) -> datetime | None:
+        open_ = await repo.open_deadlines(s, game.id, kinds=[AVALON])
+        return open_[0].due_at if open_ else None
+
+    def is_current(self, state: Resistance, deadline: Deadline) -> bool:
+        payload = deadline.payload or {}
+        return (
+            state.phase in AVALON_PHASES
+            and payload.get("phase") == state.phase.value
+            and payload.get("step") == step_of(state)
+        )
+
+    async def avalon_deadline_due(
+        self, s: AsyncSession, game: Game, deadline: Deadline
+    ) -> Outcome | None:
+        state = self.load(game)
+        if not self.is_current(state, deadline):
+            return None
+        if deadline.kind == AVALON_REMINDER:
+            return await self.avalon_remind_in(s, game, state, None)
+        return await self.avalon_timeout_in(s, game, state)
+
+    async def avalon_timeout_in(self, s: AsyncSession, game: Game, state: Resistance) -> Outcome:
+        """The deadline (or a moderator's resolve): the Lady passes on unexamined; the Assassin
+        named no one, good wins."""
+        return await self.after_avalon_step(s, game, state, state.resolve(), None)
+
+    async def avalon_remind_in(
+        self, s: AsyncSession, game: Game, state: Resistance, lang: str | None
+    ) -> Outcome:
+        chooser = await self.chooser_row(s, game, state)
+        due = await self.avalon_due(s, game)
+        where = f"<#{self.where(game)}>"
+        name = "lady.reminder" if state.phase is Phase.LADY else "assassination.reminder"
+        waiting = [chooser] if chooser is not None else []
+
+        async def send() -> None:
+            for p in waiting:
+                await self.app.courier.dm(
+                    p.user_id,
+                    t(key(name), p.locale, deadline=self.stamp(due) if due else "—", where=where),
+                )
+
+        reply = t("resistance.moderation.reminded", lang or game.lang, count=len(waiting))
+        return Outcome(reply, [send])
+
+    async def avalon_after_substitute(
+        self, s: AsyncSession, game: Game, state: Resistance, row: Player
+    ) -> list[Effect]:
+        """The newcomer who takes over the Lady's choice or the assassination gets its DM."""
+        chooser = state.lady_holder if state.phase is Phase.LADY else state.assassin
+        if state.phase not in AVALON_PHASES or chooser != row.user_id:
+            return []
+        due = await self.avalon_due(s, game) or self.now()
+        return [self.choice_dm(game, state, row, due)]
