@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from bot import avalon
 from bot.i18n import MissingMessage, t
 from db.models import Game
 
@@ -76,6 +77,8 @@ def listing(ids: Sequence[Any], names: Mapping[int, str]) -> str:
 
 
 def resistance_outcome(state: Any, lang: str) -> str:
+    if state.options.is_avalon:
+        return avalon.outcome_head(state, lang).replace("**", "")
     if state.winner is None:
         return t("resistance.end.cancelled", lang).replace("**", "")
     reason = t(f"resistance.end.reason.{state.win_reason}", lang)
@@ -97,7 +100,7 @@ def resistance_markdown(game: Game, state: Any, events: Events, lang: str) -> st
         name = md(state.player(pid).name)
         if pid in replaced:
             name += " " + t("archive.replaced", lang, names=", ".join(map(md, replaced[pid])))
-        role = role_name("resistance", state.roles[pid].value, lang)
+        role = role_name("resistance", (state.characters.get(pid) or state.roles[pid]).value, lang)
         lines.append(f"| {n} | {name} | {role} |")
     lines += ["", f"## {t('archive.proposals', lang)}"]
     mission_seen: set[int] = set()
@@ -152,6 +155,10 @@ def resistance_markdown(game: Game, state: Any, events: Events, lang: str) -> st
             ]
         elif kind == "player_substituted":
             lines += ["", substituted(d, names, lang)]
+        else:
+            line = avalon.history_line(kind, d, lambda i: md(names.get(int(i), str(i))), lang)
+            if line:
+                lines += ["", line.lstrip("• ")]
     return "\n".join(lines) + "\n"
 
 

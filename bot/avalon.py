@@ -30,6 +30,7 @@ from games.resistance import (
     Resistance,
     Role,
     Variant,
+    Winner,
     verify_options,
 )
 
@@ -78,6 +79,35 @@ def engine_options(options: dict[str, Any]) -> Options:
 def step_of(state: Resistance) -> int:
     """Which private choice is open: the Lady's n-th holder, or 0 for the assassination."""
     return len(state.lady_holders) if state.phase is Phase.LADY else 0
+
+
+def history_line(kind: str, d: dict[str, Any], name: Callable[[Any], str], lang: str) -> str | None:
+    """One line of the history (and of the game's record) for an Avalon event, else None."""
+    if kind == "lady_examined":
+        return t(
+            key("history.lady_examined"), lang, holder=name(d["holder"]), target=name(d["target"])
+        )
+    if kind == "lady_passed":
+        return t(key("history.lady_passed"), lang, holder=name(d["holder"]), to=name(d["to"]))
+    if kind == "assassination_started":
+        return t(key("history.assassination_started"), lang)
+    if kind == "assassination":
+        return t(
+            key(f"history.assassination_{'hit' if d['hit'] else 'miss'}"),
+            lang,
+            assassin=name(d["assassin"]),
+            target=name(d["target"]),
+            merlin=name(d["merlin"]),
+        )
+    return None
+
+
+def outcome_head(state: Resistance, lang: str) -> str:
+    """Who won an Avalon game and why (the game is over)."""
+    if state.winner is None:
+        return t("resistance.end.cancelled", lang)
+    side = "good" if state.winner is Winner.RESISTANCE else "evil"
+    return t(key(f"end.{side}"), lang, reason=t(key(f"end.reason.{state.win_reason}"), lang))
 
 
 class AvalonSteps(_Base):
@@ -213,17 +243,7 @@ class AvalonSteps(_Base):
         return t(key("lady.leaders"), game.lang, name=state.player(holder).name)
 
     def avalon_end_text(self, game: Game, state: Resistance) -> str:
-        lang = game.lang
-        if state.winner is None:
-            head = t("resistance.end.cancelled", lang)
-        else:
-            side = "good" if state.winner.value == "resistance" else "evil"
-            head = t(
-                key(f"end.{side}"),
-                lang,
-                reason=t(key(f"end.reason.{state.win_reason}"), lang),
-            )
-        return "\n".join([head, self.roles_text(state, lang)])
+        return "\n".join([outcome_head(state, game.lang), self.roles_text(state, game.lang)])
 
     def avalon_history_line(
         self, state: Resistance, kind: str, d: dict[str, Any], lang: str
@@ -231,27 +251,7 @@ class AvalonSteps(_Base):
         def name(pid: Any) -> str:
             return state.player(int(pid)).name if state.is_player(pid) else str(pid)
 
-        if kind == "lady_examined":
-            return t(
-                key("history.lady_examined"),
-                lang,
-                holder=name(d["holder"]),
-                target=name(d["target"]),
-            )
-        if kind == "lady_passed":
-            return t(key("history.lady_passed"), lang, holder=name(d["holder"]), to=name(d["to"]))
-        if kind == "assassination_started":
-            return t(key("history.assassination_started"), lang)
-        if kind == "assassination":
-            outcome = "hit" if d["hit"] else "miss"
-            return t(
-                key(f"history.assassination_{outcome}"),
-                lang,
-                assassin=name(d["assassin"]),
-                target=name(d["target"]),
-                merlin=name(d["merlin"]),
-            )
-        return None
+        return history_line(kind, d, name, lang)
 
     def avalon_history_end(self, state: Resistance, lang: str) -> list[str]:
         """The roles, at the end of the history of an ended Avalon game (never before)."""
@@ -368,9 +368,7 @@ class AvalonSteps(_Base):
             if step is not None and (state.phase is not phase or step != step_of(state)):
                 raise UserError(key("error.stale_menu"))
             if state.phase is phase:
-                due = await self.avalon_due(s, game)
-                if due is not None and due <= self.now():
-                    raise UserError(key("error.too_late"))
+                await self.require_in_time(s, game, AVALON, actor)
             await repo.set_player_locale(s, game.id, actor.id, actor.lang)
             if act == LADY_ACT:
                 events = state.examine(actor.id, target)
