@@ -15,7 +15,7 @@ from db.models import Game
 from games.refutation import Player as RfPlayer
 from games.refutation import Refutation, default_deck_path, load_deck
 from games.resistance import Resistance
-from tests.bot.matrix_fixture import fixed_game
+from tests.bot.matrix_fixture import NAMES, fixed_game
 
 
 def a_game(kind: str, **kw: Any) -> Game:
@@ -123,3 +123,17 @@ def test_the_refutation_record_has_every_refutation_card_and_vote(lang: str) -> 
     assert refuted in text
     credited = [p for p in state.players if state.credits[p.id]]
     assert len(credited) == 1
+
+
+def test_an_avalon_record_names_each_role() -> None:
+    from games.resistance import Options, Variant
+    from games.resistance import Player as EnginePlayer
+
+    players = [EnginePlayer(100 + i, n) for i, n in enumerate(NAMES)]
+    state, events = Resistance.setup(
+        players, random.Random(3), Options(variant=Variant.AVALON, percival=True, morgana=True)
+    )
+    public = [(e.kind, e.data) for e in events if e.private_to is None]
+    text = archive.resistance_markdown(a_game("resistance"), state, public, "fr")
+    for role in ("Merlin", "Assassin", "Perceval", "Morgane"):
+        assert f"| {role} |" in text
