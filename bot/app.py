@@ -25,7 +25,7 @@ from bot.service import Effect, GameService, Services
 from bot.translator import CatalogueTranslator
 from db import repo
 from db.engine import make_engine, make_sessions, migrate
-from db.models import Deadline
+from db.models import ACTIVE_STATUSES, Deadline
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,7 @@ class GameBot(commands.AutoShardedBot):
         )
         self.services: dict[str, GameService] = {}
         self.metrics_server: metrics.MetricsServer | None = None
+        self._places_checked = False
         self.scheduler = DeadlineScheduler(
             self.sessions,
             self.on_deadline,
@@ -157,6 +158,24 @@ class GameBot(commands.AutoShardedBot):
             self.shard_count,
             len(self.guilds),
         )
+        if not self._places_checked:
+            self._places_checked = True
+            for game_id, kind, channel_id in await self.games_without_channel():
+                await self.abandon_games([(game_id, kind)], "place_deleted", f"<#{channel_id}>")
+
+    async def games_without_channel(self) -> list[tuple[int, str, int]]:
+        """Games of this process's guilds whose channel was deleted while the bot was down
+        (a guild the bot does not see at all is left alone: an outage looks the same)."""
+        async with self.sessions() as s:
+            places = await repo.active_game_places(s)
+        found = []
+        for game_id, kind, guild_id, channel_id in places:
+            guild = self.get_guild(guild_id)
+            if guild is None or guild.unavailable or not self.scheduler.owns(guild_id):
+                continue
+            if guild.get_channel(channel_id) is None:
+                found.append((game_id, kind, channel_id))
+        return found
 
     async def sync_commands(self) -> bool:
         """Register the command tree with Discord, only if it changed since the last sync
@@ -188,6 +207,38 @@ class GameBot(commands.AutoShardedBot):
             payload = [c.to_dict(self.tree) for c in commands]
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()
+
+    # -- a game's place is gone: its channel or post deleted, the bot removed from the server --
+    # (guilds intent only; the thread event is the raw one, so an uncached post counts too)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.abandon_games(
+            await self.games_at(channel.id), "place_deleted", f"#{channel.name}"
+        )
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        name = payload.thread.name if payload.thread is not None else str(payload.thread_id)
+        await self.abandon_games(await self.games_at(payload.thread_id), "place_deleted", name)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        async with self.sessions() as s:
+            games = await repo.running_games(s, [guild.id], statuses=ACTIVE_STATUSES)
+            found = [(g.id, g.kind) for g in games]
+        await self.abandon_games(found, "bot_removed", guild.name)
+
+    async def games_at(self, place_id: int) -> list[tuple[int, str]]:
+        async with self.sessions() as s:
+            return [(g.id, g.kind) for g in await repo.active_games_at(s, place_id)]
+
+    async def abandon_games(self, games: list[tuple[int, str]], reason: str, where: str) -> None:
+        for game_id, kind in games:
+            service = self.services.get(kind)
+            if service is None:
+                continue
+            try:
+                await service.abandon(game_id, reason, where)
+            except Exception:
+                log.exception("game %s: could not end it (%s)", game_id, reason)
 
     async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
         """The scheduler's handler: the service of the deadline's game decides."""

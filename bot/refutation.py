@@ -834,6 +834,9 @@ class RefutationService(GameService):
 
     # -- moderation ---------------------------------------------------------------------------
 
+    def end_state(self, state: Refutation) -> list[Event]:
+        return state.end(by_moderator=True)
+
     async def cancel(self, actor: Actor, game_id: int) -> str:
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)

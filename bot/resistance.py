@@ -890,6 +890,9 @@ class ResistanceService(AvalonSteps, GameService):
         )
         return t("resistance.moderation.extended", actor.lang, deadline=ts(main))
 
+    def end_state(self, state: Resistance) -> list[Event]:
+        return state.cancel()
+
     async def cancel(self, actor: Actor, game_id: int) -> str:
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)

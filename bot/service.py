@@ -463,6 +463,40 @@ class GameService:
         key = "common.lobby.removed" if by_moderator else "common.lobby.left"
         return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
 
+    def end_state(self, state: Any) -> list[Any]:
+        """The engine's events for a game ended from outside (its place is gone)."""
+        raise NotImplementedError
+
+    async def abandon(self, game_id: int, reason: str, where: str) -> bool:
+        """The game's place is gone: its channel or post was deleted (``reason``
+        "place_deleted"), or the bot was removed from its server ("bot_removed"). The game
+        ends as cancelled in one transaction, its deadlines dropped; its creator is told by DM
+        (``where`` names the place). Nothing is posted: there is nowhere to post. False if
+        the game was already over."""
+        async with self.action(game_id) as (s, game):
+            if game.status not in ("lobby", "running"):
+                return False
+            if game.status == "running":
+                try:
+                    state = self.load(game)
+                except Exception:
+                    log.warning("game %s: state unreadable, cancelled without it", game.id)
+                else:
+                    await self.save(s, game, state, self.end_state(state), None)
+            if self.app.scheduler is not None:
+                await self.app.scheduler.cancel_for_game(s, game.id)
+            await repo.set_status(s, game, "cancelled", at=self.now())
+            creator, lang = game.created_by, game.lang
+        log.info("game %s cancelled: %s", game_id, reason)
+        text = t(
+            f"common.lifecycle.{reason}",
+            lang,
+            game=t(f"common.game_name.{self.kind}", lang),
+            where=discord.utils.escape_markdown(where),
+        )
+        await self.app.courier.dm(creator, text)
+        return True
+
     async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
         """A deadline of this game fell due; called by the scheduler inside the transaction that
         claimed it. Returns the effects to run after the commit."""

@@ -138,6 +138,30 @@ async def active_game_in_channel(s: AsyncSession, channel_id: int) -> Game | Non
     return (await s.scalars(stmt)).first()
 
 
+async def active_games_at(s: AsyncSession, place_id: int) -> list[Game]:
+    """Lobby/running games living in the channel ``place_id`` (also in its threads and forum
+    posts) or in the thread ``place_id``; by id."""
+    stmt = (
+        select(Game)
+        .where(
+            or_(Game.channel_id == place_id, Game.thread_id == place_id),
+            Game.status.in_(ACTIVE_STATUSES),
+        )
+        .order_by(Game.id)
+    )
+    return list((await s.scalars(stmt)).all())
+
+
+async def active_game_places(s: AsyncSession) -> list[tuple[int, str, int, int]]:
+    """(id, kind, guild, channel) of every lobby/running game, without their states."""
+    stmt = (
+        select(Game.id, Game.kind, Game.guild_id, Game.channel_id)
+        .where(Game.status.in_(ACTIVE_STATUSES))
+        .order_by(Game.id)
+    )
+    return [(i, k, g, c) for i, k, g, c in (await s.execute(stmt)).all()]
+
+
 async def count_open_games_by(s: AsyncSession, guild_id: int, user_id: int) -> int:
     """How many lobby/running games ``user_id`` opened in the guild."""
     stmt = select(func.count()).where(

@@ -334,6 +334,17 @@ class Sandbox:
         )
         return guild
 
+    def remove_bot_from(self, guild: Guild) -> None:
+        """The bot is kicked from (or leaves) ``guild``: GUILD_DELETE without ``unavailable``
+        (which would mean an outage); its channels are out of the bot's reach afterwards."""
+        self.gateway.dispatch(
+            "GUILD_DELETE", {"id": str(guild.id)}, guild_id=guild.id, intent=util.INTENT_GUILDS
+        )
+        for channel_id in guild.channel_ids:
+            self.channels.pop(channel_id, None)
+        self.guilds.pop(guild.id, None)
+        self._notify()
+
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and ``user`` (created on first use)."""
         if user.dm_channel_id is None:

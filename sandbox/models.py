@@ -480,6 +480,25 @@ class Guild:
                 member.roles.append(role.id)
         self.sb._dispatch_member_update(self, member)
 
+    def delete_channel(self, channel: Channel) -> None:
+        """Delete a channel (CHANNEL_DELETE; its threads and posts go with it) or a thread or
+        forum post (THREAD_DELETE, Discord's shape: id, guild_id, parent_id, type)."""
+        gone = [channel] + [t for t in self.threads if t.parent_id == channel.id]
+        for c in gone:
+            self.sb.channels.pop(c.id, None)
+            if c.id in self.channel_ids:
+                self.channel_ids.remove(c.id)
+        if channel.is_thread:
+            data = {
+                "id": str(channel.id),
+                "guild_id": str(self.id),
+                "parent_id": str(channel.parent_id),
+                "type": channel.type,
+            }
+            self.sb._dispatch_guild_event(self, "THREAD_DELETE", data)
+        else:
+            self.sb._dispatch_guild_event(self, "CHANNEL_DELETE", channel.payload())
+
     def remove_member_roles(self, user: User, *roles: Role) -> None:
         member = self.members[user.id]
         member.roles = [r for r in member.roles if r not in {role.id for role in roles}]

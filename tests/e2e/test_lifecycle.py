@@ -1,0 +1,138 @@
+"""A game outlives neither its place nor the bot's presence: a deleted channel or forum post, or
+the bot removed from the server, ends the game as cancelled, drops its deadlines and tells its
+creator by DM."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from db import repo
+from tests.e2e.play import Game, until
+from tests.e2e.refutation_play import RfGame
+
+pytestmark = pytest.mark.timeout(120)
+
+
+async def state_of(bot: Any, game_id: int) -> tuple[str, list[int]]:
+    """The game's status and its open deadlines."""
+    async with bot.sessions() as s:
+        game = await repo.get_game(s, game_id)
+        assert game is not None
+        return game.status, [d.id for d in await repo.open_deadlines(s, game_id)]
+
+
+async def game_in(bot: Any, place_id: int) -> int:
+    async with bot.sessions() as s:
+        game = await repo.active_game_in_channel(s, place_id)
+        assert game is not None
+        return game.id
+
+
+async def cancelled(bot: Any, game_id: int, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if (await state_of(bot, game_id))[0] == "cancelled":
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"game {game_id} was not cancelled")
+
+
+def dm_with(sb: Any, user: Any, text: str) -> Any:
+    return next((m for m in sb.dms(user) if text in m.text), None)
+
+
+async def test_channel_deleted_mid_vote(table: Any, bot: Any) -> None:
+    sb = table.sb
+    game = Game(table, table.users[:5])
+    await game.open()
+    await game.start()
+    leader = game.leader()
+    await game.propose([leader, next(u for u in game.players if u is not leader)])
+    await game.vote(accept=game.players[:2])
+    gid = await game_in(bot, table.channel.id)
+    status, open_ids = await state_of(bot, gid)
+    assert status == "running" and open_ids
+    assert set(open_ids) <= set(bot.scheduler.scheduled_ids())
+
+    table.guild.delete_channel(table.channel)
+    await cancelled(bot, gid)
+    assert (await state_of(bot, gid))[1] == []  # its deadlines are dropped
+    assert not set(open_ids) & set(bot.scheduler.scheduled_ids())  # and their jobs
+    dm = await until(
+        lambda: dm_with(sb, table.mod, "has ended: its channel or post was deleted"),
+        what="the creator's DM",
+    )
+    assert "#resistance" in dm.text and "The Resistance" in dm.text
+    # A late click on the vote DM: refused privately, nothing recorded.
+    reply = await game.click(game.players[3], "accept")
+    assert "an ended game" in reply, reply
+    async with bot.sessions() as s:
+        assert len(await repo.vote_rows(s, gid)) == 2
+
+
+async def test_forum_post_deleted_in_the_lobby_french(table: Any, bot: Any) -> None:
+    sb = table.sb
+    ix = await sb.slash(table.mod, "settings language", channel=table.channel, language="fr")
+    await ix.reply(10)
+    ix = await sb.slash(table.mod, "refutation new", channel=table.forum)
+    assert "is open" in (await ix.reply(10) or "")
+    post = await until(lambda: next(iter(sb.threads(table.forum)), None), what="the post")
+    gid = await game_in(bot, post.id)
+    table.guild.delete_channel(post)
+    await cancelled(bot, gid)
+    dm = await until(
+        lambda: dm_with(sb, table.mod, "son salon ou son fil a été supprimé"),
+        what="the creator's DM in French",
+    )
+    assert "est terminée\u00a0:" in dm.text
+    # The forum itself holds no game any more; a new one can open there.
+    ix = await sb.slash(table.mod, "refutation new", channel=table.forum)
+    assert "is open" in (await ix.reply(10) or "")
+
+
+async def test_bot_removed_from_the_guild_ends_its_games(table: Any, bot: Any) -> None:
+    sb = table.sb
+    game = RfGame(table, table.users[:3])
+    await game.open()
+    await game.start()
+    running = await game_in(bot, table.channel.id)
+    second = table.guild.add_text_channel("second")
+    ix = await sb.slash(table.mod, "resistance new", channel=second)
+    await ix.reply(10)
+    lobby = await game_in(bot, second.id)
+    other_guild = sb.add_guild("Other")
+    other_guild.add_member(table.mod)
+    other = other_guild.add_text_channel("other")
+    other_guild.add_role("m")
+    sb.remove_bot_from(table.guild)
+    for gid in (running, lobby):
+        await cancelled(bot, gid)
+        assert (await state_of(bot, gid))[1] == []
+    await until(
+        lambda: sum("I was removed from that server" in m.text for m in sb.dms(table.mod)) == 2,
+        what="two DMs to the creator",
+    )
+    assert all("**Play-by-post**" in m.text for m in sb.dms(table.mod) if "removed from" in m.text)
+    assert other.id in sb.channels  # other guilds untouched
+
+
+async def test_channel_deleted_while_the_bot_was_down(table: Any) -> None:
+    from bot.harness import running_bot
+
+    sb = table.sb
+    async with running_bot(sb, table.url()) as bot:
+        game = Game(table, table.users[:5])
+        await game.open()
+        gid = await game_in(bot, table.channel.id)
+        kept = table.guild.add_text_channel("kept")
+        await (await sb.slash(table.mod, "refutation new", channel=kept)).reply(10)
+        kept_id = await game_in(bot, kept.id)
+    table.guild.delete_channel(table.channel)
+    async with running_bot(sb, table.url()) as bot:
+        await cancelled(bot, gid)
+        assert (await state_of(bot, kept_id))[0] == "lobby"  # its channel is still there
+        await until(
+            lambda: dm_with(sb, table.mod, f"<#{table.channel.id}>"), what="the creator's DM"
+        )
