@@ -1,0 +1,92 @@
+"""Deadlines exact at the click, at the service level: the boundary, the click's own time, and
+the per-game lock that a resolution and a click share."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.errors import UserError
+from bot.resistance import ResistanceService
+from bot.scheduler import DeadlineScheduler
+from bot.service import Actor, Services
+from db import repo
+
+
+async def setup(sessions: Any, clock: FakeClock) -> tuple[ResistanceService, int]:
+    app = Services(sessions=sessions, courier=None, clock=clock, rng=random.Random(1), defaults={})  # type: ignore[arg-type]
+    async with sessions.begin() as s:
+        game = await repo.create_game(
+            s, kind="resistance", guild_id=1, channel_id=2, created_by=3, at=clock()
+        )
+        await repo.add_deadline(
+            s, game_id=game.id, guild_id=1, kind="rs_vote", due_at=clock() + timedelta(hours=1)
+        )
+        return ResistanceService(app), game.id
+
+
+@pytest.mark.parametrize(
+    ("offset", "refused"),
+    [
+        (timedelta(hours=-1), False),
+        (timedelta(milliseconds=-1), False),
+        (timedelta(0), True),  # at the deadline: too late
+        (timedelta(milliseconds=1), True),
+        (timedelta(days=2), True),
+    ],
+)
+async def test_the_click_time_decides(sessions: Any, offset: timedelta, refused: bool) -> None:
+    clock = FakeClock()
+    service, game_id = await setup(sessions, clock)
+    due = clock() + timedelta(hours=1)
+    # The service's clock is far past the deadline (a click delayed by a busy database): only
+    # the click's own time counts.
+    clock.advance(hours=30)
+    actor = Actor(id=9, name="p", lang="fr", at=due + offset)
+    async with service.action(game_id) as (s, game):
+        if refused:
+            with pytest.raises(UserError) as caught:
+                await service.require_in_time(s, game, "rs_vote", actor)
+            assert caught.value.key == "common.error.too_late"
+        else:
+            await service.require_in_time(s, game, "rs_vote", actor)
+
+
+async def test_without_a_click_time_the_clock_decides(sessions: Any) -> None:
+    clock = FakeClock()
+    service, game_id = await setup(sessions, clock)
+    actor = Actor(id=9, name="p", lang="en")
+    async with service.action(game_id) as (s, game):
+        await service.require_in_time(s, game, "rs_vote", actor)
+    clock.advance(hours=1)
+    async with service.action(game_id) as (s, game):
+        with pytest.raises(UserError):
+            await service.require_in_time(s, game, "rs_vote", actor)
+
+
+async def test_a_resolution_waits_for_a_click_holding_the_game(sessions: Any) -> None:
+    clock = FakeClock()
+    service, game_id = await setup(sessions, clock)
+    order: list[str] = []
+
+    async def handler(s: Any, deadline: Any) -> None:
+        order.append("resolved")
+
+    scheduler = DeadlineScheduler(
+        sessions, handler, clock=clock, game_lock=service.app.locks, sweep_seconds=3600
+    )
+    async with sessions() as s:
+        (deadline,) = await repo.open_deadlines(s, game_id)
+    clock.advance(hours=2)
+    async with service.app.locks(game_id):  # a click in progress on this game
+        resolving = asyncio.create_task(scheduler.fire(deadline.id))
+        await asyncio.sleep(0.2)
+        assert not resolving.done()  # it waits for the click
+        order.append("click")
+    assert await resolving is True
+    assert order == ["click", "resolved"]
