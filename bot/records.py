@@ -95,6 +95,8 @@ async def post_with_files(
     message: discord.Message | None = await courier.post(
         where, parts[-1], files=[make() for make in files]
     )
+    if message is None and files:  # e.g. no Attach Files here: the text at least
+        message = await courier.post(where, parts[-1])
     return message
 
 

@@ -225,3 +225,19 @@ async def test_daily_deadline_time_in_the_servers_time_zone(table: Any, bot: Any
     done = await game.slash(moderatrice, "settings timezone", zone="Europe/Paris")
     assert "**Europe/Paris**" in done and "Les échéances quotidiennes" in done
     assert "Fuseau horaire\u00a0: Europe/Paris" in await game.slash(moderatrice, "settings show")
+
+
+async def test_without_attach_files_the_end_of_game_text_still_comes(table: Any, bot: Any) -> None:
+    game = Game(table, table.users[:5])
+    await game.open(lock_during_vote=False)
+    await game.start()
+    # The bot loses Attach Files in this channel during the game.
+    table.channel.set_permissions(
+        table.guild.bot_role, allow=0, deny=discord.Permissions(attach_files=True).value
+    )
+    good = game.resistance()
+    for mission in (1, 2, 3):
+        await game.round(good[: game.team_size(mission)])
+    history = await game.new_public(0, "History of the game")
+    assert "Proposal 3" in history
+    assert not any(m.attachments for m in table.sb.channel_messages(table.channel))
