@@ -146,6 +146,11 @@ async def test_a_cancelled_refutation_game_leaves_its_record(table: Any, bot: An
     assert "Le compte rendu de la partie" in message.content
     assert message.attachments[0]["filename"] == f"refutation-partie-{game_id}.md"
     assert "arrêtée par un modérateur" in message.file().decode("utf-8")
+    english = next(u for u in players if u.locale != "fr")
+    ix = await table.sb.slash(english, "refutation archive", channel=table.channel, game=game_id)
+    message = await ix.reply_message(10.0)
+    assert message.ephemeral and "The record of game" in message.content
+    assert "## Refutations" in message.file(f"refutation-game-{game_id}.md").decode("utf-8")
 
 
 async def test_rules_privately_in_the_readers_language_with_the_options_here(
@@ -162,6 +167,8 @@ async def test_rules_privately_in_the_readers_language_with_the_options_here(
     # The Resistance game here is not a Refutation Game.
     whole = await rules(table, french, "refutation rules", "Aucune partie en cours")
     assert "page de référence" in whole
+    whole = await rules(table, english, "refutation rules", "No game is running")
+    assert "reference page" in whole and "cooperative" in whole
 
 
 async def rules(table: Any, user: Any, command: str, last: str) -> str:
