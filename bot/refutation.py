@@ -108,9 +108,17 @@ class RefutationService(GameService):
             raise BadTarget(target=int(options.get("target", 5)))
         deck_at(str(options["deck"]), fresh=True)  # a broken deck file is refused here
 
-    async def new(self, actor: Actor, *, guild_id: int, channel: Any, given: dict[str, Any]) -> str:
+    async def new(
+        self,
+        actor: Actor,
+        *,
+        guild_id: int,
+        channel: Any,
+        given: dict[str, Any],
+        tag: str | None = None,
+    ) -> str:
         return await self.new_game(
-            actor, guild_id=guild_id, channel=channel, given=given, validate=self.validate
+            actor, guild_id=guild_id, channel=channel, given=given, validate=self.validate, tag=tag
         )
 
     def deck_of(self, game: Game) -> Deck:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -98,6 +99,22 @@ class Reply:
     content: str
     embeds: list[discord.Embed] = field(default_factory=list)
     files: list[Callable[[], discord.File]] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+
+class TagRequired(UserError):
+    """The forum requires a tag on every post, none was given and none is named like the
+    game: the moderator is asked privately to choose one of ``tags`` (id, name)."""
+
+    def __init__(self, tags: list[tuple[int, str]]) -> None:
+        super().__init__("common.lobby.choose_tag")
+        self.tags = tags
+
+
+def _plain(text: str) -> str:
+    """Casefolded, without accents: how tag names are compared with game names."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 class Services:
@@ -353,8 +370,10 @@ class GameService:
         channel: Any,
         given: dict[str, Any],
         validate: Callable[[dict[str, Any]], None] | None = None,
+        tag: str | None = None,
     ) -> str:
-        """Open a game: in a forum channel a new post, else this channel."""
+        """Open a game: in a forum channel a new post (tagged, see ``post_tags``), else this
+        channel."""
         is_forum = isinstance(channel, discord.ForumChannel)
         if actor.bot:
             raise UserError("common.error.bot_seat")
@@ -368,12 +387,15 @@ class GameService:
             settings = await repo.get_guild_settings(s, guild_id)
             lang: Lang = "fr" if settings.language == "fr" else "en"
         check_permissions(channel, self.needed_permissions(channel, options))
+        applied = self.post_tags(channel, tag)
         title = t(f"common.game_name.{self.kind}", lang)
         thread_id: int | None = None
         if is_forum:
             text = t("common.lobby.opening", lang, game=title)
             created = await channel.create_thread(
-                name=t("common.lobby.post_title", lang, game=title), content=text
+                name=t("common.lobby.post_title", lang, game=title),
+                content=text,
+                applied_tags=applied,
             )
             thread_id = created.thread.id
             where = created.thread
@@ -404,6 +426,38 @@ class GameService:
         (guild, channel); a forwarded copy of the lobby clicked elsewhere is refused."""
         if place is not None and place != (game.guild_id, self.where(game)):
             raise UserError("common.error.wrong_place", where=f"<#{self.where(game)}>")
+
+    def post_tags(self, channel: Any, tag: str | None) -> list[discord.ForumTag]:
+        """The tags of a new forum post: the one the moderator gave (by id, as autocomplete
+        sends it, or by name), else a tag named like the game, else none — unless the forum
+        requires one (REQUIRE_TAG: Discord refuses the post with 40067), then the moderator
+        is asked to choose (``TagRequired``)."""
+        if not isinstance(channel, discord.ForumChannel):
+            if tag is not None:
+                raise UserError("common.error.tag_not_forum")
+            return []
+        tags = list(channel.available_tags)
+        if tag is not None and tag.strip():
+            wanted = tag.strip()
+            for candidate in tags:
+                if str(candidate.id) == wanted or _plain(candidate.name) == _plain(wanted):
+                    return [candidate]
+            raise UserError(
+                "common.error.unknown_tag",
+                tag=discord.utils.escape_markdown(wanted[:100]),
+                tags=", ".join(discord.utils.escape_markdown(x.name) for x in tags) or "—",
+            )
+        names = {_plain(self.kind)} | {
+            _plain(t(f"common.game_name.{self.kind}", lang)) for lang in ("en", "fr")
+        }
+        named = [x for x in tags if _plain(x.name) in names]
+        if named:
+            return named[:1]
+        if channel.flags.require_tag:
+            if not tags:
+                raise UserError("common.error.forum_without_tags")
+            raise TagRequired([(x.id, x.name) for x in tags])
+        return []
 
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         """What the bot does in any game's channel (the README's permission table): read and

@@ -10,9 +10,9 @@ import discord
 from discord import app_commands
 
 from bot.errors import report
-from bot.i18n import Lang, t
+from bot.i18n import Lang, lang_of, t
 from bot.records import split_message
-from bot.service import Actor, GameService, Reply
+from bot.service import Actor, GameService, Reply, TagRequired
 
 
 def service_for(client: discord.Client, kind: str) -> GameService:
@@ -72,11 +72,13 @@ async def send_private(interaction: discord.Interaction, reply: str | Reply | No
         parts = split_message(reply.content) or ["\u200b"]
         for part in parts[:-1]:
             await interaction.followup.send(part, ephemeral=True)
+        extra: dict[str, Any] = {} if reply.view is None else {"view": reply.view}
         await interaction.followup.send(
             parts[-1],
             embeds=reply.embeds[:10],
             files=[make() for make in reply.files[:10]],
             ephemeral=True,
+            **extra,
         )
     else:
         for part in split_message(reply or "✅"):
@@ -89,6 +91,73 @@ async def answer(
     """Defer privately, run the service call, show its answer; errors take the one error path."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     await send_private(interaction, await work())
+
+
+TAG_DESCRIPTION = "The forum tag of the game's post (forum channels)"
+
+
+async def forum_tags(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The tags of the forum the command is typed in, for ``/<game> new tag``."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.ForumChannel):
+        return []
+    needle = current.strip().casefold()
+    return [
+        app_commands.Choice(name=tag.name[:100], value=str(tag.id))
+        for tag in channel.available_tags
+        if needle in tag.name.casefold() or needle == str(tag.id)
+    ][:25]
+
+
+class TagPicker(discord.ui.View):
+    """Asked privately when the forum requires a tag: picking one opens the game."""
+
+    def __init__(
+        self,
+        tags: list[tuple[int, str]],
+        lang: Lang,
+        open_with: Callable[[str], Awaitable[str]],
+    ) -> None:
+        super().__init__(timeout=15 * 60)
+        self.open_with = open_with
+        self.select: discord.ui.Select[TagPicker] = discord.ui.Select(
+            placeholder=t("common.lobby.tag_placeholder", lang),
+            options=[
+                discord.SelectOption(label=name[:100], value=str(tag_id))
+                for tag_id, name in tags[:25]
+            ],
+        )
+        self.select.callback = self.picked  # type: ignore[method-assign]
+        self.add_item(self.select)
+
+    async def picked(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer()
+            reply = await self.open_with(self.select.values[0])
+            await interaction.edit_original_response(content=reply, view=None)
+            self.stop()
+        except Exception as exc:
+            await report(interaction, exc)
+
+
+async def open_game(
+    interaction: discord.Interaction,
+    open_with: Callable[[str | None], Awaitable[str]],
+    tag: str | None,
+) -> None:
+    """``/<game> new``: open the game; if the forum requires a tag and none fits, ask the
+    moderator privately to choose one (the same options, with that tag)."""
+    lang = lang_of(interaction.locale)
+
+    async def work() -> str | Reply:
+        try:
+            return await open_with(tag)
+        except TagRequired as need:
+            return Reply(t(need.key, lang), view=TagPicker(need.tags, lang, open_with))
+
+    await answer(interaction, work)
 
 
 class LobbyCommands:

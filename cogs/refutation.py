@@ -15,7 +15,15 @@ from bot.i18n import Lang, lang_of
 from bot.refutation import ABSTAIN, RefutationService, m
 from bot.service import Actor, Reply
 from cogs.daily_options import DAILY_OPTIONS
-from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
+from cogs.lobby import (
+    TAG_DESCRIPTION,
+    LobbyCommands,
+    ModerationCommands,
+    answer,
+    forum_tags,
+    lobby_view,
+    open_game,
+)
 from cogs.records import RecordCommands
 
 # The options of a game, shared by /refutation new and /settings refutation.
@@ -193,7 +201,8 @@ class RefutationCog(
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Refutation Game here")
-    @app_commands.describe(**GAME_OPTIONS)
+    @app_commands.describe(**GAME_OPTIONS, tag=TAG_DESCRIPTION)
+    @app_commands.autocomplete(tag=forum_tags)
     @app_commands.choices(target=TARGET_CHOICES)
     async def new(
         self,
@@ -204,6 +213,7 @@ class RefutationCog(
         vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
         deadline_time: str | None = None,
         min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        tag: str | None = None,
     ) -> None:
         given = {
             "target": target,
@@ -213,14 +223,16 @@ class RefutationCog(
             "deadline_time": deadline_time,
             "min_hours": min_hours,
         }
-        await answer(
+        await open_game(
             interaction,
-            lambda: self.service.new(
+            lambda tag: self.service.new(
                 Actor.of(interaction),
                 guild_id=interaction.guild_id or 0,
                 channel=interaction.channel,
                 given=given,
+                tag=tag,
             ),
+            tag,
         )
 
     @app_commands.command(

@@ -15,7 +15,15 @@ from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
 from cogs.daily_options import DAILY_OPTIONS
-from cogs.lobby import LobbyCommands, ModerationCommands, answer, lobby_view
+from cogs.lobby import (
+    TAG_DESCRIPTION,
+    LobbyCommands,
+    ModerationCommands,
+    answer,
+    forum_tags,
+    lobby_view,
+    open_game,
+)
 from cogs.records import RecordCommands
 from games.resistance import MissionChoice, TeamVote
 
@@ -178,7 +186,8 @@ class ResistanceCog(
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Resistance in this channel")
-    @app_commands.describe(**GAME_OPTIONS)
+    @app_commands.describe(**GAME_OPTIONS, tag=TAG_DESCRIPTION)
+    @app_commands.autocomplete(tag=forum_tags)
     @app_commands.choices(missing_vote=MISSING_VOTE, variant=VARIANT)
     async def new(
         self,
@@ -197,6 +206,7 @@ class ResistanceCog(
         mordred: bool | None = None,
         oberon: bool | None = None,
         lady_of_the_lake: bool | None = None,
+        tag: str | None = None,
     ) -> None:
         given = {
             "vote_hours": vote_hours,
@@ -215,14 +225,16 @@ class ResistanceCog(
             "lady_of_the_lake": lady_of_the_lake,
         }
         assert interaction.guild_id is not None
-        await answer(
+        await open_game(
             interaction,
-            lambda: self.service.new_game(
+            lambda tag: self.service.new_game(
                 Actor.of(interaction),
                 guild_id=interaction.guild_id or 0,
                 channel=interaction.channel,
                 given=given,
+                tag=tag,
             ),
+            tag,
         )
 
     @app_commands.command(name="propose", description="Propose the mission team (active leader)")

@@ -30,6 +30,8 @@ THREAD_TYPES = (10, PUBLIC_THREAD, PRIVATE_THREAD)
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 COMPONENTS_V2 = 1 << 15
+#: Channel flag: a forum post must carry a tag (``applied_tags``), else 40067.
+REQUIRE_TAG = 1 << 4
 
 #: Discord's default upload limit per file (10 MiB since 16 January 2025; boosts raise it) and
 #: the maximum request size when sending a message (25 MiB). Over either: 413 / 40005.
@@ -214,6 +216,7 @@ class Channel:
     created_at: datetime = field(default_factory=util.now)
     applied_tags: list[int] = field(default_factory=list)
     thread_flags: int = 0
+    channel_flags: int = 0  # forums: REQUIRE_TAG
     member_ids: set[int] = field(default_factory=set)
     # forums
     available_tags: list[dict[str, Any]] = field(default_factory=list)
@@ -275,6 +278,15 @@ class Channel:
             self.overwrites[ow.id] = ow
         self.sb._dispatch_channel_update(self)
 
+    def set_flags(self, flags: int) -> None:
+        """Change the channel's flags (e.g. ``REQUIRE_TAG`` on a forum): CHANNEL_UPDATE."""
+        self.channel_flags = flags
+        self.sb._dispatch_channel_update(self)
+
+    def tag_id(self, name: str) -> int:
+        """The id of this forum's tag called ``name``."""
+        return int(next(t["id"] for t in self.available_tags if t["name"] == name))
+
     def payload(self, *, for_user: int | None = None) -> dict[str, Any]:
         if self.type == DM:
             recipient = self.sb.users[self.recipient_id or 0]
@@ -293,7 +305,7 @@ class Channel:
             "parent_id": str(self.parent_id) if self.parent_id else None,
             "last_message_id": str(self.last_message_id) if self.last_message_id else None,
             "rate_limit_per_user": 0,
-            "flags": self.thread_flags if self.is_thread else 0,
+            "flags": self.thread_flags if self.is_thread else self.channel_flags,
         }
         if self.is_thread:
             meta: dict[str, Any] = {
@@ -412,9 +424,20 @@ class Guild:
         return channel
 
     def add_forum_channel(
-        self, name: str, *, tags: list[str] | None = None, category: Channel | None = None
+        self,
+        name: str,
+        *,
+        tags: list[str] | None = None,
+        category: Channel | None = None,
+        require_tag: bool = False,
     ) -> Channel:
-        channel = self._new_channel(GUILD_FORUM, name, parent_id=category.id if category else None)
+        """A forum channel with these tags; ``require_tag``: every post needs one (40067)."""
+        channel = self._new_channel(
+            GUILD_FORUM,
+            name,
+            parent_id=category.id if category else None,
+            channel_flags=REQUIRE_TAG if require_tag else 0,
+        )
         channel.available_tags = [
             {
                 "id": str(snowflake()),

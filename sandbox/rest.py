@@ -26,6 +26,7 @@ from .models import (
     MAX_REQUEST_SIZE,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    REQUIRE_TAG,
     Channel,
     Guild,
     Interaction,
@@ -609,7 +610,8 @@ class RestApi:
             if "auto_archive_duration" in body:
                 channel.auto_archive_duration = int(body["auto_archive_duration"])
             if "applied_tags" in body:
-                channel.applied_tags = [int(t) for t in body["applied_tags"] or []]
+                tags = _applied_tags(channel.parent, body["applied_tags"])
+                channel.applied_tags = tags
             if "invitable" in body:
                 channel.invitable = bool(body["invitable"])
             self.sb._dispatch_thread_update(channel)
@@ -636,6 +638,8 @@ class RestApi:
         for key in ("topic", "position"):
             if key in body:
                 setattr(channel, key, body[key])
+        if "flags" in body and channel.type == GUILD_FORUM:
+            channel.channel_flags = int(body["flags"] or 0)
         if "available_tags" in body and channel.type == GUILD_FORUM:
             channel.available_tags = [
                 {
@@ -712,7 +716,7 @@ class RestApi:
             owner_id=self.sb.bot_user.id,
             auto_archive_duration=int(body.get("auto_archive_duration") or 4320),
             invitable=bool(body.get("invitable", True)),
-            applied_tags=[int(t) for t in body.get("applied_tags") or []],
+            applied_tags=_applied_tags(parent, body.get("applied_tags")),
         )
         thread.member_ids.add(self.sb.bot_user.id)
         self.sb.channels[thread.id] = thread
@@ -729,10 +733,6 @@ class RestApi:
                 raise form_error("message", "BASE_TYPE_REQUIRED", "This field is required")
             _validate_message_body(msg_body, req.files, prefix="message.")
             self._check_can_attach(parent, req.files)
-            tags = {t["id"] for t in parent.available_tags}
-            for t in body.get("applied_tags") or []:
-                if str(t) not in tags:
-                    raise form_error("applied_tags", "INVALID_TAG", "Unknown tag")
             thread = self._new_thread(parent, body, PUBLIC_THREAD)
             msg = self._build_message(
                 thread, self.sb.bot_user.id, msg_body, req.files, msg_id=thread.id
@@ -1320,6 +1320,23 @@ class RestApi:
 
 
 # ---------------------------------------------------------------------- validation helpers
+def _applied_tags(forum: Channel | None, raw: Any) -> list[int]:
+    """A forum post's tags: at most 5, each one of the forum's, and at least one when the
+    forum has REQUIRE_TAG (400 / 40067, Discord's answer)."""
+    if forum is None or forum.type != GUILD_FORUM:
+        return []
+    tags = [str(t) for t in raw or []]
+    if len(tags) > 5:
+        raise form_error("applied_tags", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
+    known = {str(t["id"]) for t in forum.available_tags}
+    for i, tag in enumerate(tags):
+        if tag not in known:
+            raise form_error(f"applied_tags.{i}", "INVALID_TAG", "Unknown tag")
+    if not tags and forum.channel_flags & REQUIRE_TAG:
+        raise ApiError(400, 40067, "A tag is required to create a forum post in this channel")
+    return [int(t) for t in dict.fromkeys(tags)]
+
+
 def _record(
     method: str,
     route: str,

@@ -177,3 +177,25 @@ async def test_pinning_needs_pin_messages_manage_messages_is_not_enough(sb: Sand
         await sb._wait_for(lambda: channel.permissions_for(channel.guild.me).pin_messages, 5, "")
         await message.pin()
         assert [m.id for m in sb.pins(text)] == [message.id]
+
+
+async def test_forum_requiring_a_tag_refuses_an_untagged_post_40067(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    forum = guild.add_forum_channel("games", tags=["resistance"], require_tag=True)
+    async with running(SandboxBot(), sb) as client:
+        channel = client.get_channel(forum.id)
+        assert isinstance(channel, discord.ForumChannel) and channel.flags.require_tag
+        with pytest.raises(discord.HTTPException) as err:
+            await channel.create_thread(name="game", content="lobby")
+        assert (err.value.status, err.value.code) == (400, 40067)
+        assert "A tag is required" in err.value.text
+        tag = channel.available_tags[0]
+        created = await channel.create_thread(name="game", content="lobby", applied_tags=[tag])
+        assert sb.channel(created.thread.id).applied_tags == [tag.id]
+        with pytest.raises(discord.HTTPException) as untag:
+            await created.thread.edit(applied_tags=[])
+        assert untag.value.code == 40067
+        forum.set_flags(0)
+        await sb._wait_for(lambda: not channel.flags.require_tag, 5, "the flag cleared")
+        await channel.create_thread(name="free", content="no tag needed")
+    assert len(sb.threads(forum)) == 2
