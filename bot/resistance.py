@@ -712,7 +712,20 @@ class ResistanceService(AvalonSteps, GameService):
     async def history_text(self, s: AsyncSession, game: Game, state: Resistance, lang: str) -> str:
         """Every proposal, vote and mission so far, from the public event log."""
         lines = [t("resistance.history.title", lang)]
-        for event in await repo.events(s, game.id, public_only=True):
+        events = await repo.events(s, game.id, public_only=True)
+        # Players who left by substitution still appear in earlier proposals and votes.
+        gone = {
+            int(e.payload["old"]): self.name_of(state, e.payload)
+            for e in events
+            if e.kind == "player_substituted"
+        }
+
+        def names(ids: Sequence[int]) -> list[str]:
+            return [
+                state.player(i).name if state.is_player(i) else gone.get(i, str(i)) for i in ids
+            ]
+
+        for event in events:
             kind, d = event.kind, event.payload
             if kind == "team_proposed":
                 lines.append(
@@ -721,8 +734,8 @@ class ResistanceService(AvalonSteps, GameService):
                         lang,
                         proposal=d["proposal"],
                         mission=d["mission"],
-                        leader=state.player(d["leader"]).name,
-                        team=", ".join(self.names(state, d["team"])),
+                        leader=names([d["leader"]])[0],
+                        team=", ".join(names(d["team"])),
                     )
                 )
             elif kind == "team_vote_result":
@@ -735,9 +748,9 @@ class ResistanceService(AvalonSteps, GameService):
                     t(
                         key,
                         lang,
-                        accept=", ".join(self.names(state, d["accept"])) or "—",
-                        reject=", ".join(self.names(state, d["reject"])) or "—",
-                        no_vote=", ".join(self.names(state, d["no_vote"])) or "—",
+                        accept=", ".join(names(d["accept"])) or "—",
+                        reject=", ".join(names(d["reject"])) or "—",
+                        no_vote=", ".join(names(d["no_vote"])) or "—",
                     )
                 )
             elif kind == "mission_result":
@@ -760,7 +773,7 @@ class ResistanceService(AvalonSteps, GameService):
                     t(
                         "resistance.history.leader_skipped",
                         lang,
-                        name=state.player(d["leader"]).name,
+                        name=names([d["leader"]])[0],
                     )
                 )
             elif kind == "player_substituted":

@@ -10,7 +10,7 @@ import pytest
 
 from bot.harness import running_bot
 from tests.e2e.avalon_play import AVALON_END_MARKERS, EVIL, AvalonGame
-from tests.e2e.play import RESULT_MARKERS, text_of
+from tests.e2e.play import RESULT_MARKERS, text_of, until
 from tests.e2e.test_resistance_games import (
     assert_transcript_keeps_secrets as assert_resistance_transcript_keeps_secrets,
 )
@@ -189,8 +189,40 @@ async def test_five_players_the_assassin_names_no_one_good_wins(table: Any, bot:
     assert "Only the Assassin names Merlin" in reply
     status = await game.slash(good[0], "resistance status")
     assert "the assassination" in status
+    # A newcomer takes the Assassin's seat: the role and the menu come to them; the leaver's
+    # menu stops working.
+    newcomer = table.users[5]
+    seen = len(table.sb.dms(newcomer))
+    reply = await game.slash(table.mod, "resistance substitute", old=assassin, new=newcomer)
+    assert newcomer.name in reply
+    await game.wait_menu(newcomer, "kill", seen)
+    assert any("the Assassin" in text_of(m) for m in table.sb.dms(newcomer)[seen:])
+    refused = await game.pick(assassin, game.menu_dm(assassin, "kill"), good[0])
+    assert "aren't a player" in refused
+    # Moderation applies to the assassination: a reminder to the Assassin alone, a longer wait.
+    everyone = [*players, newcomer]
+    dms = {u.id: len(table.sb.dms(u)) for u in everyone}
+    reply = await game.slash(table.mod, "resistance remind")
+    assert "Reminder sent to 1 player" in reply
+
+    def reminded() -> list[Any]:
+        return [
+            u
+            for u in everyone
+            if any("name Merlin" in text_of(m) for m in table.sb.dms(u)[dms[u.id] :])
+        ]
+
+    assert await until(reminded, what="the Assassin's reminder") == [newcomer]
+    reply = await game.slash(table.mod, "resistance extend", hours=0.001)
+    assert "Deadline moved" in reply
+    await game.new_public(0, "extended the deadline")
     end = await game.new_public(0, "Good wins", timeout=20)
     assert "The Assassin named no one in time" in end
+    assert f"Assassin: {newcomer.name}" in end
+    # The history still names the leaver in the votes before the substitution.
+    history = await game.new_public(0, "History of the game")
+    before, after = history.split(f"{newcomer.name} replaced {assassin.name}")
+    assert assassin.name in before and f"Assassin: {newcomer.name}" in after
     assert "the Assassin named no one in time" in end
     late = await game.pick(assassin, game.menu_dm(assassin, "kill"), good[0])
     assert "ended game" in late or "partie terminée" in late

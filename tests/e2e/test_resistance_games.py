@@ -112,3 +112,25 @@ async def test_ten_players_five_rejections_hand_the_spies_the_game(table: Any, b
     end = await game.new_public(0, "The spies win")
     assert "five teams were rejected" in end
     assert_transcript_keeps_secrets(game)
+
+
+async def test_the_end_history_still_names_a_substituted_player(table: Any, bot: Any) -> None:
+    """The votes before a substitution name the player who left (the end post used to fail on
+    their id, no longer a player)."""
+    players = table.users[:5]
+    game = Game(table, players)
+    await game.open(lock_during_vote=False)
+    await game.start()
+    await game.round(players[:2], accepted=False)
+    leaver, newcomer = players[0], table.users[5]
+    reply = await game.slash(table.mod, "resistance substitute", old=leaver, new=newcomer)
+    assert newcomer.name in reply
+    game.players = [newcomer if u is leaver else u for u in game.players]
+    game.by_name[newcomer.name] = newcomer
+    for _ in range(4):
+        await game.round(game.players[1:3], accepted=False)
+    await game.new_public(0, "The spies win")
+    history = await game.new_public(0, "History of the game")
+    before, _ = history.split(f"{newcomer.name} replaced {leaver.name}")
+    assert f"against: {leaver.name}" in before or f", {leaver.name}" in before
+    assert history.count("• Proposal") == 5
