@@ -17,6 +17,7 @@ from bot import metrics
 from bot.clock import Clock, utcnow
 from bot.config import Settings
 from bot.courier import Courier
+from bot.decks import DeckRegistry
 from bot.endpoints import point_discord_at
 from bot.errors import GameCommandTree
 from bot.notify import DeadlineListener
@@ -92,6 +93,7 @@ class GameBot(commands.AutoShardedBot):
             busy_wait=settings.database.busy_wait_seconds,
             limits=settings.moderation,
         )
+        self.app.decks = DeckRegistry(settings.decks)
         self.services: dict[str, GameService] = {}
         self.metrics_server: metrics.MetricsServer | None = None
         self._places_checked = False

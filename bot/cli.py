@@ -41,8 +41,18 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=7)
     deck = sub.add_parser("deck", help="Refutation Game decks")
     deck_sub = deck.add_subparsers(dest="deck_command", required=True, metavar="ACTION")
-    check = deck_sub.add_parser("check", help="validate a deck file and report the first error")
+    check = deck_sub.add_parser(
+        "check",
+        parents=[with_config],
+        help="check a deck file (format and Discord's limits) and report the first problem",
+    )
     check.add_argument("file", type=Path)
+    check.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="time cap of the check (default: [decks] check_seconds of the config, 5)",
+    )
     return parser
 
 
@@ -74,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return asyncio.run(run_demo(game=args.game, seed=args.seed))
     if args.command == "deck":
-        return _deck_check(args.file)
+        seconds = args.seconds if args.seconds else settings.decks.check_seconds
+        return _deck_check(args.file, seconds, settings.decks.max_kb * 1024)
     return 2
 
 
@@ -99,23 +110,25 @@ def _run(settings: Settings) -> int:
     return 0
 
 
-def _deck_check(path: Path) -> int:
-    from bot.i18n import t
-    from games.refutation.deck import load_deck
-    from games.refutation.errors import DeckError
+def _deck_check(path: Path, seconds: float, max_bytes: int) -> int:
+    """Exit 0 and a summary, or exit 1 and one line naming the problem: never a traceback,
+    never longer than ``seconds`` (the check runs in a separate process, killed then)."""
+    from bot.decks import DeckRefused, check_in_process, problem_text, read_capped
 
     try:
-        deck = load_deck(path)
-    except DeckError as exc:
-        print(f"{path}: {t(exc.key, 'en', **exc.params)}", file=sys.stderr)
+        data = read_capped(path, max_bytes)
+    except DeckRefused as exc:
+        verdict = {"key": exc.key, "params": exc.params}
+        print(f"{path}: {problem_text(verdict, 'en', markdown=False)}", file=sys.stderr)
         return 1
-    except OSError as exc:
-        print(f"{path}: {exc.strerror}", file=sys.stderr)
+    verdict = check_in_process(data, seconds, max_bytes)
+    if not verdict["ok"]:
+        print(f"{path}: {problem_text(verdict, 'en', markdown=False)}", file=sys.stderr)
         return 1
     counts = (
-        f"{len(deck.families)} families, {len(deck.disinformation())} disinformation, "
-        f"{len(deck.refutations())} refutation and {len(deck.techniques())} technique cards, "
-        f"{sum(len(page) for page in deck.relevance.values())} relevance entries"
+        f"{verdict['families']} families, {verdict['disinformation']} disinformation, "
+        f"{verdict['refutation']} refutation and {verdict['technique']} technique cards, "
+        f"{verdict['relevance']} relevance entries"
     )
-    print(f"{path}: ok — deck {deck.id!r} version {deck.version}: {counts}")
+    print(f"{path}: ok — deck {verdict['id']!r} version {verdict['version']}: {counts}")
     return 0

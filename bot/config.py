@@ -85,8 +85,22 @@ class RefutationDefaults:
     choice_hours: float = 24.0
     vote_hours: float = 24.0
     deck: str = ""
+    """A deck NAME (see ``DeckSettings``); empty: the default deck."""
     deadline_time: str = ""
     min_hours: float = 12.0
+
+
+@dataclass(frozen=True)
+class DeckSettings:
+    """Where decks come from besides the default one, and how uploads are checked."""
+
+    decks_dir: str = ""
+    """A folder of ``<name>.toml`` deck files (empty: none); names are listed, never paths."""
+    max_kb: int = 256
+    """The largest deck file (read, uploaded or checked), in KiB."""
+    check_seconds: float = 5.0
+    """How long the check of one deck may take (a separate process, killed after that)."""
+    uploads_per_guild: int = 25
 
 
 @dataclass(frozen=True)
@@ -97,6 +111,7 @@ class Settings:
     metrics: MetricsSettings = MetricsSettings()
     resistance: ResistanceDefaults = ResistanceDefaults()
     refutation: RefutationDefaults = RefutationDefaults()
+    decks: DeckSettings = DeckSettings()
     log_level: str = "INFO"
     #: let discord.py (and the SQLite driver) log at DEBUG: they dump request and event
     #: payloads there (DMs, choices, interaction tokens), so only for debugging the library
@@ -182,6 +197,31 @@ def _check_metrics(settings: MetricsSettings) -> MetricsSettings:
     return settings
 
 
+def _check_deck_name(defaults: RefutationDefaults) -> RefutationDefaults:
+    from bot.decks import NAME
+
+    if defaults.deck and not NAME.fullmatch(defaults.deck):
+        raise ConfigError(
+            "[games.refutation] deck is a deck name (lower-case letters, digits, - and _, at most "
+            "32): put the file in [decks] decks_dir and give its name without .toml"
+        )
+    return defaults
+
+
+def _check_decks(decks: DeckSettings) -> DeckSettings:
+    from games.refutation.deck import DECK_MAX_BYTES
+
+    if not 1 <= decks.max_kb <= DECK_MAX_BYTES // 1024:
+        raise ConfigError(f"[decks] max_kb must be from 1 to {DECK_MAX_BYTES // 1024}")
+    if not 0 < decks.check_seconds <= 120:
+        raise ConfigError("[decks] check_seconds must be more than 0 and at most 120")
+    if not 0 <= decks.uploads_per_guild <= 1000:
+        raise ConfigError("[decks] uploads_per_guild must be from 0 to 1000")
+    if decks.decks_dir and not Path(decks.decks_dir).is_dir():
+        raise ConfigError(f"[decks] decks_dir is not a folder: {decks.decks_dir}")
+    return decks
+
+
 def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -> Settings:
     """Settings from ``path`` (``config.toml`` when it exists), then the environment.
 
@@ -207,6 +247,8 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
     database_data = data.pop("database", {})
     moderation_data = data.pop("moderation", {})
     metrics_data = data.pop("metrics", {})
+
+    decks_data = data.pop("decks", {})
     if data:
         raise ConfigError(f"unknown section(s): {', '.join(sorted(data))}")
     if env.get("DISCORD_TOKEN"):
@@ -219,7 +261,10 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
         moderation=_check_moderation(_section(ModerationSettings, moderation_data, "moderation")),
         metrics=_check_metrics(_section(MetricsSettings, metrics_data, "metrics")),
         resistance=_section(ResistanceDefaults, games.get("resistance", {}), "games.resistance"),
-        refutation=_section(RefutationDefaults, games.get("refutation", {}), "games.refutation"),
+        refutation=_check_deck_name(
+            _section(RefutationDefaults, games.get("refutation", {}), "games.refutation")
+        ),
+        decks=_check_decks(_section(DeckSettings, decks_data, "decks")),
         log_level=str(logging_section.get("level", "INFO")).upper(),
         discord_debug=_logging_flag(logging_section),
         source=source,

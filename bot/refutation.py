@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import records
+from bot import limits, records
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.service import Actor, Effect, GameService, Outcome, Reply
@@ -33,8 +34,6 @@ from games.refutation import (
     Phase,
     Refutation,
     Result,
-    default_deck_path,
-    load_deck,
 )
 from games.refutation import Player as EnginePlayer
 from games.refutation.errors import BadPlayerCount, BadTarget, GameIsOver, NotAPlayer, UnknownCard
@@ -48,9 +47,6 @@ KINDS = (CHOICE, VOTE)
 PASS = "pass"
 ABSTAIN = "abstain"
 TECHNIQUE_COLOUR = 0x99AAB5
-MAX_EMBEDS = 10
-
-_decks: dict[str, Deck] = {}
 
 
 def m(key: str, lang: str, /, **params: object) -> str:
@@ -62,13 +58,6 @@ def ts(when: datetime) -> str:
     """A Discord timestamp: every reader sees it in their own time zone."""
     epoch = int(when.timestamp())
     return f"<t:{epoch}:F> (<t:{epoch}:R>)"
-
-
-def deck_at(path: str, *, fresh: bool = False) -> Deck:
-    """The deck in the file at ``path``, loaded once per path (``fresh``: read it again)."""
-    if fresh or path not in _decks:
-        _decks[path] = load_deck(Path(path))
-    return _decks[path]
 
 
 def stars(n: int) -> str:
@@ -91,22 +80,26 @@ class RefutationService(GameService):
 
     # -- deck and options ---------------------------------------------------------------------
 
-    async def options_for(
-        self, s: AsyncSession, guild_id: int, given: dict[str, Any]
-    ) -> dict[str, Any]:
-        """The shared defaults, plus the deck: the guild's, else the config's, else the
-        default deck. Stored in the game's options so a restart reloads the same file."""
-        options = await super().options_for(s, guild_id, given)
-        settings = await repo.get_guild_settings(s, guild_id)
+    _pinned: weakref.WeakKeyDictionary[Game, Deck]
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self._pinned = weakref.WeakKeyDictionary()
+
+    async def guild_deck(self, guild_id: int) -> tuple[str, str]:
+        """The name and content hash of the guild's deck (the guild's setting, else the
+        config's, else the default deck), its content stored in the database."""
+        async with self.app.sessions() as s:
+            settings = await repo.get_guild_settings(s, guild_id)
         configured = str(self.app.defaults.get("refutation", {}).get("deck") or "")
-        options["deck"] = settings.deck_path or configured or str(default_deck_path())
-        return options
+        return await self.app.decks.resolve(
+            self.app.sessions, guild_id, settings.deck_name or configured or "default"
+        )
 
     @staticmethod
     def validate(options: dict[str, Any]) -> None:
         if int(options.get("target", 5)) not in TARGETS:
             raise BadTarget(target=int(options.get("target", 5)))
-        deck_at(str(options["deck"]), fresh=True)  # a broken deck file is refused here
 
     async def new(
         self,
@@ -117,12 +110,39 @@ class RefutationService(GameService):
         given: dict[str, Any],
         tag: str | None = None,
     ) -> str:
+        """The game keeps the deck's name and the hash of its content: the content itself is
+        in the database, so the game plays on if the file or the upload goes away."""
+        name, sha = await self.guild_deck(guild_id)
+        given = {**given, "deck": name, "deck_sha256": sha}
         return await self.new_game(
             actor, guild_id=guild_id, channel=channel, given=given, validate=self.validate, tag=tag
         )
 
+    @asynccontextmanager
+    async def action(self, game_id: int) -> AsyncIterator[tuple[AsyncSession, Game]]:
+        async with super().action(game_id) as (s, game):
+            await self.ensure_deck(s, game)
+            yield s, game
+
+    async def ensure_deck(self, s: AsyncSession, game: Game) -> Deck:
+        """Load the game's deck from the database (parsed once per content, off the loop)."""
+        deck = self._pinned.get(game)
+        if deck is None:
+            sha = game.options.get("deck_sha256")
+            if sha:
+                deck = await self.app.decks.by_hash(s, str(sha))
+            else:  # a game opened before decks were stored: the default deck
+                _, default = await self.app.decks.resolve(self.app.sessions, 0, "default")
+                deck = await self.app.decks.by_hash(s, default)
+            self._pinned[game] = deck
+        return deck
+
     def deck_of(self, game: Game) -> Deck:
-        return deck_at(str(game.options.get("deck") or default_deck_path()))
+        """The game's deck, loaded by ``ensure_deck`` (every entry point calls it first)."""
+        deck = self._pinned.get(game)
+        if deck is None:
+            raise UserError("decks.error.not_loaded")
+        return deck
 
     # -- state --------------------------------------------------------------------------------
 
@@ -168,9 +188,38 @@ class RefutationService(GameService):
         )
         return embed
 
-    def label(self, deck: Deck, number: int, lang: str, limit: int = 80) -> str:
-        text = f"{number} — {deck.title(number, lang)}"
-        return text if len(text) <= limit else text[: limit - 1] + "…"
+    def label(self, deck: Deck, number: int, lang: str, limit: int = limits.BUTTON_LABEL) -> str:
+        return limits.cut(f"{number} — {deck.title(number, lang)}", limit)
+
+    def reference_embed(self, deck: Deck, number: int, lang: str) -> discord.Embed:
+        """A card's reference page: the card, then the cards it refutes or that refute it,
+        best first, in as many fields as Discord's 1,024 characters a field need."""
+        card = deck.card(number)
+        embed = self.card_embed(deck, number, lang)
+        lines = [
+            m(
+                "card.page_line",
+                lang,
+                card=r.card,
+                title=deck.title(r.card, lang),
+                stars=stars(r.stars),
+            )
+            for r in deck.reference_page(number)
+        ]
+        heading = "card.refuted_by" if card.kind is CardKind.DISINFORMATION else "card.refutes"
+        for value in limits.field_values(lines) or [m("card.page_empty", lang)]:
+            embed.add_field(name=m(heading, lang), value=value, inline=False)
+        return embed
+
+    def card_option(self, deck: Deck, number: int, lang: str) -> discord.SelectOption:
+        """A card as an option of the secret-choice menu."""
+        return discord.SelectOption(
+            label=self.label(deck, number, lang, limits.SELECT_OPTION_LABEL),
+            value=str(number),
+            description=limits.cut(
+                self.family_name(deck, deck.card(number), lang), limits.SELECT_OPTION_DESCRIPTION
+            ),
+        )
 
     def feed_text(self, state: Refutation, lang: str) -> str:
         if not state.feed:
@@ -198,7 +247,7 @@ class RefutationService(GameService):
 
     def post(self, game: Game, text: str, embeds: Sequence[discord.Embed] = ()) -> Effect:
         where = self.where(game)
-        chunks = [list(embeds[i : i + MAX_EMBEDS]) for i in range(0, len(embeds), MAX_EMBEDS)]
+        chunks = limits.embed_chunks(embeds)  # 10 embeds and 6,000 characters a message
 
         async def send() -> None:
             courier = self.app.courier
@@ -497,23 +546,16 @@ class RefutationService(GameService):
     def choice_options(
         self, state: Refutation, player_id: int, lang: str
     ) -> list[discord.SelectOption]:
-        deck = state.deck
-        options = [
-            discord.SelectOption(
-                label=self.label(deck, c, lang, 100),
-                value=str(c),
-                description=self.family_name(deck, deck.card(c), lang)[:100],
-            )
-            for c in state.eligible_cards(player_id)
-        ]
-        options.append(
-            discord.SelectOption(
-                label=m("refute.pass", lang),
-                value=PASS,
-                description=m("refute.pass_description", lang),
-            )
-        )
+        options = [self.card_option(state.deck, c, lang) for c in state.eligible_cards(player_id)]
+        options.append(self.pass_option(lang))
         return options
+
+    def pass_option(self, lang: str) -> discord.SelectOption:
+        return discord.SelectOption(
+            label=m("refute.pass", lang),
+            value=PASS,
+            description=m("refute.pass_description", lang),
+        )
 
     def choice_dms(
         self, game: Game, state: Refutation, players: list[Player], due: datetime
@@ -833,6 +875,7 @@ class RefutationService(GameService):
     # -- deadlines ----------------------------------------------------------------------------
 
     async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
+        await self.ensure_deck(s, game)
         n = int((deadline.payload or {}).get("n", 0))
         if deadline.kind == CHOICE:
             return await self.reveal_in(s, game, n)
@@ -996,6 +1039,7 @@ class RefutationService(GameService):
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None
+            await self.ensure_deck(s, game)
             state = self.load(game)
         if not state.is_player(actor.id):
             raise NotAPlayer(player=actor.id)
@@ -1012,31 +1056,16 @@ class RefutationService(GameService):
         async with self.app.sessions() as s:
             game = await repo.active_game_in_channel(s, channel_id)
             if game is not None and game.kind == self.kind:
-                deck = self.deck_of(game)
+                deck = await self.ensure_deck(s, game)
             else:
-                settings = await repo.get_guild_settings(s, guild_id)
-                configured = str(self.app.defaults.get("refutation", {}).get("deck") or "")
-                deck = deck_at(settings.deck_path or configured or str(default_deck_path()))
+                game = None
+        if game is None:
+            _, sha = await self.guild_deck(guild_id)
+            async with self.app.sessions() as s:
+                deck = await self.app.decks.by_hash(s, sha)
         if not deck.has_card(number):
             raise UnknownCard(card=number)
-        lang = actor.lang
-        card = deck.card(number)
-        embed = self.card_embed(deck, number, lang)
-        page = deck.reference_page(number)
-        lines = [
-            m(
-                "card.page_line",
-                lang,
-                card=r.card,
-                title=deck.title(r.card, lang),
-                stars=stars(r.stars),
-            )
-            for r in page
-        ]
-        heading = "card.refuted_by" if card.kind is CardKind.DISINFORMATION else "card.refutes"
-        value = "\n".join(lines) or m("card.page_empty", lang)
-        embed.add_field(name=m(heading, lang), value=value[:1024], inline=False)
-        return Reply("", [embed])
+        return Reply("", [self.reference_embed(deck, number, actor.lang)])
 
     async def status(self, actor: Actor, game_id: int) -> str:
         async with self.app.sessions() as s:
@@ -1045,6 +1074,7 @@ class RefutationService(GameService):
             lang = actor.lang
             if game.status == "lobby":
                 return self.lobby_text(game, await repo.players(s, game.id))
+            await self.ensure_deck(s, game)
             state = self.load(game)
             deck = state.deck
             none = m("end.none", lang)
@@ -1109,13 +1139,14 @@ class RefutationService(GameService):
             game = await repo.active_game_in_channel(s, channel_id)
             if game is None or game.kind != self.kind or game.state is None:
                 return None
+            await self.ensure_deck(s, game)
             return self.load(game)
 
     async def feed_choices(self, channel_id: int, lang: str) -> list[tuple[str, int]]:
         state = await self.state_in(channel_id)
         if state is None or state.phase is not Phase.TURN:
             return []
-        return [(self.label(state.deck, c, lang, 100), c) for c in state.feed]
+        return [(self.label(state.deck, c, lang, limits.CHOICE_NAME), c) for c in state.feed]
 
     async def choice_choices(
         self, channel_id: int, user_id: int, lang: str
@@ -1130,5 +1161,5 @@ class RefutationService(GameService):
         if state is None or state.phase is not Phase.VOTE:
             return []
         cards = state.restricted_to if state.restricted_to is not None else list(state.revealed)
-        out = [(self.label(state.deck, c, lang, 100), str(c)) for c in cards]
+        out = [(self.label(state.deck, c, lang, limits.CHOICE_NAME), str(c)) for c in cards]
         return [*out, (m("reveal.abstain", lang), ABSTAIN)]

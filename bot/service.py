@@ -24,6 +24,7 @@ from bot import daily, metrics
 from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
+from bot.decks import DeckRegistry
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.locks import GameLocks
@@ -141,6 +142,7 @@ class Services:
         self.defaults = defaults
         self.locks = GameLocks()
         self.scheduler: DeadlineScheduler | None = None
+        self.decks = DeckRegistry()
 
 
 class GameService:

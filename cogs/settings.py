@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import daily
+from bot.errors import UserError
 from bot.guild_settings import GuildSettingsService
+from bot.i18n import lang_of
 from bot.service import Actor
 from cogs import refutation as refutation_cog
 from cogs import resistance as resistance_cog
@@ -145,27 +148,25 @@ class SettingsCog(
             ),
         )
 
-    @app_commands.command(
-        name="refutation", description="Default options for new games of The Refutation Game"
+    refutation = app_commands.Group(
+        name="refutation", description="The Refutation Game: default options and decks"
     )
-    @app_commands.describe(
-        **refutation_cog.GAME_OPTIONS,
-        deck="Path of a deck file on the bot's host (empty: the default deck)",
+
+    @refutation.command(
+        name="defaults", description="Default options for new games of The Refutation Game"
     )
+    @app_commands.describe(**refutation_cog.GAME_OPTIONS)
     @app_commands.choices(target=refutation_cog.TARGET_CHOICES)
-    async def refutation(
+    async def refutation_defaults(
         self,
         interaction: discord.Interaction,
         target: int | None = None,
         techniques: bool | None = None,
         choice_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
         vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
-        deck: str | None = None,
         deadline_time: str | None = None,
         min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
     ) -> None:
-        actor = Actor.of(interaction)
-        guild_id = interaction.guild_id or 0
         given = {
             "deadline_time": deadline_time,
             "min_hours": min_hours,
@@ -174,13 +175,66 @@ class SettingsCog(
             "choice_hours": choice_hours,
             "vote_hours": vote_hours,
         }
+        await answer(
+            interaction,
+            lambda: self.service.set_defaults(
+                Actor.of(interaction), interaction.guild_id or 0, "refutation", given
+            ),
+        )
 
-        async def work() -> str:
-            if deck is not None:
-                await self.service.set_deck(actor, guild_id, deck.strip())
-            return await self.service.set_defaults(actor, guild_id, "refutation", given)
+    async def deck_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        pairs = await self.service.deck_choices(
+            interaction.guild_id or 0, current, lang_of(interaction.locale)
+        )
+        return [app_commands.Choice(name=label, value=name) for label, name in pairs]
 
-        await answer(interaction, work)
+    @refutation.command(name="deck", description="The deck of new games, by name")
+    @app_commands.describe(name="default, a deck of the bot's folder, or one uploaded here")
+    @app_commands.autocomplete(name=deck_names)
+    async def refutation_deck(
+        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await answer(
+            interaction,
+            lambda: self.service.set_deck(Actor.of(interaction), interaction.guild_id or 0, name),
+        )
+
+    @refutation.command(
+        name="deck_upload", description="Upload a deck file (TOML); it is checked, then stored"
+    )
+    @app_commands.describe(file="The deck file; its name without .toml becomes the deck's name")
+    async def refutation_deck_upload(
+        self, interaction: discord.Interaction, file: discord.Attachment
+    ) -> None:
+        async def read(limit: int) -> bytes:
+            return await read_attachment(file.url, limit)
+
+        await answer(
+            interaction,
+            lambda: self.service.upload_deck(
+                Actor.of(interaction), interaction.guild_id or 0, file.filename, file.size, read
+            ),
+        )
+
+
+async def read_attachment(url: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of an attachment (streamed: never more is read)."""
+    timeout = aiohttp.ClientTimeout(total=30)
+    try:
+        async with aiohttp.ClientSession(timeout=timeout) as session, session.get(url) as resp:
+            if resp.status != 200:
+                raise UserError("decks.error.download")
+            data = b""
+            while len(data) < limit:
+                chunk = await resp.content.read(limit - len(data))
+                if not chunk:
+                    break
+                data += chunk
+            return data
+    except (aiohttp.ClientError, TimeoutError):
+        raise UserError("decks.error.download") from None
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -97,12 +97,39 @@ class GuildSettings(Base):
     moderator_role_id: Mapped[int | None] = mapped_column(BigInteger)
     resistance_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
     refutation_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    deck_path: Mapped[str | None] = mapped_column(Text)
     #: any member may open a game (and moderates the games they opened)
     members_host: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: IANA zone of the daily deadline time (``deadline_time`` option)
     timezone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
+    deck_name: Mapped[str | None] = mapped_column(String(32))
+    """The Refutation Game's deck, by name (None: the config's, else the default deck)."""
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class DeckContent(Base):
+    """The text of a deck that passed the check, by the SHA-256 of its UTF-8 bytes. Never
+    changed nor deleted while a game refers to it: a game keeps the hash of its deck."""
+
+    __tablename__ = "deck_contents"
+
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    deck_id: Mapped[str] = mapped_column(String(64))
+    content: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GuildDeck(Base):
+    """A deck a guild's moderator uploaded, by name within the guild."""
+
+    __tablename__ = "guild_decks"
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    sha256: Mapped[str] = mapped_column(
+        String(64), ForeignKey("deck_contents.sha256", ondelete="RESTRICT")
+    )
+    uploaded_by: Mapped[int] = mapped_column(BigInteger)
+    uploaded_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Game(Base):

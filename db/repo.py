@@ -27,9 +27,11 @@ from db.models import (
     BotState,
     Deadline,
     DeadlineStatus,
+    DeckContent,
     Event,
     Game,
     GameStatus,
+    GuildDeck,
     GuildSettings,
     Language,
     Message,
@@ -85,7 +87,7 @@ async def get_guild_settings(s: AsyncSession, guild_id: int) -> GuildSettings:
         moderator_role_id=None,
         resistance_defaults={},
         refutation_defaults={},
-        deck_path=None,
+        deck_name=None,
         members_host=False,
         timezone="UTC",
     )
@@ -114,6 +116,61 @@ async def set_bot_state(
 ) -> None:
     await s.merge(BotState(key=key, value=value, updated_at=_now(at)))
     await s.flush()
+
+
+# -- decks -----------------------------------------------------------------------------------
+
+
+async def store_deck_content(
+    s: AsyncSession, sha256: str, deck_id: str, content: str, *, at: datetime | None = None
+) -> None:
+    """Keep a checked deck's text under its hash (nothing happens if it is already there)."""
+    stmt = (
+        _dialect_insert(s, DeckContent)
+        .values(sha256=sha256, deck_id=deck_id, content=content, created_at=_now(at))
+        .on_conflict_do_nothing(index_elements=[DeckContent.sha256])  # type: ignore[attr-defined]
+    )
+    await s.execute(stmt)
+
+
+async def deck_content(s: AsyncSession, sha256: str) -> str | None:
+    stmt = select(DeckContent.content).where(DeckContent.sha256 == sha256)
+    return (await s.execute(stmt)).scalar_one_or_none()
+
+
+async def guild_deck(s: AsyncSession, guild_id: int, name: str) -> GuildDeck | None:
+    return await s.get(GuildDeck, (guild_id, name))
+
+
+async def guild_decks(s: AsyncSession, guild_id: int) -> list[GuildDeck]:
+    """The decks uploaded in a guild, by name."""
+    stmt = select(GuildDeck).where(GuildDeck.guild_id == guild_id).order_by(GuildDeck.name)
+    return list((await s.scalars(stmt)).all())
+
+
+async def save_guild_deck(
+    s: AsyncSession,
+    guild_id: int,
+    name: str,
+    sha256: str,
+    uploaded_by: int,
+    *,
+    at: datetime | None = None,
+) -> None:
+    """Add or replace the guild's upload ``name`` (games already opened keep their copy)."""
+    ins = _dialect_insert(s, GuildDeck)
+    stmt = ins.values(
+        guild_id=guild_id, name=name, sha256=sha256, uploaded_by=uploaded_by, uploaded_at=_now(at)
+    )
+    stmt = stmt.on_conflict_do_update(  # type: ignore[attr-defined]
+        index_elements=[GuildDeck.guild_id, GuildDeck.name],
+        set_={
+            "sha256": stmt.excluded.sha256,  # type: ignore[attr-defined]
+            "uploaded_by": stmt.excluded.uploaded_by,  # type: ignore[attr-defined]
+            "uploaded_at": stmt.excluded.uploaded_at,  # type: ignore[attr-defined]
+        },
+    )
+    await s.execute(stmt)
 
 
 # -- games -----------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ The format (every key required unless said otherwise)::
     title.fr = "..."
     text.en = "..."                   # <= 1000 characters
     text.fr = "..."
-    source = "https://..."            # http(s) URL
+    source = "https://..."            # http(s) URL, <= 512 characters
 
     [[relevance]]
     disinformation = 1                # a disinformation card
@@ -32,6 +32,13 @@ The format (every key required unless said otherwise)::
 ``parse_deck`` raises ``DeckError`` on the first problem; its key is
 ``refutation.deck_error.<name>`` and its params name the card ``number`` and the ``field``
 (see ``errors.DECK_ERRORS`` for every key and its params).
+
+Hostile files: ``parse_deck_bytes`` refuses more than ``DECK_MAX_BYTES`` before decoding and
+anything that is not UTF-8; a linear pre-scan refuses deep nesting and long dotted keys (TOML
+parsers take quadratic time on ``a.a.a...`` keys) before the TOML parser sees the text; counts
+of families, cards and relevance entries are capped; values echoed in errors are cut to
+``ECHO_MAX`` characters and stripped of control characters, so every error is one short line.
+The Discord-side limits of what a card renders to live in the bot (``bot/deck_limits.py``).
 """
 
 from __future__ import annotations
@@ -39,8 +46,9 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib.resources import files
 from pathlib import Path
@@ -53,8 +61,23 @@ from .model import FEED_SIZE
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 TITLE_MAX = 80
 TEXT_MAX = 1000
+NAME_MAX = 100
+"""Deck and family names: a family name is a select option's description (100 on Discord)."""
+DECK_ID_MAX = 64
+SOURCE_MAX = 512
+"""A source is a link: Discord documents 512 for a link button's URL; longer embed URLs fail."""
+CARD_NUMBER_MAX = 999_999
 STARS_MIN = 1
 STARS_MAX = 3
+
+DECK_MAX_BYTES = 256 * 1024
+"""Five times the default deck."""
+NESTING_MAX = 32
+DOTS_PER_LINE_MAX = 32
+FAMILIES_MAX = 50
+CARDS_MAX = 1000
+RELEVANCE_MAX = 10_000
+ECHO_MAX = 40
 
 _FAMILY_KEY = re.compile(r"[a-z_]+")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -121,6 +144,15 @@ class Deck:
     """Card number -> card, in number order."""
     relevance: dict[int, dict[int, int]]
     """Disinformation number -> refutation or technique number -> stars (1..3)."""
+    _refutes: dict[int, list[Reference]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+    """Refutation or technique number -> the disinformation it answers (the reverse index)."""
+
+    def __post_init__(self) -> None:
+        for disinformation, page in self.relevance.items():
+            for card, n in page.items():
+                self._refutes.setdefault(card, []).append(Reference(disinformation, n))
 
     def name(self, lang: str) -> str:
         return _localized(self.names, lang)
@@ -169,11 +201,7 @@ class Deck:
         if card.kind is CardKind.DISINFORMATION:
             entries = [Reference(c, s) for c, s in self.relevance.get(number, {}).items()]
         else:
-            entries = [
-                Reference(d, cards[number])
-                for d, cards in self.relevance.items()
-                if number in cards
-            ]
+            entries = list(self._refutes.get(number, []))
         return sorted(entries, key=lambda r: (-r.stars, r.card))
 
 
@@ -185,19 +213,38 @@ def _localized(texts: Mapping[str, str], lang: str) -> str:
 # Parsing
 
 
+def parse_deck_bytes(data: bytes) -> Deck:
+    """The deck in the bytes of a file: at most ``DECK_MAX_BYTES``, UTF-8 (a BOM is allowed),
+    then ``parse_deck``. Raises ``DeckError`` naming the first problem."""
+    if len(data) > DECK_MAX_BYTES:
+        raise DeckError("too_large", size=len(data), max=DECK_MAX_BYTES)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DeckError("not_utf8", offset=exc.start) from None
+    return parse_deck(text.removeprefix("\ufeff"))
+
+
 def parse_deck(text: str) -> Deck:
     """The deck described by TOML ``text``. Raises ``DeckError`` naming the first problem."""
+    if len(text) > DECK_MAX_BYTES:
+        raise DeckError("too_large", size=len(text.encode("utf-8")), max=DECK_MAX_BYTES)
+    _prescan(text)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         position = _TOML_POSITION.search(message)
         line, column = (int(position[1]), int(position[2])) if position else (0, 0)
-        detail = _TOML_POSITION.sub("", message).strip()
+        detail = _echo(_TOML_POSITION.sub("", message).strip(), 200)
         raise DeckError("syntax", line=line, column=column, detail=detail) from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's conversion limit)
+        raise DeckError("too_many_digits") from None
+    except RecursionError:  # the pre-scan refuses deep nesting first; kept as a safety net
+        raise DeckError("too_deep", line=0, max=NESTING_MAX) from None
     for section in data:
         if section not in _SECTIONS:
-            raise DeckError("unknown_section", section=section, field=section)
+            raise DeckError("unknown_section", section=_echo(section), field=_echo(section))
 
     deck_table = data.get("deck")
     if deck_table is None:
@@ -230,8 +277,67 @@ def parse_deck(text: str) -> Deck:
 
 
 def load_deck(path: str | os.PathLike[str]) -> Deck:
-    """The deck in the UTF-8 file at ``path`` (see ``parse_deck``)."""
-    return parse_deck(Path(path).read_text(encoding="utf-8"))
+    """The deck in the UTF-8 file at ``path`` (see ``parse_deck_bytes``). For trusted files
+    (the default deck, tests): the bot reads every other file through ``bot.decks``."""
+    return parse_deck_bytes(Path(path).read_bytes())
+
+
+def _echo(value: object, limit: int = ECHO_MAX) -> str:
+    """A value from the file, safe to show in a one-line error: control and format characters
+    become ``?``, and it is cut to ``limit`` characters."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
+        return "…"
+    text = value if isinstance(value, str) else repr(value)
+    text = text[: limit * 4]
+    cleaned = "".join("?" if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
+# The pre-scan's lexical states: in each, the tokens that matter. Outside strings and comments:
+# string and comment openers, newlines, dots and brackets. Inside: what ends the state (and, in
+# basic strings, escapes, so that \" does not end them).
+_SCAN_NORMAL = re.compile(r"\"\"\"|'''|[\"'#\n.\[\]{}]")
+_SCAN_IN = {
+    '"': re.compile(r'\\.|["\n]', re.S),
+    "'": re.compile(r"['\n]"),
+    '"""': re.compile(r'\\.|"""', re.S),
+    "'''": re.compile(r"'''"),
+    "#": re.compile(r"\n"),
+}
+
+
+def _prescan(text: str) -> None:
+    """Refuse, in linear time and before the TOML parser, nesting deeper than ``NESTING_MAX``
+    and lines with more than ``DOTS_PER_LINE_MAX`` dots outside strings and comments (a dotted
+    key of thousands of parts takes the parser minutes)."""
+    pos, dots, depth = 0, 0, 0
+    state: str | None = None
+    while True:
+        found = (_SCAN_NORMAL if state is None else _SCAN_IN[state]).search(text, pos)
+        if found is None:
+            return
+        token, pos = found.group(), found.end()
+        if state is not None:
+            if token.startswith("\\"):
+                continue  # an escape inside a basic string
+            state = None  # the closing quote(s), or the newline that ends a comment
+            if token == "\n":
+                dots = 0
+        elif token == "\n":
+            dots = 0
+        elif token == ".":
+            dots += 1
+            if dots > DOTS_PER_LINE_MAX:
+                line = text.count("\n", 0, pos) + 1
+                raise DeckError("key_too_long", line=line, max=DOTS_PER_LINE_MAX)
+        elif token in "[{":
+            depth += 1
+            if depth > NESTING_MAX:
+                raise DeckError("too_deep", line=text.count("\n", 0, pos) + 1, max=NESTING_MAX)
+        elif token in "]}":
+            depth = max(0, depth - 1)
+        else:
+            state = token
 
 
 def default_deck_path() -> Path:
@@ -239,11 +345,22 @@ def default_deck_path() -> Path:
     return Path(str(files("games.refutation") / "decks" / "default.toml"))
 
 
+_SECTION_MAX = {"families": FAMILIES_MAX, "cards": CARDS_MAX, "relevance": RELEVANCE_MAX}
+
+
 def _array_of_tables(data: Mapping[str, Any], section: str) -> list[dict[str, Any]]:
     value = data.get(section, [])
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
         raise DeckError("bad_section", section=section, field=section)
+    if len(value) > _SECTION_MAX[section]:
+        raise DeckError("too_many", field=section, count=len(value), max=_SECTION_MAX[section])
     return value
+
+
+def _check_length(texts: Mapping[str, str], limit: int, error: Callable[..., DeckError]) -> None:
+    for lang, text in texts.items():
+        if len(text) > limit:
+            raise error(lang=lang, length=len(text), max=limit)
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -265,7 +382,7 @@ def _texts(value: object, field: str, error: _LanguageError) -> dict[str, str]:
     out: dict[str, str] = {}
     for lang, text in value.items():
         if not isinstance(text, str) or not text.strip():
-            raise error("bad", f"{field}.{lang}", str(lang))
+            raise error("bad", _echo(f"{field}.{lang}"), _echo(lang))
         out[str(lang)] = text.strip()
     return out
 
@@ -273,9 +390,13 @@ def _texts(value: object, field: str, error: _LanguageError) -> dict[str, str]:
 def _parse_deck_table(table: dict[str, Any]) -> tuple[str, int, dict[str, str]]:
     for name in table:
         if name not in _DECK_FIELDS:
-            raise DeckError("deck_unknown_field", field=name)
+            raise DeckError("deck_unknown_field", field=_echo(name))
     deck_id = table.get("id")
-    if not isinstance(deck_id, str) or not _DECK_ID.fullmatch(deck_id):
+    if (
+        not isinstance(deck_id, str)
+        or not _DECK_ID.fullmatch(deck_id)
+        or len(deck_id) > DECK_ID_MAX
+    ):
         raise DeckError("deck_field", field="id")
     version = table.get("version")
     if not _is_int(version) or version < 1:
@@ -284,7 +405,13 @@ def _parse_deck_table(table: dict[str, Any]) -> tuple[str, int, dict[str, str]]:
     def error(problem: str, field: str, lang: str) -> DeckError:
         return DeckError("deck_language", field=field, lang=lang)
 
-    return deck_id, version, _texts(table.get("name"), "name", error)
+    names = _texts(table.get("name"), "name", error)
+
+    def too_long(lang: str, length: int, max: int) -> DeckError:
+        return DeckError("deck_too_long", field=f"name.{lang}", lang=lang, length=length, max=max)
+
+    _check_length(names, NAME_MAX, too_long)
+    return deck_id, version, names
 
 
 def _parse_families(tables: list[dict[str, Any]]) -> dict[str, Family]:
@@ -293,21 +420,33 @@ def _parse_families(tables: list[dict[str, Any]]) -> dict[str, Family]:
     families: dict[str, Family] = {}
     for index, table in enumerate(tables, start=1):
         key = table.get("key")
-        if not isinstance(key, str) or not _FAMILY_KEY.fullmatch(key):
+        if not isinstance(key, str) or not _FAMILY_KEY.fullmatch(key) or len(key) > ECHO_MAX:
             raise DeckError("family_key", index=index, field="key")
         if key in families:
             raise DeckError("duplicate_family", family=key, field="key")
         for name in table:
             if name not in _FAMILY_FIELDS:
-                raise DeckError("family_unknown_field", family=key, field=name)
+                raise DeckError("family_unknown_field", family=key, field=_echo(name))
         colour = table.get("colour")
         if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
-            raise DeckError("bad_colour", family=key, field="colour", value=str(colour or ""))
+            raise DeckError("bad_colour", family=key, field="colour", value=_echo(colour or ""))
 
         def error(problem: str, field: str, lang: str, key: str = key) -> DeckError:
             return DeckError("family_language", family=key, field=field, lang=lang)
 
         names = _texts(table.get("name"), "name", error)
+
+        def too_long(lang: str, length: int, max: int, key: str = key) -> DeckError:
+            return DeckError(
+                "family_too_long",
+                family=key,
+                field=f"name.{lang}",
+                lang=lang,
+                length=length,
+                max=max,
+            )
+
+        _check_length(names, NAME_MAX, too_long)
         families[key] = Family(key=key, colour=colour.lower(), names=names)
     return families
 
@@ -316,8 +455,8 @@ def _parse_cards(tables: list[dict[str, Any]], families: Mapping[str, Family]) -
     cards: dict[int, Card] = {}
     for index, table in enumerate(tables, start=1):
         number = table.get("number")
-        if not _is_int(number) or number < 1:
-            raise DeckError("card_number", index=index, field="number")
+        if not _is_int(number) or not 1 <= number <= CARD_NUMBER_MAX:
+            raise DeckError("card_number", index=index, field="number", max=CARD_NUMBER_MAX)
         if number in cards:
             raise DeckError("duplicate_number", number=number, field="number")
         cards[number] = _parse_card(number, table, families)
@@ -327,10 +466,10 @@ def _parse_cards(tables: list[dict[str, Any]], families: Mapping[str, Family]) -
 def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Family]) -> Card:
     for name in table:
         if name not in _CARD_FIELDS:
-            raise DeckError("card_unknown_field", number=number, field=name)
+            raise DeckError("card_unknown_field", number=number, field=_echo(name))
     kind_value = table.get("kind")
-    if kind_value not in tuple(CardKind):
-        raise DeckError("unknown_kind", number=number, field="kind", value=str(kind_value or ""))
+    if not isinstance(kind_value, str) or kind_value not in tuple(CardKind):
+        raise DeckError("unknown_kind", number=number, field="kind", value=_echo(kind_value or ""))
     kind = CardKind(kind_value)
 
     family = table.get("family")
@@ -340,7 +479,7 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
     elif family is None:
         raise DeckError("missing_family", number=number, field="family")
     elif not isinstance(family, str) or family not in families:
-        raise DeckError("unknown_family", number=number, field="family", value=str(family))
+        raise DeckError("unknown_family", number=number, field="family", value=_echo(family))
 
     def error(problem: str, field: str, lang: str) -> DeckError:
         if problem == "missing":
@@ -373,8 +512,12 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
     source = table.get("source")
     if source is None:
         raise DeckError("missing_source", number=number, field="source")
+    if isinstance(source, str) and len(source) > SOURCE_MAX:
+        raise DeckError(
+            "source_too_long", number=number, field="source", length=len(source), max=SOURCE_MAX
+        )
     if not _is_url(source):
-        raise DeckError("bad_source", number=number, field="source", value=str(source)[:200])
+        raise DeckError("bad_source", number=number, field="source", value=_echo(source))
     assert isinstance(source, str)
     return Card(
         number=number,
@@ -387,13 +530,20 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
 
 
 def _is_url(value: object) -> bool:
-    if not isinstance(value, str) or any(ch.isspace() for ch in value):
+    """An http(s) link Discord accepts in an embed: the scheme (Discord answers
+    ``URL_TYPE_INVALID_SCHEME`` otherwise), a host name with a dot (Discord refuses a bare
+    ``http://host``), printable ASCII without spaces or ``<>"`` (a link in a message ends
+    there)."""
+    if not isinstance(value, str) or not value.isascii() or not value.isprintable():
+        return False
+    if any(ch.isspace() or ch in '<>"' for ch in value):
         return False
     try:
         parts = urlsplit(value)
+        host = parts.hostname or ""
     except ValueError:
         return False
-    return parts.scheme in ("http", "https") and bool(parts.netloc)
+    return parts.scheme in ("http", "https") and "." in host.strip(".")
 
 
 def _parse_relevance(
@@ -403,9 +553,10 @@ def _parse_relevance(
     for index, table in enumerate(tables, start=1):
         for name in table:
             if name not in _RELEVANCE_FIELDS:
-                raise DeckError("relevance_unknown_field", index=index, field=name)
+                raise DeckError("relevance_unknown_field", index=index, field=_echo(name))
         for name in _RELEVANCE_FIELDS:
-            if not _is_int(table.get(name)):
+            value = table.get(name)
+            if not _is_int(value) or not -CARD_NUMBER_MAX <= value <= CARD_NUMBER_MAX:
                 raise DeckError("relevance_field", index=index, field=name)
         number: int = table["disinformation"]
         card: int = table["card"]

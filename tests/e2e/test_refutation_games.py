@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from bot.harness import running_bot
-from games.refutation import default_deck_path
 from tests.e2e.play import text_of, until
 from tests.e2e.refutation_play import (
     DECK,
@@ -288,15 +287,14 @@ async def test_bad_inputs_get_a_private_message_and_change_nothing(
     ix = await table.sb.select(players[0], first_dm, values=["pass"])
     assert "earlier refutation or an ended game" in await game.reply(ix)
 
-    # A broken deck file is refused, naming the card and the field; the setting is unchanged.
-    broken = tmp_path / "broken.toml"
-    text = default_deck_path().read_text(encoding="utf-8")
-    broken.write_text(text.replace("number = 7\n", "number = 7\nstars_typo = 1\n", 1))
-    ix = await table.sb.slash(
-        table.mod, "settings refutation", channel=table.channel, deck=str(broken)
-    )
-    answer = text_of(await ix.reply_message(10.0))
-    assert "Card 7" in answer and "stars_typo" in answer, answer
+    # A deck is chosen by name, never by path: a path is an unknown name, refused privately
+    # without saying whether such a file exists; the setting is unchanged.
+    for hostile in ("/etc/passwd", "/dev/zero", "../../games/refutation/decks/default"):
+        ix = await table.sb.slash(
+            table.mod, "settings refutation deck", channel=table.channel, name=hostile
+        )
+        answer = text_of(await ix.reply_message(10.0))
+        assert ix.ephemeral and "There is no deck named" in answer, answer
     ix = await table.sb.slash(table.mod, "settings show", channel=table.channel)
     assert "the default climate deck" in text_of(await ix.reply_message(10.0))
 

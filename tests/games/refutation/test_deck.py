@@ -500,5 +500,8 @@ def test_no_families_error() -> None:
 
 
 def test_every_deck_error_is_covered() -> None:
+    from .test_deck_hostile import HOSTILE
+
     covered = {name for _, _, name, _ in CASES if name} | {"no_families"}
+    covered |= {name for _, _, name, _ in HOSTILE}
     assert covered == set(DECK_ERRORS)

@@ -1,0 +1,436 @@
+"""The decks the bot knows, by NAME: the default deck, the ``<name>.toml`` files of the
+configured ``decks_dir``, and the decks a guild's moderators upload. No command takes a path.
+
+A deck is checked before it is used: parsed (``games.refutation.deck.parse_deck_bytes``, which
+refuses hostile files) and rendered the way the game renders every card, its page, its reference
+page, the largest hand and the vote message, each measured against Discord's limits
+(``bot.limits``). Untrusted decks (uploads, files of ``decks_dir``) are checked in a separate
+process (``python -m bot.deck_worker``) that is killed after ``check_seconds``: the event loop
+never parses them. A checked deck's text is stored in the database under the SHA-256 of its
+bytes, and a game keeps that hash: its deck never changes and never disappears.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot import limits
+from bot.config import DeckSettings
+from bot.errors import UserError
+from bot.i18n import LANGS, t
+from db import repo
+from games.refutation import Deck, DeckError
+from games.refutation.deck import (
+    DECK_MAX_BYTES,
+    default_deck_path,
+    parse_deck,
+    parse_deck_bytes,
+)
+from games.refutation.model import HAND_REFUTATIONS, HAND_TECHNIQUES, MAX_PLAYERS
+
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+"""A deck's name: what moderators type and autocomplete offers."""
+DEFAULT = "default"
+CACHE_SIZE = 32
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class DeckRefused(Exception):
+    """A deck that breaks a limit: ``key`` (``decks.limit.*``, ``decks.error.*``) and params."""
+
+    def __init__(self, key: str, /, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+# -- reading a file without trusting it -------------------------------------------------------
+
+
+def read_capped(path: Path, max_bytes: int) -> bytes:
+    """A deck file's bytes. Opened non-blocking (a FIFO does not freeze anything), refused
+    unless it is a regular file, refused by its size before reading, never read past the cap.
+    Raises ``DeckRefused`` (``decks.error.not_a_file`` / ``not_found`` / ``unreadable`` /
+    ``refutation.deck_error.too_large``)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise DeckRefused("decks.error.not_found") from None
+    except OSError:
+        raise DeckRefused("decks.error.unreadable") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise DeckRefused("decks.error.not_a_file")
+        if info.st_size > max_bytes:
+            raise DeckRefused("refutation.deck_error.too_large", size=info.st_size, max=max_bytes)
+        chunks: list[bytes] = []
+        left = max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 65536))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError:
+        raise DeckRefused("decks.error.unreadable") from None
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:  # the file grew between fstat and read
+        raise DeckRefused("refutation.deck_error.too_large", size=len(data), max=max_bytes)
+    return data
+
+
+def name_from_filename(filename: str) -> str | None:
+    """The deck name an uploaded file gets: its name without ``.toml``, lower-case, other
+    characters as ``-``; None if nothing usable is left."""
+    stem = filename.rsplit("/", 1)[-1]
+    stem = stem[:-5] if stem.lower().endswith(".toml") else stem
+    slug = re.sub(r"[^a-z0-9_-]+", "-", stem.lower()).strip("-_")[:32].rstrip("-_")
+    return slug if NAME.fullmatch(slug) else None
+
+
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# -- the check (runs in the worker process, or in tests) --------------------------------------
+
+
+def check_deck(data: bytes, max_bytes: int = DECK_MAX_BYTES) -> Deck:
+    """Parse ``data`` and measure everything it renders to. Raises ``DeckError`` or
+    ``DeckRefused`` naming the first problem."""
+    if len(data) > max_bytes:
+        raise DeckError("too_large", size=len(data), max=max_bytes)
+    deck = parse_deck_bytes(data)
+    check_rendering(deck)
+    return deck
+
+
+def _refuse(breaches: list[limits.Breach], page: str, number: int | None, lang: str) -> None:
+    if not breaches:
+        return
+    b = breaches[0]
+    key = "decks.limit.count" if b.count else "decks.limit.chars"
+    if b.part == "url":
+        key = "decks.limit.url"
+    raise DeckRefused(
+        key, page=page, number=number or 0, lang=lang, part=b.part, size=b.size, max=b.limit
+    )
+
+
+def check_rendering(deck: Deck) -> None:
+    """Render what the game shows of every card, in every language, with the game's own code,
+    and refuse the first page that breaks one of Discord's limits: a card's embed, its reference
+    page, the select option of the secret choice, the vote buttons, a hand of the largest size
+    (4 refutation cards and a technique card: one message), and the vote message."""
+    from bot.refutation import RefutationService, m
+    from cogs.refutation import choice_view, vote_view
+
+    render = RefutationService(None)  # rendering needs no app: no database, no Discord
+    big_id = 2**63 - 1  # the longest custom_id a game can have
+    for lang in LANGS:
+        sizes: dict[int, int] = {}
+        for number in deck.cards:
+            embed = render.card_embed(deck, number, lang)
+            _refuse(limits.embed_breaches(embed), "card", number, lang)
+            sizes[number] = len(embed)
+            page = render.reference_embed(deck, number, lang)
+            _refuse(limits.embed_breaches(page), "reference", number, lang)
+            view = choice_view(big_id, big_id, [render.card_option(deck, number, lang)], lang)
+            _refuse(limits.components_breaches(view.to_components()), "choice", number, lang)
+        # The largest hand: its embeds go in one message (a DM, or /refutation hand).
+        refutations = sorted((sizes[c.number], c.number) for c in deck.refutations())
+        techniques = sorted((sizes[c.number], c.number) for c in deck.techniques())
+        hand = [n for _, n in refutations[-HAND_REFUTATIONS:]]
+        hand += [n for _, n in techniques[-HAND_TECHNIQUES:]] if techniques else []
+        head = m("hand.dm", lang, where=f"<#{big_id}>", count=len(hand))
+        embeds = [render.card_embed(deck, c, lang) for c in hand]
+        _refuse(limits.message_breaches(head, embeds), "hand", None, lang)
+        options = [render.card_option(deck, c, lang) for c in hand]
+        options.append(render.pass_option(lang))
+        view = choice_view(big_id, big_id, options, lang)
+        _refuse(limits.components_breaches(view.to_components()), "choice", None, lang)
+        # The vote message: a button for each revealed card (one per player), Abstain and
+        # Reference page; its content names no card title.
+        revealed = [n for _, n in sorted(refutations + techniques)[-MAX_PLAYERS:]]
+        buttons = [(c, render.label(deck, c, lang)) for c in revealed]
+        vote = vote_view(big_id, big_id, buttons, True, lang)
+        _refuse(limits.components_breaches(vote.to_components()), "vote", None, lang)
+
+
+def result_of(data: bytes, max_bytes: int = DECK_MAX_BYTES) -> dict[str, Any]:
+    """The check's verdict as JSON-ready data (what the worker prints)."""
+    try:
+        deck = check_deck(data, max_bytes)
+    except (DeckError, DeckRefused) as exc:
+        return {"ok": False, "key": exc.key, "params": exc.params}
+    return {
+        "ok": True,
+        "sha256": sha256_of(data),
+        "id": deck.id,
+        "version": deck.version,
+        "families": len(deck.families),
+        "disinformation": len(deck.disinformation()),
+        "refutation": len(deck.refutations()),
+        "technique": len(deck.techniques()),
+        "relevance": sum(len(page) for page in deck.relevance.values()),
+    }
+
+
+# -- running the check in a separate process --------------------------------------------------
+
+
+def _worker() -> tuple[list[str], dict[str, str]]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return [sys.executable, "-m", "bot.deck_worker"], env
+
+
+def _verdict(out: bytes, returncode: int | None) -> dict[str, Any]:
+    try:
+        verdict = json.loads(out.decode("utf-8"))
+        if (
+            isinstance(verdict, dict)
+            and isinstance(verdict.get("ok"), bool)
+            and (verdict["ok"] or isinstance(verdict.get("key"), str))
+        ):
+            return verdict
+    except (ValueError, UnicodeDecodeError):
+        pass
+    return {"ok": False, "key": "decks.error.crashed", "params": {"code": returncode or 0}}
+
+
+def _timeout(seconds: float) -> dict[str, Any]:
+    return {"ok": False, "key": "decks.error.timeout", "params": {"seconds": f"{seconds:g}"}}
+
+
+async def check_off_loop(data: bytes, seconds: float, max_bytes: int) -> dict[str, Any]:
+    """The check of ``data`` in a separate process, killed after ``seconds``."""
+    command, env = _worker()
+    proc = await asyncio.create_subprocess_exec(
+        *command,
+        str(max_bytes),
+        str(seconds),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=env,
+    )
+    try:
+        out, _ = await asyncio.wait_for(proc.communicate(data), seconds)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        return _timeout(seconds)
+    return _verdict(out, proc.returncode)
+
+
+def check_in_process(data: bytes, seconds: float, max_bytes: int) -> dict[str, Any]:
+    """The same, blocking (the command line)."""
+    command, env = _worker()
+    try:
+        done = subprocess.run(
+            [*command, str(max_bytes), str(seconds)],
+            input=data,
+            capture_output=True,
+            env=env,
+            timeout=seconds,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return _timeout(seconds)
+    return _verdict(done.stdout, done.returncode)
+
+
+def problem_text(verdict: dict[str, Any], lang: str, *, markdown: bool = True) -> str:
+    """The refusal of a check, in ``lang``, one line (Discord markdown escaped when asked)."""
+    params = dict(verdict.get("params") or {})
+    key = str(verdict.get("key"))
+    if key.startswith("decks.limit."):
+        params["page"] = t(f"decks.page.{params.get('page')}", lang, number=params.get("number"))
+        params["part"] = t(f"decks.part.{params.get('part')}", lang)
+        params["lang"] = t(f"settings.language_name.{params.get('lang')}", lang)
+    if markdown:
+        params = {
+            k: discord.utils.escape_markdown(v) if isinstance(v, str) else v
+            for k, v in params.items()
+        }
+    try:
+        text = t(key, lang, **params)
+    except (KeyError, IndexError, ValueError):
+        text = t("decks.error.crashed", lang, code=0)
+    return " ".join(text.split())
+
+
+# -- the registry -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Known:
+    """A deck name and where it comes from: ``default``, ``file`` or ``upload``."""
+
+    name: str
+    origin: str
+
+
+Sessions = async_sessionmaker[AsyncSession]
+
+
+class DeckRegistry:
+    def __init__(self, settings: DeckSettings | None = None) -> None:
+        self.settings = settings or DeckSettings()
+        self._parsed: OrderedDict[str, Deck] = OrderedDict()
+        self._checked: dict[str, str] = {}  # decks_dir files that passed: hash -> deck id
+        self._default: tuple[str, str, str] | None = None  # (sha256, deck id, text)
+
+    @property
+    def max_bytes(self) -> int:
+        return self.settings.max_kb * 1024
+
+    def dir_names(self) -> list[str]:
+        """The decks of ``decks_dir``: its ``<name>.toml`` files with a valid name."""
+        folder = self.settings.decks_dir
+        if not folder:
+            return []
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            return []
+        names = [
+            e.name[:-5]
+            for e in entries
+            if e.name.endswith(".toml") and NAME.fullmatch(e.name[:-5]) and e.name[:-5] != DEFAULT
+        ]
+        return sorted(names)
+
+    async def known(self, sessions: Sessions, guild_id: int) -> list[Known]:
+        """Every deck a guild may choose: the default deck, the files, its uploads."""
+        async with sessions() as s:
+            uploads = [d.name for d in await repo.guild_decks(s, guild_id)]
+        files = [n for n in self.dir_names() if n not in uploads]
+        return [
+            Known(DEFAULT, "default"),
+            *(Known(n, "file") for n in files),
+            *(Known(n, "upload") for n in uploads),
+        ]
+
+    async def resolve(
+        self, sessions: Sessions, guild_id: int, name: str, lang: str = "en"
+    ) -> tuple[str, str]:
+        """The name and content hash of the deck ``name`` for this guild, its text stored in
+        the database. An upload of the guild wins over a file of the same name. Raises
+        ``UserError`` (unknown, unreadable or broken deck)."""
+        name = name.strip().lower()
+        if not NAME.fullmatch(name):
+            raise UserError("decks.error.unknown", name=_shown(name))
+        async with sessions() as s:
+            upload = await repo.guild_deck(s, guild_id, name)
+        if upload is not None:
+            return name, upload.sha256
+        if name == DEFAULT:
+            sha, deck_id, text = await self._default_deck()
+        else:
+            if name not in self.dir_names():
+                raise UserError("decks.error.unknown", name=_shown(name))
+            assert self.settings.decks_dir
+            path = Path(self.settings.decks_dir) / f"{name}.toml"
+            try:
+                data = await asyncio.to_thread(read_capped, path, self.max_bytes)
+            except DeckRefused as exc:
+                verdict = {"key": exc.key, "params": exc.params}
+                raise UserError(
+                    "decks.error.broken", name=name, problem=problem_text(verdict, lang)
+                ) from None
+            sha = sha256_of(data)
+            if sha not in self._checked:
+                verdict = await check_off_loop(data, self.settings.check_seconds, self.max_bytes)
+                if not verdict["ok"]:
+                    raise UserError(
+                        "decks.error.broken", name=name, problem=problem_text(verdict, lang)
+                    )
+                self._checked[sha] = str(verdict["id"])
+            deck_id, text = self._checked[sha], data.decode("utf-8")
+        async with sessions.begin() as s:
+            await repo.store_deck_content(s, sha, deck_id, text)
+        return name, sha
+
+    async def _default_deck(self) -> tuple[str, str, str]:
+        if self._default is None:
+            data = await asyncio.to_thread(default_deck_path().read_bytes)
+            deck = await asyncio.to_thread(parse_deck_bytes, data)  # shipped and tested
+            sha = sha256_of(data)
+            self._remember(sha, deck)
+            self._default = (sha, deck.id, data.decode("utf-8"))
+        return self._default
+
+    def _remember(self, sha: str, deck: Deck) -> None:
+        self._parsed[sha] = deck
+        self._parsed.move_to_end(sha)
+        while len(self._parsed) > CACHE_SIZE:
+            self._parsed.popitem(last=False)
+
+    async def by_hash(self, s: AsyncSession, sha: str) -> Deck:
+        """The stored deck with this hash, parsed once (in a thread: it passed the check)."""
+        deck = self._parsed.get(sha)
+        if deck is not None:
+            self._parsed.move_to_end(sha)
+            return deck
+        text = await repo.deck_content(s, sha)
+        if text is None:
+            raise UserError("decks.error.missing")
+        deck = await asyncio.to_thread(parse_deck, text.removeprefix("\ufeff"))
+        self._remember(sha, deck)
+        return deck
+
+    async def upload(
+        self,
+        sessions: Sessions,
+        guild_id: int,
+        name: str,
+        data: bytes,
+        uploaded_by: int,
+        lang: str,
+    ) -> dict[str, Any]:
+        """Check an uploaded deck off the event loop and store it as the guild's ``name``.
+        Returns the check's verdict (counts); raises ``UserError`` and stores nothing when the
+        deck is refused."""
+        if not NAME.fullmatch(name) or name == DEFAULT or name in self.dir_names():
+            raise UserError("decks.error.name_taken", name=_shown(name))
+        if len(data) > self.max_bytes:
+            verdict = {
+                "key": "refutation.deck_error.too_large",
+                "params": {"size": len(data), "max": self.max_bytes},
+            }
+            raise UserError("decks.upload.refused", problem=problem_text(verdict, lang))
+        async with sessions() as s:
+            uploads = {d.name for d in await repo.guild_decks(s, guild_id)}
+        if name not in uploads and len(uploads) >= self.settings.uploads_per_guild:
+            raise UserError("decks.error.too_many", max=self.settings.uploads_per_guild)
+        verdict = await check_off_loop(data, self.settings.check_seconds, self.max_bytes)
+        if not verdict["ok"]:
+            raise UserError("decks.upload.refused", problem=problem_text(verdict, lang))
+        sha = str(verdict["sha256"])
+        async with sessions.begin() as s:
+            await repo.store_deck_content(s, sha, str(verdict["id"]), data.decode("utf-8"))
+            await repo.save_guild_deck(s, guild_id, name, sha, uploaded_by)
+        return verdict
+
+
+def _shown(name: str) -> str:
+    return discord.utils.escape_markdown(limits.cut(name, 40))
