@@ -182,6 +182,8 @@ async def archive_choices(
     out: list[tuple[str, int]] = []
     async with service.app.sessions() as s:
         games = await archived_games(s, guild_id, service.kind, limit=200)
+        for game in games:
+            await service.prepare(s, game)
     for game in games:
         label = t(
             "archive.choice",
@@ -214,6 +216,7 @@ async def archive_reply(service: Any, actor: Any, guild_id: int, number: int) ->
             or game.state is None
         ):
             raise UserError("archive.not_found", number=number, game=game_name)
+        await service.prepare(s, game)
         state = service.load(game)
         record = await record_file(s, game, state, lang)
         files = [record]

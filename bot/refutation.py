@@ -137,6 +137,9 @@ class RefutationService(GameService):
             self._pinned[game] = deck
         return deck
 
+    async def prepare(self, s: AsyncSession, game: Game) -> None:
+        await self.ensure_deck(s, game)
+
     def deck_of(self, game: Game) -> Deck:
         """The game's deck, loaded by ``ensure_deck`` (every entry point calls it first)."""
         deck = self._pinned.get(game)

@@ -235,6 +235,9 @@ class GameService:
                 at=at,
             )
 
+    async def prepare(self, s: AsyncSession, game: Game) -> None:
+        """Load what ``load(game)`` needs besides the row (the Refutation Game: its deck)."""
+
     async def game_id_in(self, channel_id: int) -> int:
         async with self.app.sessions() as s:
             game = await repo.active_game_in_channel(s, channel_id)
