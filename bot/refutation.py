@@ -249,15 +249,22 @@ class RefutationService(GameService):
         return f"{prompt}\n\n{self.feed_text(state, lang)}", embeds
 
     def post(self, game: Game, text: str, embeds: Sequence[discord.Embed] = ()) -> Effect:
+        """One public post, in as many messages as Discord's limits need: the text split
+        between lines into messages of at most 2,000 characters (the end of a game lists
+        every refuted card with its source), the cards in messages of at most 10 embeds and
+        6,000 characters, the first of them with the text's last part."""
         where = self.where(game)
-        chunks = limits.embed_chunks(embeds)  # 10 embeds and 6,000 characters a message
+        parts = records.split_message(text, limits.MESSAGE_CONTENT) or [text]
+        chunks = limits.embed_chunks(embeds)
 
         async def send() -> None:
             courier = self.app.courier
+            for part in parts[:-1]:
+                await courier.post(where, part)
             if not chunks:
-                await courier.post(where, text)
+                await courier.post(where, parts[-1])
                 return
-            await courier.post(where, text, embeds=chunks[0])
+            await courier.post(where, parts[-1], embeds=chunks[0])
             for chunk in chunks[1:]:
                 await courier.post(where, None, embeds=chunk)
 
