@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import random
+import re
 from dataclasses import asdict
 
 import discord
@@ -37,11 +38,36 @@ COGS = ("cogs.resistance", "cogs.refutation", "cogs.settings", "cogs.stats")
 PAYLOAD_LOGGERS = ("discord", "aiosqlite")
 
 
+# discord.py's loggers that write request URLs (interaction callbacks and webhooks carry the
+# interaction's token in their path), at WARNING too (a rate-limited callback).
+URL_LOGGERS = ("discord.http", "discord.webhook.async_", "discord.client", "discord.gateway")
+TOKEN_IN_URL = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/\s?]+")
+
+
+class RedactTokens(logging.Filter):
+    """Replace the token of an interaction or webhook URL in a log record by ``<token>``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = TOKEN_IN_URL.sub(r"\1<token>", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+_REDACT = RedactTokens()
+
+
 def quiet_payload_logs(discord_debug: bool) -> None:
     """Keep the payload-dumping libraries at INFO whatever the bot's level, unless
-    ``[logging] discord_debug`` asks for their DEBUG output."""
+    ``[logging] discord_debug`` asks for their DEBUG output; and never let a URL's interaction
+    token through, at any level."""
     for name in PAYLOAD_LOGGERS:
         logging.getLogger(name).setLevel(logging.NOTSET if discord_debug else logging.INFO)
+    for name in URL_LOGGERS:
+        logger = logging.getLogger(name)
+        if _REDACT not in logger.filters:
+            logger.addFilter(_REDACT)
 
 
 def owns_guild(guild_id: int, shard_count: int | None, shard_ids: tuple[int, ...] | None) -> bool:

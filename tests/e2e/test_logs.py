@@ -88,3 +88,49 @@ async def test_discord_debug_flag_lets_the_library_log_its_payloads(
     assert any(token in text for token in tokens)
     logging.getLogger("discord").setLevel(logging.INFO)
     logging.getLogger("aiosqlite").setLevel(logging.INFO)
+
+
+async def test_a_rate_limited_interaction_callback_logs_no_token(table: Any, caplog: Any) -> None:
+    """discord.py warns about a rate-limited interaction callback (whose URL holds the
+    interaction's token): the warning is in the log, the token is not."""
+    caplog.set_level(logging.INFO)
+    sb = table.sb
+    async with running_bot(sb, table.url()):
+        sb.fail_route("POST", r"/interactions/\d+/[^/]+/callback$", status=429, times=1)
+        ix = await sb.slash(table.users[0], "resistance status", channel=table.channel)
+        assert await ix.reply(10)
+    _, text = bot_log(caplog)
+    assert "is rate limited" in text
+    assert ix.token not in text
+
+
+def test_a_url_token_is_redacted_in_any_discord_record() -> None:
+    """The filter on discord.py's URL-writing loggers (discord.http warns with the URL of a
+    rate-limited request)."""
+    from bot.app import RedactTokens
+
+    record = logging.LogRecord(
+        "discord.http",
+        logging.WARNING,
+        __file__,
+        1,
+        "We are being rate limited. %s %s responded with 429.",
+        ("POST", "https://discord.com/api/v10/interactions/123/aW50ZXJhY3Rpb24.abc-_x/callback"),
+        None,
+    )
+    assert RedactTokens().filter(record)
+    assert record.getMessage() == (
+        "We are being rate limited. POST https://discord.com/api/v10/interactions/123/<token>"
+        "/callback responded with 429."
+    )
+    webhook = logging.LogRecord(
+        "discord.webhook.async_",
+        logging.DEBUG,
+        __file__,
+        1,
+        "PATCH /webhooks/9/tok3n/messages/@original",
+        (),
+        None,
+    )
+    RedactTokens().filter(webhook)
+    assert webhook.getMessage() == "PATCH /webhooks/9/<token>/messages/@original"
