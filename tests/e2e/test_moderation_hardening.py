@@ -272,3 +272,99 @@ async def test_remind_cooldown_is_configurable(table: Any) -> None:
         await game.propose([leader, next(u for u in game.players if u is not leader)])
         for _ in range(2):
             assert "Reminder sent" in await game.slash(table.mod, "resistance remind")
+
+
+async def test_refutation_refusals_table_en_and_fr(table: Any, bot: Any) -> None:
+    """The same rules in The Refutation Game, answered in English and in French (a French
+    moderator); then a departed player's seat handed over."""
+    from tests.e2e.refutation_play import RfGame
+
+    sb, guild = table.sb, table.guild
+    chloe = next(u for u in table.users if u.locale == "fr")
+    guild.add_member_roles(chloe, guild.add_role("fr mods", permissions=1 << 5))  # Manage Server
+    robot = sb.add_user("Robot", bot=True)
+    guild.add_member(robot)
+    players = [table.users[i] for i in (0, 1, 3)]
+    game = RfGame(table, players)
+    await game.open(choice_hours=48.0)
+    lobby = lobby_of(game)
+    await game.start()
+    await game.watch_then_refute()
+    assert "Reminder sent" in await game.slash(table.mod, "refutation remind")
+    before = await snapshot(bot, table.channel.id)
+    elsewhere = guild.add_text_channel("elsewhere")
+
+    async def slash(who: Any, command: str, **options: Any) -> str:
+        return await game.slash(who, command, **options)
+
+    async def click(who: Any, channel: Any) -> str:
+        return await answer(await sb.click(who, lobby, label="Join", channel=channel))
+
+    cases: list[tuple[str, Any, str]] = [
+        (
+            "substitute by a bot",
+            lambda: slash(table.mod, "refutation substitute", old=players[0], new=robot),
+            "A bot cannot take a seat",
+        ),
+        (
+            "substitute by the bot itself",
+            lambda: slash(table.mod, "refutation substitute", old=players[0], new=sb.bot_user),
+            "A bot cannot take a seat",
+        ),
+        (
+            "substitute by a bot, French",
+            lambda: slash(chloe, "refutation substitute", old=players[1], new=robot),
+            "Un bot ne peut pas prendre place",
+        ),
+        (
+            "add a bot, French",
+            lambda: slash(chloe, "refutation add", user=robot),
+            "Un bot ne peut pas prendre place",
+        ),
+        (
+            "remind again",
+            lambda: slash(table.mod, "refutation remind"),
+            "reminded recently: you can remind them again in 60 min",
+        ),
+        (
+            "remind again, French",
+            lambda: slash(chloe, "refutation remind"),
+            "relancés récemment\u00a0: vous pourrez les relancer dans 60\u00a0min",
+        ),
+        (
+            "a member substitutes",
+            lambda: slash(players[0], "refutation substitute", old=players[1], new=table.users[6]),
+            "Only moderators",
+        ),
+        ("a member reminds", lambda: slash(players[2], "refutation remind"), "Only moderators"),
+        (
+            "Join on a copy elsewhere",
+            lambda: click(table.users[6], elsewhere),
+            "only works on the lobby itself",
+        ),
+        (
+            "Join on a copy elsewhere, French",
+            lambda: click(chloe, elsewhere),
+            "ne fonctionne que sur les inscriptions",
+        ),
+        (
+            "Join on a copy in a DM",
+            lambda: click(table.users[6], sb.dm_channel(table.users[6])),
+            "only works on the lobby itself",
+        ),
+    ]
+    for what, act, expected in cases:
+        text = await act()
+        assert expected in text, (what, text)
+        assert await snapshot(bot, table.channel.id) == before, what
+
+    # A player leaves the server: the French moderator hands the seat over.
+    gone, newcomer = players[2], table.users[8]
+    guild.remove_member(gone)
+    reply = await slash(chloe, "refutation substitute", old=gone, new=newcomer)
+    assert newcomer.name in reply and gone.name in reply, reply
+    async with bot.sessions() as s:
+        g = await repo.active_game_in_channel(s, table.channel.id)
+        assert g is not None
+        seated = {p.user_id for p in await repo.players(s, g.id)}
+    assert newcomer.id in seated and gone.id not in seated
