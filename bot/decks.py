@@ -46,6 +46,7 @@ NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 """A deck's name: what moderators type and autocomplete offers."""
 DEFAULT = "default"
 CACHE_SIZE = 32
+CONCURRENT_CHECKS = 2
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -298,6 +299,14 @@ class DeckRegistry:
         self._parsed: OrderedDict[str, Deck] = OrderedDict()
         self._checked: dict[str, str] = {}  # decks_dir files that passed: hash -> deck id
         self._default: tuple[str, str, str] | None = None  # (sha256, deck id, text)
+        # At most two checks at once (the machine's cores are the bot's too): a burst of
+        # uploads waits its turn instead of starting a process each.
+        self._checks = asyncio.Semaphore(CONCURRENT_CHECKS)
+
+    async def check(self, data: bytes) -> dict[str, Any]:
+        """The check of untrusted ``data`` in a separate process, a few at a time."""
+        async with self._checks:
+            return await check_off_loop(data, self.settings.check_seconds, self.max_bytes)
 
     @property
     def max_bytes(self) -> int:
@@ -359,7 +368,7 @@ class DeckRegistry:
                 ) from None
             sha = sha256_of(data)
             if sha not in self._checked:
-                verdict = await check_off_loop(data, self.settings.check_seconds, self.max_bytes)
+                verdict = await self.check(data)
                 if not verdict["ok"]:
                     raise UserError(
                         "decks.error.broken", name=name, problem=problem_text(verdict, lang)
@@ -422,7 +431,7 @@ class DeckRegistry:
             uploads = {d.name for d in await repo.guild_decks(s, guild_id)}
         if name not in uploads and len(uploads) >= self.settings.uploads_per_guild:
             raise UserError("decks.error.too_many", max=self.settings.uploads_per_guild)
-        verdict = await check_off_loop(data, self.settings.check_seconds, self.max_bytes)
+        verdict = await self.check(data)
         if not verdict["ok"]:
             raise UserError("decks.upload.refused", problem=problem_text(verdict, lang))
         sha = str(verdict["sha256"])
