@@ -407,6 +407,16 @@ class DeckRegistry:
         self._remember(sha, deck)
         return deck
 
+    async def admit(self, sessions: Sessions, guild_id: int, name: str) -> None:
+        """Refuse an upload by its name before its file is read: a name of the bot's decks,
+        or one upload too many for the guild."""
+        if not NAME.fullmatch(name) or name == DEFAULT or name in self.dir_names():
+            raise UserError("decks.error.name_taken", name=_shown(name))
+        async with sessions() as s:
+            uploads = {d.name for d in await repo.guild_decks(s, guild_id)}
+        if name not in uploads and len(uploads) >= self.settings.uploads_per_guild:
+            raise UserError("decks.error.too_many", max=self.settings.uploads_per_guild)
+
     async def upload(
         self,
         sessions: Sessions,
@@ -419,18 +429,13 @@ class DeckRegistry:
         """Check an uploaded deck off the event loop and store it as the guild's ``name``.
         Returns the check's verdict (counts); raises ``UserError`` and stores nothing when the
         deck is refused."""
-        if not NAME.fullmatch(name) or name == DEFAULT or name in self.dir_names():
-            raise UserError("decks.error.name_taken", name=_shown(name))
+        await self.admit(sessions, guild_id, name)
         if len(data) > self.max_bytes:
             verdict = {
                 "key": "refutation.deck_error.too_large",
                 "params": {"size": len(data), "max": self.max_bytes},
             }
             raise UserError("decks.upload.refused", problem=problem_text(verdict, lang))
-        async with sessions() as s:
-            uploads = {d.name for d in await repo.guild_decks(s, guild_id)}
-        if name not in uploads and len(uploads) >= self.settings.uploads_per_guild:
-            raise UserError("decks.error.too_many", max=self.settings.uploads_per_guild)
         verdict = await self.check(data)
         if not verdict["ok"]:
             raise UserError("decks.upload.refused", problem=problem_text(verdict, lang))

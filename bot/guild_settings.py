@@ -108,6 +108,7 @@ class GuildSettingsService:
         name = name_from_filename(filename)
         if name is None:
             raise UserError("decks.error.bad_name")
+        await decks.admit(self.app.sessions, guild_id, name)
         if size > decks.max_bytes:
             verdict = {
                 "key": "refutation.deck_error.too_large",
