@@ -10,7 +10,7 @@ import pytest
 
 from bot.harness import running_bot
 from tests.e2e.avalon_play import AVALON_END_MARKERS, EVIL, AvalonGame
-from tests.e2e.play import RESULT_MARKERS, text_of, until
+from tests.e2e.play import RESULT_MARKERS, Game, text_of, until
 from tests.e2e.test_resistance_games import (
     assert_transcript_keeps_secrets as assert_resistance_transcript_keeps_secrets,
 )
@@ -227,3 +227,29 @@ async def test_five_players_the_assassin_names_no_one_good_wins(table: Any, bot:
     late = await game.pick(assassin, game.menu_dm(assassin, "kill"), good[0])
     assert "ended game" in late or "partie terminée" in late
     assert_transcript_keeps_secrets(game)
+
+
+async def test_server_defaults_make_avalon_the_default(table: Any, bot: Any) -> None:
+    reply = await AvalonGame(table, []).slash(
+        table.mod, "settings resistance", variant="avalon", percival=True, lady_of_the_lake=True
+    )
+    assert "variant" in reply and "avalon" in reply
+    game = AvalonGame(table, table.users[:6])
+    await game.open()  # no option typed: the server's defaults
+    await game.start()
+    start = await game.new_public(0, "Avalon")
+    assert "Roles in play: Merlin, Percival, the Assassin" in start
+    assert "The Lady of the Lake starts with" in start
+    assert sorted(set(game.characters.values())) == [
+        "assassin",
+        "merlin",
+        "minion",
+        "percival",
+        "servant",
+    ]
+    # A classic game typed on the same server drops the server's Avalon options.
+    other = Game(table, table.users[6:11], table.guild.add_text_channel("classic"))
+    await other.open(variant="classic")
+    await other.start()
+    assert "Avalon" not in "\n".join(other.public())
+    assert len(other.spies()) == 2  # the classic role DMs: Spy or Resistance
