@@ -33,6 +33,16 @@ def proc_status_kb(pid: int, key: str) -> int | None:
     return None
 
 
+def proc_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far (``/proc/<pid>/stat``), in seconds."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def write_config(
     path: Path,
     sb: Any,
@@ -76,6 +86,10 @@ class BotProcess:
 
     def rss_kb(self) -> int:
         return proc_status_kb(self.pid, "VmRSS") or 0
+
+    def cpu_seconds(self) -> float:
+        """The child's CPU time so far (its py-spy parent's, under --profile)."""
+        return proc_cpu_seconds(self.pid) or 0.0
 
     def hwm_kb(self) -> int:
         return proc_status_kb(self.pid, "VmHWM") or 0

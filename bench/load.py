@@ -453,9 +453,11 @@ async def scenario_load(
             rss_ready = bot.rss_kb()
             clicks = plan_clicks(world, burst, mission=mission, rng=random.Random(seed))
             mark = len(sb.requests)
+            cpu0 = bot.cpu_seconds()
             with Quiet() as lag:
                 real_burst = await drive_clicks(world, clicks)
                 await wait_answers(clicks, timeout=120)
+                cpu = bot.cpu_seconds() - cpu0
                 await wait_quiet(sb, 0.5, 10)
             recorded, lost = (0, 0) if floor else await votes_lost(url or "", clicks)
             hwm = bot.hwm_kb()
@@ -474,6 +476,9 @@ async def scenario_load(
             "unknown_interaction": sum(1 for r in requests if r.error_code == 10062),
             "rate_429": sum(1 for r in requests if r.status == 429),
             "clicks_per_s": round(len(clicks) / real_burst, 1) if real_burst else 0.0,
+            # The child's CPU time from the first click to the last answer, per click: what a
+            # click costs the process, whatever else runs on the machine.
+            "cpu_ms_per_click": round(1000 * cpu / len(clicks), 2) if clicks else 0.0,
             "rss_ready_mb": round(rss_ready / 1024, 1),
             "peak_rss_mb": round(max(hwm, bot.peak_rss_kb) / 1024, 1),
             "bot_errors": log.count(" ERROR "),
@@ -987,6 +992,7 @@ def headline(results: dict[str, Any]) -> str:
             f"  {name:<10} confirmation p50/p95/p99 {ms('confirm')} ms",
             f"= {ratio:g} × the floor's p99" if ratio is not None else "",
             f"| ack {ms('ack')} ms",
+            f"| CPU {load.get('cpu_ms_per_click', '—')} ms/click",
             f"| unanswered {load['unanswered']}",
             "" if name == FLOOR else f"| lost {load['lost']}",
             f"| capacity {cap} clicks/s" if cap is not None else "",
@@ -1050,6 +1056,11 @@ def format_table(results: dict[str, Any]) -> str:
                 f"{label}: 10062 Unknown interaction / 429",
                 "0",
                 joined(sc, ("unknown_interaction", "rate_429")),
+            ),
+            (
+                f"{label}: CPU ms per click (the child, first click → last answer)",
+                "",
+                [_cell(b[n], sc, "cpu_ms_per_click") for n in names],
             ),
             (f"{label}: peak RSS MB", "", [_cell(b[n], sc, "peak_rss_mb") for n in names]),
         ]

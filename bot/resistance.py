@@ -414,14 +414,14 @@ class ResistanceService(AvalonSteps, GameService):
         async with AsyncExitStack() as stack:
             for game_id in game_ids:  # in id order, like the row locks: no deadlock
                 await stack.enter_async_context(self.app.locks(game_id))
-            async with self.transaction(lambda s: repo.lock_games(s, game_ids), "votes") as (
+            # The heads of the games, with their earliest open vote deadline (deadlines exact
+            # at the click), in one statement.
+            async with self.transaction(lambda s: repo.lock_games(s, game_ids, VOTE), "votes") as (
                 s,
                 heads,
             ):
                 misses = [g for g in heads if self.cached(g, heads[g]) is None]
                 raw = await repo.game_states(s, misses) if misses else {}
-                # Deadlines exact at the click: the vote deadlines still open, read once.
-                due = await repo.open_due_times(s, list(heads), VOTE)
                 writes: dict[tuple[int, str, str, int], str] = {}
                 locales: dict[tuple[int, int], str] = {}
                 accepted: list[tuple[int, VoteRequest, Resistance, str, str | None]] = []
@@ -439,7 +439,8 @@ class ResistanceService(AvalonSteps, GameService):
                         state = self.cached(r.game_id, head) or self.parsed(
                             r.game_id, head, raw.get(r.game_id)
                         )
-                        value, kind, note = self.check_vote(state, r, due.get(r.game_id, []))
+                        due = [head.due_at] if head.due_at is not None else []
+                        value, kind, note = self.check_vote(state, r, due)
                     except Exception as exc:  # refused: this click only
                         results[i] = exc
                         continue

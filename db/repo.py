@@ -542,36 +542,62 @@ async def set_player_locales(s: AsyncSession, rows: Sequence[tuple[int, int, str
         )
 
 
-async def lock_games(s: AsyncSession, game_ids: Sequence[int]) -> dict[int, Any]:
-    """The head of each game (id, status, version, created_at, guild_id, options; not the
-    state), rows locked for update in id order (PostgreSQL; SQLite's write lock is already
-    held), by id."""
-    t = Game.__table__
-    stmt = (
-        select(t.c.id, t.c.status, t.c.version, t.c.created_at, t.c.guild_id, t.c.options)
-        .where(t.c.id.in_(sorted(game_ids)))
-        .order_by(t.c.id)
-        .with_for_update()
+_G, _D, _V = Game.__table__, Deadline.__table__, Vote.__table__
+
+# The group commit's reads, built once: a statement object executed again keeps its compiled
+# form and cache key (building select(...).where(...in_(...)) per batch cost more than running it).
+_LOCK_GAMES = (
+    select(
+        _G.c.id,
+        _G.c.status,
+        _G.c.version,
+        _G.c.created_at,
+        _G.c.guild_id,
+        _G.c.options,
+        select(func.min(_D.c.due_at))
+        .where(
+            _D.c.game_id == _G.c.id,
+            _D.c.kind == bindparam("due_kind"),
+            _D.c.status == DeadlineStatus.OPEN.value,
+        )
+        .scalar_subquery()
+        .label("due_at"),
     )
-    return {row.id: row for row in (await s.execute(stmt)).all()}
+    .where(_G.c.id.in_(bindparam("ids", expanding=True)))
+    .order_by(_G.c.id)
+    .with_for_update(of=_G)
+)
+_GAME_STATES = select(_G.c.id, _G.c.state).where(_G.c.id.in_(bindparam("ids", expanding=True)))
+_VOTES_OF = select(_V.c.game_id, _V.c.round_key, _V.c.kind, _V.c.user_id, _V.c.value).where(
+    _V.c.game_id.in_(bindparam("games", expanding=True)),
+    _V.c.user_id.in_(bindparam("users", expanding=True)),
+)
+
+
+async def lock_games(
+    s: AsyncSession, game_ids: Sequence[int], due_kind: str = ""
+) -> dict[int, Any]:
+    """The head of each game (id, status, version, created_at, guild_id, options, and
+    ``due_at``: when its earliest open deadline of ``due_kind`` falls, or None; not the state),
+    rows locked for update in id order (PostgreSQL; SQLite's write lock is already held)."""
+    rows = await s.execute(_LOCK_GAMES, {"ids": sorted(game_ids), "due_kind": due_kind})
+    return {row.id: row for row in rows.all()}
 
 
 async def game_states(s: AsyncSession, game_ids: Sequence[int]) -> dict[int, Any]:
     """``{game_id: state}`` (the engine's dict, or None before the start)."""
-    t = Game.__table__
-    stmt = select(t.c.id, t.c.state).where(t.c.id.in_(sorted(game_ids)))
-    return {gid: state for gid, state in (await s.execute(stmt)).all()}
+    rows = await s.execute(_GAME_STATES, {"ids": sorted(game_ids)})
+    return {gid: state for gid, state in rows.all()}
 
 
 async def votes_of(
     s: AsyncSession, game_ids: Sequence[int], user_ids: Sequence[int]
 ) -> dict[tuple[int, str, str, int], str]:
     """``{(game_id, round_key, kind, user_id): value}`` of these players in these games."""
-    t = Vote.__table__
-    stmt = select(t.c.game_id, t.c.round_key, t.c.kind, t.c.user_id, t.c.value).where(
-        t.c.game_id.in_(sorted(set(game_ids))), t.c.user_id.in_(sorted(set(user_ids)))
+    rows = await s.execute(
+        _VOTES_OF, {"games": sorted(set(game_ids)), "users": sorted(set(user_ids))}
     )
-    return {(g, r, k, u): v for g, r, k, u, v in (await s.execute(stmt)).all()}
+    return {(g, r, k, u): v for g, r, k, u, v in rows.all()}
 
 
 async def votes_for(s: AsyncSession, game_id: int, round_key: str, kind: str) -> dict[int, str]:
@@ -775,22 +801,6 @@ async def open_deadlines(
         stmt = stmt.where(Deadline.due_at <= due_before)
     stmt = stmt.order_by(Deadline.due_at, Deadline.id).execution_options(populate_existing=True)
     return list((await s.scalars(stmt)).all())
-
-
-async def open_due_times(
-    s: AsyncSession, game_ids: Sequence[int], kind: str
-) -> dict[int, list[datetime]]:
-    """``{game_id: [due_at, ...]}``: when the open deadlines of ``kind`` of these games fall."""
-    t = Deadline.__table__
-    stmt = select(t.c.game_id, t.c.due_at).where(
-        t.c.game_id.in_(sorted(set(game_ids))),
-        t.c.kind == kind,
-        t.c.status == DeadlineStatus.OPEN.value,
-    )
-    out: dict[int, list[datetime]] = {}
-    for game_id, due_at in (await s.execute(stmt)).all():
-        out.setdefault(game_id, []).append(due_at)
-    return out
 
 
 async def count_rows(s: AsyncSession, model: type[Any]) -> int:

@@ -229,9 +229,18 @@ async def test_record_votes_many_at_once(sessions: Sessions) -> None:
         )
         await repo.record_votes(s, [])
         await repo.set_player_locales(s, [(game_id, 11, "fr"), (other, 12, "en")])
-        heads = await repo.lock_games(s, [other, game_id, 999])
+        await repo.add_deadline(
+            s, game_id=game_id, guild_id=1, kind="rs_vote", due_at=T0 + timedelta(hours=2)
+        )
+        await repo.add_deadline(
+            s, game_id=game_id, guild_id=1, kind="rs_vote", due_at=T0 + timedelta(hours=1)
+        )
+        await repo.add_deadline(s, game_id=other, guild_id=1, kind="rs_reminder", due_at=T0)
+        heads = await repo.lock_games(s, [other, game_id, 999], "rs_vote")
         assert sorted(heads) == [game_id, other]
         assert heads[game_id].status == "lobby" and heads[game_id].version == 0
+        assert heads[game_id].due_at == T0 + timedelta(hours=1)  # the earliest open one
+        assert heads[other].due_at is None  # no open deadline of that kind
         assert await repo.game_states(s, [game_id]) == {game_id: None}
         mine = await repo.votes_of(s, [game_id, other], [11, 12])
     assert mine == {
