@@ -40,7 +40,8 @@ def _parser() -> argparse.ArgumentParser:
         "--repeat",
         type=int,
         default=3,
-        help="repetitions of each load scenario; figures are their median (default 3)",
+        help="repetitions of the largest G's load scenario (the headline); its figures are "
+        "their median (default 3)",
     )
     load.add_argument(
         "--no-capacity", action="store_true", help="skip the capacity search (rate steps)"

@@ -854,9 +854,11 @@ async def run(
                 b[backend.name]["skipped"] = "no --pg URL and no TEST_DATABASE_URL"
             elif "load" in scenarios:
                 sides.append((backend.name, backend.url))
+        top = max(games) if games else 0
         for g in games:
             runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in sides}
-            for rep in range(repeat):
+            # The headline (the largest G) is the median of ``repeat`` runs; the others run once.
+            for rep in range(repeat if g == top else 1):
                 for name, url in sides:
                     prof = (
                         RESULTS / f"profile-{name}-{g}.txt"
