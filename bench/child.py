@@ -88,8 +88,14 @@ class BotProcess:
         return proc_status_kb(self.pid, "VmRSS") or 0
 
     def cpu_seconds(self) -> float:
-        """The child's CPU time so far (its py-spy parent's, under --profile)."""
-        return proc_cpu_seconds(self.pid) or 0.0
+        """The child's CPU time so far (under --profile: py-spy's and the bot's under it)."""
+        total = proc_cpu_seconds(self.pid) or 0.0
+        try:
+            with open(f"/proc/{self.pid}/task/{self.pid}/children", encoding="ascii") as fh:
+                children = [int(c) for c in fh.read().split()]
+        except (OSError, ValueError):
+            children = []
+        return total + sum(proc_cpu_seconds(c) or 0.0 for c in children)
 
     def hwm_kb(self) -> int:
         return proc_status_kb(self.pid, "VmHWM") or 0
