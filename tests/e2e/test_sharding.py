@@ -87,7 +87,18 @@ async def next_result(game: Game, before: int, timeout: float = 15.0) -> str:
     while len(results(game)) <= before:
         assert loop.time() < end, "no result announced"
         await asyncio.sleep(0.02)
-    return results(game)[before]
+    result = results(game)[before]
+    # The leader list is edited after the result is posted, then the next leader is called:
+    # wait for that call (or the end) before anyone reads the list (else a stale leader
+    # proposes).
+    at = game.public().index(result)
+    while not any(
+        "/resistance propose" in x or any(m in x for m in END_MARKERS)
+        for x in game.public()[at + 1 :]
+    ):
+        assert loop.time() < end, "no call to the next leader"
+        await asyncio.sleep(0.02)
+    return result
 
 
 async def play_round(
