@@ -270,10 +270,13 @@ async def rules_text(service: Any, lang: str, channel_id: int) -> str:
     kind = service.kind
     async with service.app.sessions() as s:
         game = await repo.active_game_in_channel(s, channel_id)
-    if game is not None and game.kind != kind:
-        game = None
+        if game is not None and game.kind != kind:
+            game = None
+        options = dict(game.options) if game is not None else {}
+        if options.get("deadline_time"):  # the hour is the server's: say in which zone
+            options["timezone"] = (await repo.get_guild_settings(s, game.guild_id)).timezone
     parts = [t(f"rules.{kind}.{section}", lang) for section in RULES_SECTIONS[kind]]
     if kind == "resistance" and game is not None and game.options.get("variant") == "avalon":
         parts.append(t("rules.resistance.avalon", lang))
-    parts.append(options_text(game.options, lang) if game is not None else t("rules.no_game", lang))
+    parts.append(options_text(options, lang) if game is not None else t("rules.no_game", lang))
     return "\n\n".join(parts)

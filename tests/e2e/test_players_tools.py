@@ -189,6 +189,7 @@ async def rules(table: Any, user: Any, command: str, last: str) -> str:
 
 async def test_daily_deadline_time_in_the_servers_time_zone(table: Any, bot: Any) -> None:
     game = Game(table, table.users[:5])
+    english = next(u for u in game.players if u.locale != "fr")
     choices = await table.sb.autocomplete(
         table.mod, "settings timezone", channel=table.channel, focused="zone", zone="new york"
     )
@@ -220,6 +221,8 @@ async def test_daily_deadline_time_in_the_servers_time_zone(table: Any, bot: Any
     assert deadlines["rs_reminder"] == due - timedelta(hours=2)  # reminders count back from it
     announced = await game.new_public(since, "proposes")
     assert f"<t:{int(due.timestamp())}:F>" in announced
+    whole = await rules(table, english, "resistance rules", "Options of the game")
+    assert "`deadline_time` = 21:00" in whole and "`timezone` = America/New_York" in whole
 
     # In French: a French-speaking moderator gets French answers.
     admins = table.guild.add_role(
