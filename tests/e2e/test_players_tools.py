@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 import discord
 import pytest
 
+from bot.harness import running_bot
 from db import repo
 from tests.e2e.play import Game, until
 from tests.e2e.refutation_play import RfGame
@@ -251,3 +252,39 @@ async def test_without_attach_files_the_end_of_game_text_still_comes(table: Any,
     history = await game.new_public(0, "History of the game")
     assert "Proposal 3" in history
     assert not any(m.attachments for m in table.sb.channel_messages(table.channel))
+
+
+async def test_stats_are_the_same_after_a_restart(table: Any) -> None:
+    """The figures live nowhere but in the games and their events: a new process agrees."""
+    players = table.users[:5]
+    roles = {str(u.id): ("spy" if i < 2 else "resistance") for i, u in enumerate(players)}
+    answers = []
+    for run in range(2):
+        async with running_bot(table.sb, table.url()) as bot:
+            if run == 0:  # one ended game, won by the spies, written by the first process
+                async with bot.sessions.begin() as s:
+                    game = await repo.create_game(
+                        s,
+                        kind="resistance",
+                        guild_id=table.guild.id,
+                        channel_id=table.channel.id,
+                        created_by=table.mod.id,
+                    )
+                    await s.flush()
+                    for u in players:
+                        await repo.add_player(s, game.id, u.id, u.name)
+                    team = [players[0].id, players[2].id]
+                    result = {"mission": 1, "team": team, "success": False, "sabotages": 1}
+                    await repo.append_event(s, game.id, "mission_result", result)
+                    over = {"winner": "spies", "reason": "three_failures", "roles": roles}
+                    await repo.append_event(s, game.id, "game_over", over)
+                    game.status = "ended"
+            ix = await table.sb.slash(players[0], "stats player", channel=table.channel)
+            mine = (await ix.reply_message(10.0)).content
+            ix = await table.sb.slash(players[2], "stats top", channel=table.channel)
+            board = (await ix.reply_message(10.0)).content
+            answers.append((mine, board))
+    assert answers[0] == answers[1]
+    mine, board = answers[0]
+    assert "1 game(s), 1 won (100%)" in mine and "1 joined — 0 succeeded, 1 failed" in mine
+    assert board.index(players[0].name) < board.index(players[2].name)  # winners first
