@@ -15,6 +15,7 @@ from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from bot import metrics
+from bot.bounds import enforce_bounds
 from bot.clock import Clock, utcnow
 from bot.config import Settings
 from bot.courier import Courier
@@ -163,6 +164,7 @@ class GameBot(commands.AutoShardedBot):
                 await self.load_extension(name)
             except commands.ExtensionNotFound:
                 log.warning("cog %s not found, skipped", name)
+        enforce_bounds(self.tree)
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.discord.sync_commands and self.syncs_commands():
             await self.sync_commands()

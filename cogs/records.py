@@ -14,13 +14,18 @@ from bot.i18n import lang_of
 from bot.service import Actor, Reply
 from cogs.lobby import answer
 
+#: The largest integer Discord carries in an option (2^53 - 1): game numbers stay far below.
+MAX_ID = 2**53 - 1
+
 
 class RecordCommands:
     service: Any
 
     @app_commands.command(name="archive", description="The record of an ended game of this server")
     @app_commands.describe(game="The game: type its number or its date")
-    async def archive(self, interaction: discord.Interaction, game: int) -> None:
+    async def archive(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID]
+    ) -> None:
         async def work() -> Reply:
             reply: Reply = await records.archive_reply(
                 self.service, Actor.of(interaction), interaction.guild_id or 0, game

@@ -247,7 +247,7 @@ class RefutationCog(
     async def watch(
         self,
         interaction: discord.Interaction,
-        card: int,
+        card: app_commands.Range[int, 1, 1_000_000],
         refresh: bool = False,
         return_current: bool = False,
     ) -> None:

@@ -66,6 +66,7 @@ class RequestRecord:
     time: float  # time.monotonic() when the request arrived
     duration: float = 0.0
     error_code: int | None = None
+    error: Any = None  # the error body Discord would send ({"message", "code"[, "errors"]})
 
 
 @dataclass
@@ -117,6 +118,10 @@ class Sandbox:
         #: bytes per uploaded file (the bot's uploads and users' ATTACHMENT options); over it
         #: the bot gets 413 / 40005 and the driver refuses, as Discord's client does
         self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
+        #: the driver refuses option values outside their declared bounds (min/max value and
+        #: length, integer type), as Discord's client does; False plays a client that sends
+        #: them anyway (to prove the bot checks too)
+        self.enforce_option_bounds = True
         #: every attachment's bytes by attachment id, served at its ``url``
         self.files: dict[int, StoredFile] = {}
 
@@ -834,6 +839,10 @@ class Sandbox:
         if otype == 3:
             value = str(value)
         elif otype == 4:
+            if self.enforce_option_bounds and (
+                isinstance(value, bool) or not float(value).is_integer()
+            ):
+                raise SandboxError(f"option {name!r} takes an integer, not {value!r}")
             value = int(value)
         elif otype == 5:
             value = bool(value)
@@ -877,6 +886,8 @@ class Sandbox:
             return att["id"]
         elif otype in (6, 7, 8, 9, 11):
             raise SandboxError(f"option {name!r} needs a sandbox object, got {value!r}")
+        if self.enforce_option_bounds:
+            _check_bounds(opt, value)
         choices = opt.get("choices")
         if choices and value not in [c["value"] for c in choices]:
             raise SandboxError(f"{value!r} is not a choice of option {name!r}")
@@ -1133,3 +1144,30 @@ class Sandbox:
 
     def _is_ephemeral_flags(self, flags: int) -> bool:
         return bool(flags & EPHEMERAL)
+
+
+#: Discord's integers and numbers stay within ±2^53; strings at most 6,000 characters.
+MAX_SAFE_NUMBER = 2**53
+MAX_STRING_OPTION = 6000
+
+
+def _check_bounds(opt: dict[str, Any], value: Any) -> None:
+    """What Discord's client refuses to send: a number outside the option's declared
+    ``min_value``/``max_value`` (or ±2^53), a string outside ``min_length``/``max_length``."""
+    name, otype = opt["name"], opt["type"]
+    if otype in (4, 10):
+        low = opt.get("min_value", -MAX_SAFE_NUMBER)
+        high = opt.get("max_value", MAX_SAFE_NUMBER)
+        if not low <= value <= high:
+            raise SandboxError(
+                f"Discord's client refuses {value!r} for option {name!r}: "
+                f"it must be between {low} and {high}"
+            )
+    elif otype == 3:
+        low = opt.get("min_length", 0)
+        high = opt.get("max_length", MAX_STRING_OPTION)
+        if not low <= len(value) <= high:
+            raise SandboxError(
+                f"Discord's client refuses {len(value)} characters for option {name!r}: "
+                f"it takes {low} to {high}"
+            )

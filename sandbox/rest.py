@@ -261,6 +261,7 @@ class RestApi:
         body: Json = None
         status = 500
         error_code: int | None = None
+        error_body: Any = None
         try:
             try:
                 body, files = await self._parse_body(request)
@@ -296,6 +297,7 @@ class RestApi:
             except ApiError as exc:
                 status = exc.status
                 error_code = exc.code
+                error_body = exc.body()
                 return self._json_response(
                     exc.status, exc.body(), self._headers(route_name, exc.status)
                 )
@@ -308,9 +310,9 @@ class RestApi:
                 self._headers(route_name, 500),
             )
         finally:
-            self.sb.requests.append(
-                _record(method, route_name, path, query, body, status, started, error_code)
-            )
+            record = _record(method, route_name, path, query, body, status, started, error_code)
+            record.error = error_body
+            self.sb.requests.append(record)
             self.sb._notify()
 
     def _fail_rule(self, method: str, path: str) -> Any:
@@ -1498,6 +1500,7 @@ def _validate_options(options: list[dict[str, Any]], path: str, depth: int) -> N
                 )
         else:
             seen_optional = True
+        _validate_option_bounds(opt, otype, p)
         choices = opt.get("choices") or []
         if len(choices) > 25:
             raise form_error(
@@ -1519,6 +1522,73 @@ def _validate_options(options: list[dict[str, Any]], path: str, depth: int) -> N
             _check_localizations(
                 c.get("name_localizations"), f"{p}.choices.{j}.name_localizations", 100, False
             )
+
+
+_SAFE = 2**53
+
+
+def _validate_option_bounds(opt: dict[str, Any], otype: int, p: str) -> None:
+    """``min_value``/``max_value`` only on INTEGER (4) and NUMBER (10) options, numbers within
+    ±2^53 (integers for INTEGER), min <= max; ``min_length`` (0..6000) / ``max_length``
+    (1..6000) only on STRING (3); autocomplete only on STRING, INTEGER and NUMBER."""
+    kind = "int" if otype == 4 else "float"
+    for key in ("min_value", "max_value"):
+        if key not in opt or opt[key] is None:
+            continue
+        value = opt[key]
+        if otype not in (4, 10):
+            raise form_error(
+                f"{p}.{key}",
+                "APPLICATION_COMMAND_OPTION_INVALID_FIELD",
+                f"{key} is only allowed for INTEGER and NUMBER options",
+            )
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise form_error(f"{p}.{key}", "NUMBER_TYPE_COERCE", f'Value "{value}" is not {kind}.')
+        if otype == 4 and not float(value).is_integer():
+            raise form_error(f"{p}.{key}", "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.')
+        if value > _SAFE:
+            raise form_error(
+                f"{p}.{key}",
+                "NUMBER_TYPE_MAX",
+                f"{kind} value should be less than or equal to {_SAFE}.",
+            )
+        if value < -_SAFE:
+            raise form_error(
+                f"{p}.{key}",
+                "NUMBER_TYPE_MIN",
+                f"{kind} value should be greater than or equal to {-_SAFE}.",
+            )
+    low, high = opt.get("min_value"), opt.get("max_value")
+    if low is not None and high is not None and low > high:
+        raise form_error(
+            f"{p}.max_value",
+            "NUMBER_TYPE_MIN",
+            f"{kind} value should be greater than or equal to {low}.",
+        )
+    for key, (lo, hi) in (("min_length", (0, 6000)), ("max_length", (1, 6000))):
+        if key not in opt or opt[key] is None:
+            continue
+        if otype != 3:
+            raise form_error(
+                f"{p}.{key}",
+                "APPLICATION_COMMAND_OPTION_INVALID_FIELD",
+                f"{key} is only allowed for STRING options",
+            )
+        value = opt[key]
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            code = "NUMBER_TYPE_MAX" if isinstance(value, int) and value > hi else "NUMBER_TYPE_MIN"
+            bound = (
+                f"less than or equal to {hi}"
+                if code == "NUMBER_TYPE_MAX"
+                else f"greater than or equal to {lo}"
+            )
+            raise form_error(f"{p}.{key}", code, f"int value should be {bound}.")
+    if opt.get("autocomplete") and otype not in (3, 4, 10):
+        raise form_error(
+            f"{p}.autocomplete",
+            "APPLICATION_COMMAND_OPTION_INVALID_FIELD",
+            "autocomplete is only allowed for STRING, INTEGER and NUMBER options",
+        )
 
 
 def _normalize_option(opt: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from sandbox import Sandbox, util
+from sandbox import Sandbox, SandboxError, util
 from sandbox.testing import running
 
 from .botkit import SandboxBot
@@ -199,3 +199,77 @@ async def test_forum_requiring_a_tag_refuses_an_untagged_post_40067(sb: Sandbox)
         await sb._wait_for(lambda: not channel.flags.require_tag, 5, "the flag cleared")
         await channel.create_thread(name="free", content="no tag needed")
     assert len(sb.threads(forum)) == 2
+
+
+async def test_driver_refuses_option_values_beyond_declared_bounds(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    alice = sb.add_user("Alice")
+    guild.add_member(alice)
+    async with running(SandboxBot(), sb):
+        cmd = sb.find_command("resistance")
+        admin = next(o for o in cmd["options"] if o["name"] == "admin")
+        hours = admin["options"][0]["options"][0]
+        assert (hours["min_value"], hours["max_value"]) == (1, 72)
+        for bad in (0, 73, 2.5):
+            with pytest.raises(SandboxError):
+                await sb.slash(alice, "resistance admin extend", channel=text, hours=bad)
+        for good in (1, 72):
+            ix = await sb.slash(alice, "resistance admin extend", channel=text, hours=good)
+            assert (await ix.reply() or "").startswith(f"+{good}h")
+        sb.enforce_option_bounds = False  # a client that sends them anyway
+        ix = await sb.slash(alice, "resistance admin extend", channel=text, hours=73)
+        assert ix.payload["data"]["options"][0]["options"][0]["options"][0]["value"] == 73
+
+
+@pytest.mark.parametrize(
+    ("option", "where", "code"),
+    [
+        ({"type": 3, "min_value": 1}, "min_value", "APPLICATION_COMMAND_OPTION_INVALID_FIELD"),
+        ({"type": 4, "min_value": 5, "max_value": 4}, "max_value", "NUMBER_TYPE_MIN"),
+        ({"type": 4, "max_value": 2**53 + 1}, "max_value", "NUMBER_TYPE_MAX"),
+        ({"type": 4, "min_value": 1.5}, "min_value", "NUMBER_TYPE_COERCE"),
+        ({"type": 10, "min_value": -(2**53) - 1}, "min_value", "NUMBER_TYPE_MIN"),
+        ({"type": 3, "max_length": 0}, "max_length", "NUMBER_TYPE_MIN"),
+        ({"type": 3, "max_length": 6001}, "max_length", "NUMBER_TYPE_MAX"),
+        ({"type": 10, "min_length": 1}, "min_length", "APPLICATION_COMMAND_OPTION_INVALID_FIELD"),
+        (
+            {"type": 5, "autocomplete": True},
+            "autocomplete",
+            "APPLICATION_COMMAND_OPTION_INVALID_FIELD",
+        ),
+    ],
+)
+async def test_registering_bad_option_bounds_is_invalid_form_body(
+    sb: Sandbox, option: dict[str, object], where: str, code: str
+) -> None:
+    async with running(SandboxBot(sync=False), sb) as client:
+        body = [
+            {
+                "name": "cmd",
+                "description": "d",
+                "options": [{"name": "opt", "description": "d", **option}],
+            }
+        ]
+        with pytest.raises(discord.HTTPException) as err:
+            await client.http.bulk_upsert_global_commands(sb.application_id, body)
+        assert (err.value.status, err.value.code) == (400, 50035)
+        (refused,) = [r for r in sb.requests if r.status == 400]
+        nested = refused.error["errors"]["0"]["options"]["0"][where]["_errors"]
+        assert nested[0]["code"] == code
+        ok = [
+            {
+                "name": "cmd",
+                "description": "d",
+                "options": [
+                    {
+                        "name": "opt",
+                        "description": "d",
+                        "type": 4,
+                        "min_value": -(2**53),
+                        "max_value": 2**53,
+                    }
+                ],
+            }
+        ]
+        await client.http.bulk_upsert_global_commands(sb.application_id, ok)
