@@ -309,7 +309,7 @@ async def test_bad_inputs_get_a_private_message_and_change_nothing(
 async def test_deadlines_close_the_choice_and_the_vote(table: Any, bot: Any) -> None:
     players = [table.users[i] for i in (0, 1, 3)]
     game = RfGame(table, players)
-    seconds = 1.5
+    seconds = 2.0  # at least the declared minimum of 0.0005 h
     await game.open(techniques=True, choice_hours=seconds / 3600, vote_hours=seconds / 3600)
     await game.start()
     since = len(game.public())
