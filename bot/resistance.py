@@ -446,16 +446,23 @@ class ResistanceService(AvalonSteps, GameService):
                         continue
                     round_key = f"p{state.proposal_number}"
                     writes[(r.game_id, round_key, kind, r.actor.id)] = value
-                    # Later DMs follow the language of the client the player clicks with.
                     locales[(r.game_id, r.actor.id)] = r.actor.lang
                     accepted.append((i, r, state, round_key, note))
                 if not accepted:
                     return results
-                await repo.record_votes(s, [(*key, v) for key, v in writes.items()], at=self.now())
-                await repo.set_player_locales(s, [(g, u, loc) for (g, u), loc in locales.items()])
-                on_record = await repo.votes_of(
+                # What the clickers have on record and their locales, read before the write
+                # (their games are locked): the answers show that with this batch's votes on top.
+                on_record, stored = await repo.ballots_and_locales(
                     s, [r.game_id for _, r, *_ in accepted], [r.actor.id for _, r, *_ in accepted]
                 )
+                on_record.update(writes)
+                await repo.record_votes(s, [(*key, v) for key, v in writes.items()], at=self.now())
+                # Later DMs follow the language of the client the player clicks with (written
+                # only when it changed).
+                changed = [
+                    (g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc
+                ]
+                await repo.set_player_locales(s, changed)
                 closing: dict[int, list[Effect]] = {}
                 for game_id in sorted({r.game_id for _, r, *_ in accepted}):
                     if heads[game_id].options.get("early_close"):

@@ -534,8 +534,8 @@ _SET_LOCALE = (
 
 
 async def set_player_locales(s: AsyncSession, rows: Sequence[tuple[int, int, str]]) -> None:
-    """:func:`set_player_locale` for many ``(game_id, user_id, locale)`` in one executemany;
-    a row whose locale is already that one is not written."""
+    """:func:`set_player_locale` for many ``(game_id, user_id, locale)`` in one executemany
+    (a row whose locale is already that one is not written)."""
     if rows:
         await s.execute(
             _SET_LOCALE, [{"b_game": g, "b_user": u, "b_locale": loc} for g, u, loc in rows]
@@ -568,9 +568,14 @@ _LOCK_GAMES = (
     .with_for_update(of=_G)
 )
 _GAME_STATES = select(_G.c.id, _G.c.state).where(_G.c.id.in_(bindparam("ids", expanding=True)))
-_VOTES_OF = select(_V.c.game_id, _V.c.round_key, _V.c.kind, _V.c.user_id, _V.c.value).where(
-    _V.c.game_id.in_(bindparam("games", expanding=True)),
-    _V.c.user_id.in_(bindparam("users", expanding=True)),
+_P = Player.__table__
+_BALLOTS_AND_LOCALES = (
+    select(_P.c.game_id, _P.c.user_id, _P.c.locale, _V.c.round_key, _V.c.kind, _V.c.value)
+    .select_from(_P.outerjoin(_V, and_(_V.c.game_id == _P.c.game_id, _V.c.user_id == _P.c.user_id)))
+    .where(
+        _P.c.game_id.in_(bindparam("games", expanding=True)),
+        _P.c.user_id.in_(bindparam("users", expanding=True)),
+    )
 )
 
 
@@ -590,14 +595,23 @@ async def game_states(s: AsyncSession, game_ids: Sequence[int]) -> dict[int, Any
     return {gid: state for gid, state in rows.all()}
 
 
-async def votes_of(
+async def ballots_and_locales(
     s: AsyncSession, game_ids: Sequence[int], user_ids: Sequence[int]
-) -> dict[tuple[int, str, str, int], str]:
-    """``{(game_id, round_key, kind, user_id): value}`` of these players in these games."""
+) -> tuple[dict[tuple[int, str, str, int], str], dict[tuple[int, int], str]]:
+    """Of these players in these games, in one statement: their votes
+    ``{(game_id, round_key, kind, user_id): value}`` and their locales ``{(game_id, user_id):
+    locale}``."""
     rows = await s.execute(
-        _VOTES_OF, {"games": sorted(set(game_ids)), "users": sorted(set(user_ids))}
+        _BALLOTS_AND_LOCALES,
+        {"games": sorted(set(game_ids)), "users": sorted(set(user_ids))},
     )
-    return {(g, r, k, u): v for g, r, k, u, v in rows.all()}
+    votes: dict[tuple[int, str, str, int], str] = {}
+    locales: dict[tuple[int, int], str] = {}
+    for game_id, user_id, locale, round_key, kind, value in rows.all():
+        locales[(game_id, user_id)] = locale
+        if round_key is not None:
+            votes[(game_id, round_key, kind, user_id)] = value
+    return votes, locales
 
 
 async def votes_for(s: AsyncSession, game_id: int, round_key: str, kind: str) -> dict[int, str]:

@@ -242,11 +242,17 @@ async def test_record_votes_many_at_once(sessions: Sessions) -> None:
         assert heads[game_id].due_at == T0 + timedelta(hours=1)  # the earliest open one
         assert heads[other].due_at is None  # no open deadline of that kind
         assert await repo.game_states(s, [game_id]) == {game_id: None}
-        mine = await repo.votes_of(s, [game_id, other], [11, 12])
+        mine, locales = await repo.ballots_and_locales(s, [game_id, other], [11, 12])
     assert mine == {
         (game_id, "p1", "team", 11): "reject",
         (game_id, "p1", "mission", 11): "support",
         (other, "p1", "team", 12): "accept",
+    }
+    assert locales == {
+        (game_id, 11): "fr",
+        (game_id, 12): "en",
+        (other, 11): "en",
+        (other, 12): "en",
     }
     async with sessions.begin() as s:
         rows = await repo.vote_rows(s, game_id, "p1", "team")
