@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.load import CAPACITY_RATES, SCENARIOS, format_table, run
+from bench.load import CAPACITY_RATES, SCENARIOS, format_table, markdown_targets, run
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     print(format_table(results))
+    print("\nREADME (Markdown):\n" + markdown_targets(results))
     print(f"\nJSON: {results['json']}")
     return 0
 

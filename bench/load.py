@@ -834,6 +834,7 @@ async def run(
     results: dict[str, Any] = {
         "started": now_utc().isoformat(),
         "targets": TARGETS,
+        "rss_games": rss_games,
         "games": games,
         "burst_s": burst,
         "repeat": repeat,
@@ -1000,6 +1001,136 @@ def headline(results: dict[str, Any]) -> str:
             f"| capacity {cap} clicks/s" if cap is not None else "",
         ]
         lines.append(" ".join(p for p in parts if p))
+    return "\n".join(lines)
+
+
+def markdown_targets(results: dict[str, Any]) -> str:
+    """The targets against this run's figures, as the README's Markdown table."""
+    b = results["backends"]
+    g = max(results["games"]) if results["games"] else 0
+    summ = results.get("summary") or {}
+    names = [n for n in (FLOOR, "SQLite", "PostgreSQL") if n in b]
+
+    def fig(name: str, scenario: str, *keys: str, sep: str = " / ") -> str:
+        data = b.get(name, {})
+        if data.get("skipped"):
+            return "skipped"
+        res = data.get(scenario)
+        if not res:
+            return "—"
+        if "error" in res:
+            return "error"
+        return sep.join(
+            f"{res.get(k, '—'):g}" if isinstance(res.get(k), float) else str(res.get(k, "—"))
+            for k in keys
+        )
+
+    def verdict(ok: bool | None) -> str:
+        return "—" if ok is None else ("**holds**" if ok else "**does not hold**")
+
+    ratio = summ.get("ratio_p99", {})
+    caps = summ.get("capacity_clicks_per_s", {})
+    floor_cap = caps.get("floor")
+    rows = [
+        ["target", *names, "holds?"],
+        [
+            f"{g} games × 10: confirmation p50 / p95 / p99 ms "
+            f"(median of {results.get('repeat', 1)})",
+            *[
+                fig(n, f"load-{g}", "confirm_p50_ms", "confirm_p95_ms", "confirm_p99_ms")
+                for n in names
+            ],
+            "",
+        ],
+        [
+            "… confirmation p99 / the floor's: ≤ 1.5 SQLite, ≤ 2.0 PostgreSQL",
+            *["1" if n == FLOOR else str(ratio.get(n.lower(), "—")) for n in names],
+            verdict(
+                None
+                if not ratio
+                else all(
+                    ratio.get(k) is not None and ratio[k] <= lim
+                    for k, lim in (("sqlite", 1.5), ("postgresql", 2.0))
+                    if k in ratio
+                )
+            ),
+        ],
+        [
+            "… ack p50 / p95 / p99 ms",
+            *[fig(n, f"load-{g}", "ack_p50_ms", "ack_p95_ms", "ack_p99_ms") for n in names],
+            "",
+        ],
+        [
+            "… clicks unanswered / votes lost: 0",
+            *[fig(n, f"load-{g}", "unanswered", "lost") for n in names],
+            verdict(
+                all(
+                    (b[n].get(f"load-{g}") or {}).get("unanswered") == 0
+                    and (b[n].get(f"load-{g}") or {}).get("lost") == 0
+                    for n in names
+                    if n != FLOOR and not b[n].get("skipped")
+                )
+            ),
+        ],
+        [
+            "… CPU ms per click (the child process)",
+            *[fig(n, f"load-{g}", "cpu_ms_per_click") for n in names],
+            "",
+        ],
+        [
+            "capacity, clicks/s with confirmation p99 < 300 ms: "
+            "≥ 70 % (SQLite) / 50 % (PG) of the floor's",
+            *[
+                str(caps.get(k, "—"))
+                + (
+                    f" ({100 * caps[k] / floor_cap:.0f} %)"
+                    if k != "floor" and floor_cap and caps.get(k) is not None
+                    else ""
+                )
+                for k in (n.lower() if n != FLOOR else "floor" for n in names)
+            ],
+            verdict(
+                None
+                if not floor_cap
+                else all(
+                    caps.get(k) is not None and caps[k] >= share * floor_cap
+                    for k, share in (("sqlite", 0.7), ("postgresql", 0.5))
+                    if k in caps
+                )
+            ),
+        ],
+    ]
+    rss = f"rss-{results.get('rss_games', 1000)}"
+    if any(rss in b[n] for n in names):
+        rows.append(
+            [
+                "1,000 active games: bot peak RSS < 250 MB",
+                *["—" if n == FLOOR else fig(n, rss, "peak_rss_mb") for n in names],
+                verdict(
+                    all(
+                        (b[n].get(rss) or {}).get("peak_rss_mb", 1e9) < 250
+                        for n in names
+                        if n != FLOOR and not b[n].get("skipped")
+                    )
+                ),
+            ]
+        )
+    if any("startup" in b[n] for n in names):
+        rows.append(
+            [
+                "10,000 open deadlines: launch → ready (first command answered) < 5 s",
+                *["—" if n == FLOOR else fig(n, "startup", "launch_to_ready_s") for n in names],
+                verdict(
+                    all(
+                        (b[n].get("startup") or {}).get("launch_to_ready_s", 1e9) < 5
+                        for n in names
+                        if n != FLOOR and not b[n].get("skipped")
+                    )
+                ),
+            ]
+        )
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.load import FLOOR, format_table, run, scenario_load
+from bench.load import FLOOR, format_table, markdown_targets, run, scenario_load
 
 
 @pytest.mark.timeout(120)
@@ -62,3 +62,5 @@ async def test_floor_and_bot_write_the_summary(tmp_path: Path) -> None:
     assert data["backends"]["PostgreSQL"]["skipped"]
     table = format_table(results)
     assert "HEADLINE" in table and "× the floor's p99" in table
+    markdown = markdown_targets(results)
+    assert markdown.startswith("| target | floor | SQLite | PostgreSQL | holds? |")
