@@ -14,13 +14,13 @@ import discord
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import archive, vote_matrix
+from bot import archive, limits, vote_matrix
 from bot.errors import UserError
 from bot.i18n import t
 from db import repo
 from db.models import Game, GameStatus
 
-MESSAGE_LIMIT = 2000  # characters of one Discord message
+MESSAGE_LIMIT = limits.MESSAGE_CONTENT  # characters of one Discord message
 
 FileMaker = Callable[[], discord.File]
 

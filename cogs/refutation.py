@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits
 from bot.errors import report
 from bot.i18n import Lang, lang_of
 from bot.refutation import ABSTAIN, RefutationService, m
@@ -147,10 +148,10 @@ def vote_view(
 def matching(current: str, pairs: list[tuple[str, Any]]) -> list[app_commands.Choice[Any]]:
     needle = current.strip().casefold()
     return [
-        app_commands.Choice(name=name[:100], value=value)
+        app_commands.Choice(name=limits.cut(name, limits.CHOICE_NAME), value=value)
         for name, value in pairs
         if needle in name.casefold() or needle == str(value)
-    ][:25]
+    ][: limits.AUTOCOMPLETE_CHOICES]
 
 
 async def feed_cards(
