@@ -15,7 +15,8 @@ import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.errors import UserError
-from bot.i18n import Lang, t
+from bot.i18n import DEFAULT_LANG, Lang, t
+from bot.names import shown, sort_key
 from bot.service import Actor, Effect, Outcome
 from db import repo
 from db.models import Deadline, Game, Player
@@ -171,14 +172,15 @@ class AvalonSteps(_Base):
         ]
         if state.lady_holder is not None:
             lines.append(
-                t(key("start.lady"), game.lang, holder=state.player(state.lady_holder).name)
+                t(key("start.lady"), game.lang, holder=shown(state.player(state.lady_holder).name))
             )
         return "\n".join(lines)
 
     # -- roles --------------------------------------------------------------------------------
 
-    def names_of(self, state: Resistance, ids: Sequence[int]) -> str:
-        return ", ".join(sorted(self.names(state, ids), key=lambda n: (n.casefold(), n))) or "—"
+    def names_of(self, state: Resistance, ids: Sequence[int], lang: str = DEFAULT_LANG) -> str:
+        """In alphabetical order (bot/names.py: the same for French and English), escaped."""
+        return self.names(state, ids, lang)
 
     def avalon_role_text(self, state: Resistance, player_id: int, lang: str) -> str:
         """The role DM: the role, whom it sees, and what the Lady showed this player."""
@@ -211,7 +213,7 @@ class AvalonSteps(_Base):
         return t(
             key("lady.result"),
             lang,
-            name=state.player(target).name,
+            name=shown(state.player(target).name),
             side=t(key(f"side.{side.value}"), lang),
         )
 
@@ -240,7 +242,7 @@ class AvalonSteps(_Base):
         holder = state.lady_holder
         if holder is None:
             return None
-        return t(key("lady.leaders"), game.lang, name=state.player(holder).name)
+        return t(key("lady.leaders"), game.lang, name=shown(state.player(holder).name))
 
     def avalon_end_text(self, game: Game, state: Resistance) -> str:
         return "\n".join([outcome_head(state, game.lang), self.roles_text(state, game.lang)])
@@ -249,7 +251,7 @@ class AvalonSteps(_Base):
         self, state: Resistance, kind: str, d: dict[str, Any], lang: str
     ) -> str | None:
         def name(pid: Any) -> str:
-            return state.player(int(pid)).name if state.is_player(pid) else str(pid)
+            return shown(state.player(int(pid)).name) if state.is_player(pid) else str(pid)
 
         return history_line(kind, d, name, lang)
 
@@ -264,7 +266,9 @@ class AvalonSteps(_Base):
     ) -> list[str]:
         lines = []
         if state.lady_holder is not None:
-            lines.append(t(key("lady.status"), lang, name=state.player(state.lady_holder).name))
+            lines.append(
+                t(key("lady.status"), lang, name=shown(state.player(state.lady_holder).name))
+            )
         if state.phase in AVALON_PHASES:
             due = await self.avalon_due(s, game)
             if due:
@@ -299,7 +303,7 @@ class AvalonSteps(_Base):
             text = t(
                 key("lady.turn"),
                 game.lang,
-                holder=state.player(holder).name,
+                holder=shown(state.player(holder).name),
                 eligible=self.names_of(state, state.lady_eligible),
                 deadline=self.stamp(due),
             )
@@ -322,9 +326,11 @@ class AvalonSteps(_Base):
         lady = state.phase is Phase.LADY
         act = LADY_ACT if lady else KILL_ACT
         ids = state.lady_eligible if lady else state.assassination_targets
-        options = sorted(
-            ((state.player(pid).name, pid) for pid in ids), key=lambda o: (o[0].casefold(), o)
-        )
+        # Select labels are plain text (no Markdown): sorted like every list of names.
+        options = [
+            (state.player(pid).name, pid)
+            for pid in sorted(ids, key=lambda i: sort_key(i, state.player(i).name))
+        ]
         text = t(
             key("lady.dm" if lady else "assassination.dm"),
             player.locale,
@@ -376,7 +382,9 @@ class AvalonSteps(_Base):
                 reply = self.lady_result_text(state, target, side, actor.lang)
             else:
                 events = state.assassinate(actor.id, target)
-                reply = t(key("assassination.done"), actor.lang, name=state.player(target).name)
+                reply = t(
+                    key("assassination.done"), actor.lang, name=shown(state.player(target).name)
+                )
             outcome = await self.after_avalon_step(s, game, state, events, actor.id)
             outcome.reply = reply
         return await self.run(outcome)
@@ -423,23 +431,23 @@ class AvalonSteps(_Base):
             return t(
                 key("lady.examined"),
                 lang,
-                holder=state.player(d["holder"]).name,
-                target=state.player(d["target"]).name,
+                holder=shown(state.player(d["holder"]).name),
+                target=shown(state.player(d["target"]).name),
             )
         if event.kind == "lady_passed":
             return t(
                 key("lady.passed"),
                 lang,
-                holder=state.player(d["holder"]).name,
-                to=state.player(d["to"]).name,
+                holder=shown(state.player(d["holder"]).name),
+                to=shown(state.player(d["to"]).name),
             )
         if event.kind == "assassination":
             return t(
                 key("assassination.hit" if d["hit"] else "assassination.miss"),
                 lang,
-                assassin=state.player(d["assassin"]).name,
-                target=state.player(d["target"]).name,
-                merlin=state.player(d["merlin"]).name,
+                assassin=shown(state.player(d["assassin"]).name),
+                target=shown(state.player(d["target"]).name),
+                merlin=shown(state.player(d["merlin"]).name),
             )
         if event.kind == "game_over" and d.get("reason") == "no_assassination":
             return t(key("assassination.none"), lang)

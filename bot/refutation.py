@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import limits, records
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
+from bot.names import listing, ordered, shown
 from bot.service import Actor, Effect, GameService, Outcome, Reply
 from db import repo
 from db.models import Deadline, Game, Player
@@ -162,9 +163,14 @@ class RefutationService(GameService):
         return self.load(game)
 
     def name(self, state: Refutation, player_id: int | None) -> str:
+        """One player's name as written in a message (escaped)."""
         if player_id is None or not state.is_player(player_id):
             return "?"
-        return state.player(player_id).name
+        return shown(state.player(player_id).name)
+
+    def in_order(self, state: Refutation, lang: str) -> list[EnginePlayer]:
+        """The players in the reader's alphabetical order (then by user id)."""
+        return ordered(state.players, lang, lambda p: (p.id, p.name))
 
     # -- rendering ----------------------------------------------------------------------------
 
@@ -357,10 +363,12 @@ class RefutationService(GameService):
         else:
             head = m("end.ended", lang)
         lines = [head, "", m("end.refutations", lang)]
-        for p in state.players:
+        for p in self.in_order(state, lang):
             cards = state.credits[p.id]
-            shown = ", ".join(self.label(deck, c, lang) for c in cards) or m("end.none", lang)
-            lines.append(m("end.player_line", lang, name=p.name, count=len(cards), cards=shown))
+            labels = ", ".join(self.label(deck, c, lang) for c in cards) or m("end.none", lang)
+            lines.append(
+                m("end.player_line", lang, name=shown(p.name), count=len(cards), cards=labels)
+            )
         lines += ["", m("end.refuted_title", lang, count=len(state.refuted))]
         for number in state.refuted:
             lines.append(
@@ -415,7 +423,7 @@ class RefutationService(GameService):
             "start.public",
             lang,
             count=len(players),
-            players=", ".join(f"**{p.name}**" for p in state.players),
+            players=listing([(p.id, p.name) for p in state.players], lang, bold=True),
             target=options.target,
             variant=m("start.variant", lang) if options.techniques else "",
         )
@@ -1009,13 +1017,8 @@ class RefutationService(GameService):
                 for uid, text in messages:
                     await self.app.courier.dm(uid, text)
 
-            names = ", ".join(f"**{self.name(state, p.user_id)}**" for p in waiting)
-            reply = m(
-                "moderation.reminded",
-                actor.lang,
-                count=len(waiting),
-                names=names or m("end.none", actor.lang),
-            )
+            names = listing([(p.user_id, p.display_name) for p in waiting], actor.lang, bold=True)
+            reply = m("moderation.reminded", actor.lang, count=len(waiting), names=names)
         return await self.run(Outcome(reply, [send]))
 
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
@@ -1035,12 +1038,17 @@ class RefutationService(GameService):
                         )
                         await repo.delete_votes(s, game.id, round_key, kind, user_id=old.id)
             await self.save(s, game, state, events, actor.id)
-            notice = m("moderation.substituted_public", game.lang, old=old_name, new=new.name)
+            notice = m(
+                "moderation.substituted_public",
+                game.lang,
+                old=shown(old_name),
+                new=shown(new.name),
+            )
             effects: list[Effect] = [self.post(game, notice), self.hand_dms(game, state, [row])]
             if state.phase is Phase.CHOICE:
                 due = await self.due(s, game, CHOICE) or self.now()
                 effects.append(self.choice_dms(game, state, [row], due))
-        reply = m("moderation.substituted", actor.lang, old=old_name, new=new.name)
+        reply = m("moderation.substituted", actor.lang, old=shown(old_name), new=shown(new.name))
         return await self.run(Outcome(reply, effects))
 
     # -- read-only views ----------------------------------------------------------------------
@@ -1138,7 +1146,9 @@ class RefutationService(GameService):
                 )
             )
             lines.append(m("status.deck", lang, count=len(state.draw)))
-            hands = ", ".join(f"{p.name} {len(state.hands[p.id])}" for p in state.players)
+            hands = ", ".join(
+                f"{shown(p.name)} {len(state.hands[p.id])}" for p in self.in_order(state, lang)
+            )
             lines.append(m("status.hands", lang, hands=hands))
             return "\n".join(lines)
 

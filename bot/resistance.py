@@ -23,6 +23,7 @@ from bot.avalon import AVALON_KINDS, AVALON_PHASES, AvalonSteps, engine_options,
 from bot.batch import GroupCommit
 from bot.errors import UserError
 from bot.i18n import Lang, t
+from bot.names import listing, shown
 from bot.service import Actor, Effect, GameService, Outcome, Services
 from db import repo
 from db.models import Deadline, Game, Player
@@ -61,10 +62,6 @@ class VoteRequest:
     choice: TeamVote | MissionChoice
 
 
-def alphabetical(names: Sequence[str]) -> list[str]:
-    return sorted(names, key=lambda n: (n.casefold(), n))
-
-
 class ResistanceService(AvalonSteps, GameService):
     kind = "resistance"
     min_players = 5
@@ -84,8 +81,13 @@ class ResistanceService(AvalonSteps, GameService):
             raise UserError("common.error.not_started")
         return Resistance.from_dict(game.state)
 
-    def names(self, state: Resistance, ids: Sequence[int]) -> list[str]:
-        return [state.player(i).name for i in ids]
+    def name(self, state: Resistance, player_id: int) -> str:
+        """One player's name as written in a message (escaped)."""
+        return shown(state.player(player_id).name)
+
+    def names(self, state: Resistance, ids: Sequence[int], lang: str, *, bold: bool = False) -> str:
+        """Players' names in the reader's alphabetical order, escaped, comma-separated."""
+        return listing([(i, state.player(i).name) for i in ids], lang, bold=bold)
 
     # -- start --------------------------------------------------------------------------------
 
@@ -125,8 +127,7 @@ class ResistanceService(AvalonSteps, GameService):
             return self.avalon_role_text(state, player_id, lang)
         view = state.private_view(player_id)
         if view.role is Role.SPY:
-            others = ", ".join(alphabetical(self.names(state, view.spies)))
-            return t("resistance.role.spy", lang, spies=others or "—")
+            return t("resistance.role.spy", lang, spies=self.names(state, view.spies, lang))
         return t("resistance.role.resistance", lang)
 
     def role_dms(self, state: Resistance, players: list[Player]) -> Effect:
@@ -147,7 +148,7 @@ class ResistanceService(AvalonSteps, GameService):
     def leader_list_text(self, game: Game, state: Resistance) -> str:
         lines = [t("resistance.leaders.title", game.lang)]
         for n, pid in enumerate(state.leader_order, 1):
-            name = state.player(pid).name
+            name = self.name(state, pid)
             if pid == state.leader and state.phase is not Phase.OVER:
                 lines.append(t("resistance.leaders.active", game.lang, n=n, name=name))
             else:
@@ -220,14 +221,14 @@ class ResistanceService(AvalonSteps, GameService):
             await self.save(s, game, state, events, actor.id)
             effects = await self.arm_vote_deadlines(s, game, state, now, due)
             proposal = state.proposal_number
-            team_names = ", ".join(f"**{n}**" for n in self.names(state, state.team or ()))
+            team_names = self.names(state, state.team or (), game.lang, bold=True)
             effects.append(
                 self.announce(
                     game,
                     t(
                         "resistance.proposal.public",
                         game.lang,
-                        leader=state.player(actor.id).name,
+                        leader=self.name(state, actor.id),
                         mission=state.mission,
                         team=team_names,
                         deadline=ts(due),
@@ -332,7 +333,6 @@ class ResistanceService(AvalonSteps, GameService):
         self, game: Game, state: Resistance, players: list[Player], proposal: int, due: datetime
     ) -> Effect:
         team = set(state.team or ())
-        team_names = ", ".join(f"**{n}**" for n in self.names(state, state.team or ()))
         mission = state.mission
 
         async def send() -> None:
@@ -343,7 +343,7 @@ class ResistanceService(AvalonSteps, GameService):
                     key,
                     p.locale,
                     mission=mission,
-                    team=team_names,
+                    team=self.names(state, state.team or (), p.locale, bold=True),
                     deadline=ts(due),
                     where=f"<#{self.where(game)}>",
                 )
@@ -671,7 +671,7 @@ class ResistanceService(AvalonSteps, GameService):
                 )
                 lines.append(t(key, lang, proposal=d["proposal"], mission=d["mission"]))
                 for part in ("accept", "reject", "no_vote"):
-                    names = ", ".join(self.names(state, d[part])) or "—"
+                    names = self.names(state, d[part], lang)
                     lines.append(
                         t(f"resistance.result.{part}", lang, names=names, count=len(d[part]))
                     )
@@ -692,7 +692,7 @@ class ResistanceService(AvalonSteps, GameService):
                 )
             elif e.kind == "leader_skipped":
                 lines.append(
-                    t("resistance.result.leader_skipped", lang, name=state.player(d["leader"]).name)
+                    t("resistance.result.leader_skipped", lang, name=self.name(state, d["leader"]))
                 )
         lines.append(self.track_text(game.lang, state))
         return "\n".join(lines)
@@ -709,9 +709,9 @@ class ResistanceService(AvalonSteps, GameService):
                 lang,
                 reason=t(f"resistance.end.reason.{state.win_reason}", lang),
             )
-        spies = ", ".join(alphabetical(self.names(state, state.spies)))
-        resistance = ", ".join(
-            alphabetical([p.name for p in state.players if p.id not in state.spies])
+        spies = self.names(state, state.spies, lang)
+        resistance = self.names(
+            state, [p.id for p in state.players if p.id not in state.spies], lang
         )
         return "\n".join(
             [head, t("resistance.end.roles", lang, spies=spies, resistance=resistance)]
@@ -728,10 +728,12 @@ class ResistanceService(AvalonSteps, GameService):
             if e.kind == "player_substituted"
         }
 
-        def names(ids: Sequence[int]) -> list[str]:
-            return [
-                state.player(i).name if state.is_player(i) else gone.get(i, str(i)) for i in ids
-            ]
+        def name(i: int) -> str:
+            return state.player(i).name if state.is_player(i) else gone.get(i, str(i))
+
+        def names(ids: Sequence[int]) -> str:
+            """In the reader's alphabetical order, escaped (bot/names.py)."""
+            return listing([(int(i), name(int(i))) for i in ids], lang)
 
         for event in events:
             kind, d = event.kind, event.payload
@@ -742,8 +744,8 @@ class ResistanceService(AvalonSteps, GameService):
                         lang,
                         proposal=d["proposal"],
                         mission=d["mission"],
-                        leader=names([d["leader"]])[0],
-                        team=", ".join(names(d["team"])),
+                        leader=shown(name(d["leader"])),
+                        team=names(d["team"]),
                     )
                 )
             elif kind == "team_vote_result":
@@ -756,9 +758,9 @@ class ResistanceService(AvalonSteps, GameService):
                     t(
                         key,
                         lang,
-                        accept=", ".join(names(d["accept"])) or "—",
-                        reject=", ".join(names(d["reject"])) or "—",
-                        no_vote=", ".join(names(d["no_vote"])) or "—",
+                        accept=names(d["accept"]),
+                        reject=names(d["reject"]),
+                        no_vote=names(d["no_vote"]),
                     )
                 )
             elif kind == "mission_result":
@@ -781,7 +783,7 @@ class ResistanceService(AvalonSteps, GameService):
                     t(
                         "resistance.history.leader_skipped",
                         lang,
-                        name=names([d["leader"]])[0],
+                        name=shown(name(d["leader"])),
                     )
                 )
             elif kind == "player_substituted":
@@ -789,8 +791,8 @@ class ResistanceService(AvalonSteps, GameService):
                     t(
                         "resistance.history.substituted",
                         lang,
-                        new=d["name"],
-                        old=self.name_of(state, d),
+                        new=shown(d["name"]),
+                        old=shown(self.name_of(state, d)),
                     )
                 )
             else:
@@ -826,7 +828,7 @@ class ResistanceService(AvalonSteps, GameService):
         ):
             return None
         self.apply_ballots(state, *await self.ballots(s, game, state))
-        missing = set(state.public_view().waiting_for)
+        missing = set(state.owing())  # private: each reminder goes to its own player
         waiting = [p for p in await repo.players(s, game.id) if p.user_id in missing]
         deadline = await self.vote_due(s, game)
 
@@ -951,8 +953,8 @@ class ResistanceService(AvalonSteps, GameService):
                     t(
                         "resistance.moderation.substituted_public",
                         game.lang,
-                        old=old_name,
-                        new=new.name,
+                        old=shown(old_name),
+                        new=shown(new.name),
                     ),
                 ),
                 self.post_leader_list(game, state),
@@ -969,7 +971,12 @@ class ResistanceService(AvalonSteps, GameService):
             effects += await self.avalon_after_substitute(s, game, state, row)
         return await self.run(
             Outcome(
-                t("resistance.moderation.substituted", actor.lang, old=old_name, new=new.name),
+                t(
+                    "resistance.moderation.substituted",
+                    actor.lang,
+                    old=shown(old_name),
+                    new=shown(new.name),
+                ),
                 effects,
             )
         )
@@ -987,19 +994,20 @@ class ResistanceService(AvalonSteps, GameService):
             view = state.public_view()
             lines = [
                 self.track_text(lang, state),
-                t("resistance.status.leader", lang, name=state.player(view.leader).name),
+                t("resistance.status.leader", lang, name=self.name(state, view.leader)),
                 t(f"resistance.status.phase_{view.phase.value}", lang),
             ]
             if view.phase is Phase.VOTE:
                 team_votes, mission_votes = await self.ballots(s, game, state)
                 self.apply_ballots(state, team_votes, mission_votes)
-                waiting = self.names(state, state.public_view().waiting_for)
+                # Missing team votes only: who on the team has not chosen is never public.
+                waiting = state.public_view().waiting_for
                 due = await self.vote_due(s, game)
                 lines.append(
                     t(
                         "resistance.status.team",
                         lang,
-                        team=", ".join(self.names(state, state.team or ())),
+                        team=self.names(state, state.team or (), lang),
                     )
                 )
                 lines.append(
@@ -1014,7 +1022,7 @@ class ResistanceService(AvalonSteps, GameService):
                     t(
                         "resistance.status.waiting",
                         lang,
-                        names=", ".join(alphabetical(waiting)) or "—",
+                        names=self.names(state, waiting, lang),
                     )
                 )
                 if due:
@@ -1041,6 +1049,6 @@ class ResistanceService(AvalonSteps, GameService):
             ):
                 if state.options.is_avalon:
                     return self.moderator_roles_text(state, actor.lang)
-                spies = ", ".join(alphabetical(self.names(state, state.spies)))
+                spies = self.names(state, state.spies, actor.lang)
                 return t("resistance.role.moderator", actor.lang, spies=spies)
             raise GameError("resistance.error.not_a_player", {})

@@ -28,6 +28,7 @@ from bot.decks import DeckRegistry
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.locks import GameLocks
+from bot.names import listing, ordered, shown
 from db import repo
 from db.engine import is_busy
 from db.models import Deadline, Game, Player
@@ -338,9 +339,7 @@ class GameService:
         return game.thread_id or game.channel_id
 
     def lobby_text(self, game: Game, players: list[Player]) -> str:
-        names = ", ".join(
-            p.display_name for p in sorted(players, key=lambda p: p.display_name.casefold())
-        )
+        names = listing([(p.user_id, p.display_name) for p in players], game.lang)
         return t(
             "common.lobby.text",
             game.lang,
@@ -348,7 +347,7 @@ class GameService:
             count=len(players),
             min=self.min_players,
             max=self.max_players,
-            players=names or "—",
+            players=names,
         )
 
     def lobby_view(self, game: Game) -> discord.ui.View | None:
@@ -494,7 +493,7 @@ class GameService:
             if game.status != "lobby":
                 raise UserError("common.error.not_in_lobby")
             if await repo.player(s, game.id, who.id) is not None:
-                raise UserError("common.error.already_joined", name=who.name)
+                raise UserError("common.error.already_joined", name=shown(who.name))
             if len(await repo.players(s, game.id)) >= self.max_players:
                 raise UserError("common.error.lobby_full", max=self.max_players)
             # Someone signed up by a moderator gets DMs in the guild's language: Discord tells
@@ -503,7 +502,7 @@ class GameService:
             await repo.add_player(s, game.id, who.id, who.name, locale=locale, at=self.app.clock())
             effect = await self.refresh_lobby(s, game)
         key = "common.lobby.added" if by_moderator else "common.lobby.joined"
-        return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
+        return await self.run(Outcome(t(key, actor.lang, name=shown(who.name)), [effect]))
 
     async def leave(
         self, actor: Actor, game_id: int, *, member: Actor | None = None, by_moderator: bool = False
@@ -516,11 +515,11 @@ class GameService:
             if game.status != "lobby":
                 raise UserError("common.error.not_in_lobby")
             if await repo.player(s, game.id, who.id) is None:
-                raise UserError("common.error.not_joined", name=who.name)
+                raise UserError("common.error.not_joined", name=shown(who.name))
             await repo.remove_player(s, game.id, who.id)
             effect = await self.refresh_lobby(s, game)
         key = "common.lobby.removed" if by_moderator else "common.lobby.left"
-        return await self.run(Outcome(t(key, actor.lang, name=who.name), [effect]))
+        return await self.run(Outcome(t(key, actor.lang, name=shown(who.name)), [effect]))
 
     def end_state(self, state: Any) -> list[Any]:
         """The engine's events for a game ended from outside (its place is gone)."""
@@ -646,7 +645,9 @@ class GameService:
                     row = await repo.player(s, game.id, p.user_id)
                     if row is not None:
                         row.dm_failed = True
-            names = ", ".join(f"**{p.display_name}**" for p in unreachable)
+            names = listing(
+                [(p.user_id, p.display_name) for p in unreachable], game.lang, bold=True
+            )
             await self.app.courier.post(
                 self.where(game), t("common.start.unreachable", game.lang, names=names)
             )
@@ -673,7 +674,7 @@ class GameService:
             )
             if sent is None:
                 unreachable.append(player)
-        return sorted(unreachable, key=lambda p: p.display_name.casefold())
+        return ordered(unreachable, game.lang, lambda p: (p.user_id, p.display_name))
 
     def now(self) -> datetime:
         return self.app.clock()

@@ -424,15 +424,24 @@ class Resistance:
 
     # ------------------------------------------------------------------ views
 
+    def owing(self) -> tuple[int, ...]:
+        """Players who still owe a team vote or, on the team, a mission choice, in name order.
+
+        Private: only each one's reminder DM may say so. Who on the team has not chosen support
+        or sabotage yet is never public (``public_view().waiting_for`` has team votes only)."""
+        if self._phase is not Phase.VOTE or self._team is None:
+            return ()
+        team = set(self._team)
+        return tuple(
+            p.id
+            for p in sorted(self._players, key=name_sort_key)
+            if p.id not in self._votes or (p.id in team and p.id not in self._choices)
+        )
+
     def public_view(self) -> PublicView:
         waiting: list[Player] = []
         if self._phase is Phase.VOTE and self._team is not None:
-            team = set(self._team)
-            waiting = [
-                p
-                for p in self._players
-                if p.id not in self._votes or (p.id in team and p.id not in self._choices)
-            ]
+            waiting = [p for p in self._players if p.id not in self._votes]
         return PublicView(
             players=self._players,
             leader_order=self._leader_order,

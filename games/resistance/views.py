@@ -33,7 +33,8 @@ class PublicView:
     sabotages_needed: int
     proposal_number: int
     waiting_for: tuple[int, ...]
-    """Players who have not voted or, if on the team, not chosen (VOTE phase only)."""
+    """Players who have not voted on the team yet (VOTE phase only). Never who on the team has
+    not chosen support or sabotage: that is private (``Resistance.owing``)."""
     votes_in: int
     """How many players have voted on the current team."""
     winner: Winner | None

@@ -90,14 +90,17 @@ def check_public_view(game: Resistance) -> None:
     if game.phase is Phase.VOTE:
         assert view.votes_in == len(game.votes)
         assert game.team is not None
-        waiting = {
+        owing = {
             p.id
             for p in game.players
             if p.id not in game.votes or (p.id in game.team and p.id not in game.choices)
         }
-        assert set(view.waiting_for) == waiting
+        assert set(game.owing()) == owing
+        # Public: missing team votes only, never a team member's pending mission choice.
+        assert set(view.waiting_for) == {p.id for p in game.players if p.id not in game.votes}
     else:
         assert view.waiting_for == ()
+        assert game.owing() == ()
     # The view does not depend on anyone's role, vote or choice: flip them all in a twin.
     if game.phase is not Phase.OVER:
         twin = game.to_dict()
@@ -112,6 +115,10 @@ def check_public_view(game: Resistance) -> None:
         twin["votes"] = {k: flip[v] for k, v in twin["votes"].items()}
         twin["choices"] = {k: flip[v] for k, v in twin["choices"].items()}
         assert Resistance.from_dict(twin).public_view() == view
+        # Nor on which team members have chosen yet: drop every mission choice.
+        unchosen = game.to_dict()
+        unchosen["choices"] = {}
+        assert Resistance.from_dict(unchosen).public_view() == view
     for f in dataclasses.fields(view):
         assert f.name not in {"votes", "choices", "spies"}
 

@@ -166,7 +166,8 @@ def test_vote_result_lists_sorted_by_name_casefold_then_id() -> None:
         game.vote(pid, A)
     game.vote(3, R)
     view = game.public_view()
-    assert view.waiting_for == (2, 1, 5)  # Alice(2, not chosen), bob(1, not chosen), carl
+    assert view.waiting_for == (5,)  # carl: the only missing team vote
+    assert game.owing() == (2, 1, 5)  # Alice(2, not chosen), bob(1, not chosen), carl
     events = game.resolve()
     result = by_kind(events, "team_vote_result").data
     assert result["accept"] == [2, 1, 6, 4]
@@ -419,7 +420,9 @@ def test_public_view_during_vote() -> None:
     view = game.public_view()
     assert view.phase is Phase.VOTE and view.team == (100, 103)
     assert view.votes_in == 2
-    assert view.waiting_for == (100, 102, 103, 104)  # alice (not chosen), carol, Dave, eve
+    # Public: the missing team votes only; 100 voted but has not chosen, which stays private.
+    assert view.waiting_for == (102, 103, 104)  # carol, Dave, eve
+    assert game.owing() == (100, 102, 103, 104)  # alice (not chosen), carol, Dave, eve
     assert view.roles == {} and view.winner is None
     assert view.leader == 100 and view.leader_order == game.leader_order
 
