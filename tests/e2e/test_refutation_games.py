@@ -398,5 +398,5 @@ async def test_public_messages_follow_the_server_language(table: Any, bot: Any) 
     assert "Your hand" in text_of(await table.sb.wait_for_dm(players[0], "Your hand"))
     ix = await table.sb.slash(chloe, "refutation card", channel=table.channel, number=1)
     page = text_of(await ix.reply_message(10.0))
-    assert "L'hiver le plus froid" in page and "Réfutée par" in page and "★★★" in page
+    assert "L’hiver le plus froid" in page and "Réfutée par" in page and "★★★" in page
     assert "ouvert" in reply or "open" in reply

@@ -1,0 +1,118 @@
+"""French typography in every French text the bot writes: the catalogue and the decks.
+
+U+202F (narrow no-break space) before ; ! ? and inside « », U+00A0 (no-break space) before :,
+U+202F between thousands (30 000) and before % and °C, and the typographic apostrophe ’.
+URLs, Discord markup (<t:…>, <@…>, <#…>), {placeholders} and `code` are not prose: skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from bot.i18n import LOCALES_DIR, catalogue
+from games.refutation import default_deck_path, load_deck
+
+NNBSP = "\u202f"
+NBSP = "\u00a0"
+
+NOT_PROSE = re.compile(r"https?://[^\s>)]+|<[^<>\s]*>|\{[^{}]*\}|`[^`]*`")
+
+RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"'"), "straight apostrophe: use ’"),
+    (re.compile(rf"(?<!{NNBSP})(?<![!?;])[!?;]"), "U+202F before ; ! ?"),
+    (re.compile(rf"(?<!{NBSP}):"), "U+00A0 before :"),
+    (re.compile(rf"«(?!{NNBSP})"), "U+202F after «"),
+    (re.compile(rf"(?<!{NNBSP})»"), "U+202F before »"),
+    (re.compile(r"\d[ \u00a0]\d{3}(?!\d)"), "U+202F between thousands"),
+    (re.compile(rf"(?<=\d)(?:[ {NBSP}])?%|(?<=\d)(?:[ {NBSP}])?°C"), "U+202F before % and °C"),
+    (re.compile(rf"[ {NBSP}]{NNBSP}|{NNBSP}[ {NBSP}]|[ {NNBSP}]{NBSP}:"), "doubled space"),
+]
+
+
+def prose(text: str) -> str:
+    """``text`` with its URLs, Discord markup and code blanked, placeholders as a digit."""
+    return NOT_PROSE.sub(lambda m: "0" if m.group().startswith("{") else "X", text)
+
+
+def violations(text: str) -> list[str]:
+    found = []
+    checked = prose(text)
+    for pattern, rule in RULES:
+        for match in pattern.finditer(checked):
+            around = checked[max(0, match.start() - 15) : match.end() + 15]
+            found.append(f"{rule}: …{around}…")
+    return found
+
+
+def french_catalogue() -> dict[str, str]:
+    texts = dict(catalogue("fr"))
+    # Command names are identifiers (lower case, no spaces): only descriptions are prose.
+    return {k: v for k, v in texts.items() if not (k.startswith("commands.") and "name" in k)}
+
+
+def french_deck_texts(path: Path) -> dict[str, str]:
+    deck = load_deck(path)
+    texts = {"deck.name": deck.names["fr"]}
+    texts |= {f"family {k}": f.names["fr"] for k, f in deck.families.items()}
+    for card in deck.cards.values():
+        texts[f"card {card.number} title"] = card.titles["fr"]
+        texts[f"card {card.number} text"] = card.texts["fr"]
+    return texts
+
+
+def test_the_checker_catches_each_rule_and_skips_what_is_not_prose() -> None:
+    good = (
+        f"Phase{NBSP}: débat{NNBSP}; vraiment{NNBSP}! 30{NNBSP}000 personnes{NNBSP}?"
+        f" «{NNBSP}bien{NNBSP}» à 100{NNBSP}% et 1,5{NNBSP}°C, l’été"
+        " <t:1700000000:F> <https://example.org/a?b=c> {deadline} `/resistance status`"
+    )
+    assert violations(good) == []
+    bad = [
+        "l'été",
+        "Phase : débat",
+        "Phase: débat",
+        "vraiment !",
+        "vraiment!",
+        "quoi ?",
+        "un ; deux",
+        "« bien »",
+        "30 000",
+        "100 %",
+        f"100{NBSP}%",
+        "1,5 °C",
+        "{count} %",
+        f"Phase {NBSP}: débat",
+    ]
+    for text in bad:
+        assert violations(text), text
+
+
+def test_every_french_catalogue_entry() -> None:
+    problems = {k: v for k, text in french_catalogue().items() if (v := violations(text))}
+    assert not problems, problems
+
+
+def test_every_french_text_of_the_default_deck() -> None:
+    texts = french_deck_texts(default_deck_path())
+    assert len(texts) > 100
+    problems = {k: v for k, text in texts.items() if (v := violations(text))}
+    assert not problems, problems
+
+
+def test_command_names_stay_identifiers() -> None:
+    with (LOCALES_DIR / "fr" / "commands.toml").open("rb") as fh:
+        commands = tomllib.load(fh)
+
+    def names(table: dict[str, object]) -> list[str]:
+        out = []
+        for key, value in table.items():
+            if key == "name" and isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, dict):
+                out += names(value)
+        return out
+
+    found = names(commands)
+    assert found and all(re.fullmatch(r"[a-z0-9_-]{1,32}", n) for n in found), found
