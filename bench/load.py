@@ -679,8 +679,8 @@ def round_minimum(players: int, interactions: int) -> dict[str, int]:
     return {
         CALLBACK: interactions,  # one acknowledgement per interaction
         FOLLOWUP: interactions,  # one private answer each
-        # players vote DMs + the proposal + the result + the next leader's call
-        "POST /channels/{channel_id}/messages": players + 3,
+        # players vote DMs + the proposal + the result + the next leader's call and DM
+        "POST /channels/{channel_id}/messages": players + 4,
         "PATCH /channels/{channel_id}/messages/{message_id}": 1,  # the leader list, in place
         # lock_during_vote in a text channel: one member overwrite per player, then lifted
         "PUT /channels/{channel_id}/permissions/{overwrite_id}": players,

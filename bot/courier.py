@@ -66,12 +66,22 @@ class Courier:
         return channel
 
     async def post(
-        self, channel_id: int, content: str | None = None, **kw: Any
+        self, channel_id: int, content: str | None = None, *, mention: int | None = None, **kw: Any
     ) -> discord.Message | None:
+        """Post in a channel. Mentions are disabled, except ``mention``: the one member this
+        message calls to act (a ``<@id>`` of anyone else in it, or a name, never pings)."""
+        allowed = (
+            discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=mention)], replied_user=False
+            )
+            if mention is not None
+            else discord.AllowedMentions.none()
+        )
+
         async def send() -> discord.Message:
             channel = await self.channel(channel_id)
             return await channel.send(  # type: ignore[no-any-return]
-                content, allowed_mentions=discord.AllowedMentions.none(), **kw
+                content, allowed_mentions=allowed, **kw
             )
 
         try:

@@ -37,7 +37,14 @@ from games.refutation import (
     Result,
 )
 from games.refutation import Player as EnginePlayer
-from games.refutation.errors import BadPlayerCount, BadTarget, GameIsOver, NotAPlayer, UnknownCard
+from games.refutation.errors import (
+    BadPlayerCount,
+    BadTarget,
+    GameIsOver,
+    NotAPlayer,
+    TargetUnreachable,
+    UnknownCard,
+)
 from games.refutation.model import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 
 log = logging.getLogger(__name__)
@@ -102,6 +109,21 @@ class RefutationService(GameService):
         if int(options.get("target", 5)) not in TARGETS:
             raise BadTarget(target=int(options.get("target", 5)))
 
+    @staticmethod
+    def check_reachable(options: dict[str, Any], deck: Deck) -> None:
+        """The player count is not known yet: refuse only a goal that no table of this deck
+        can reach (the largest table, 6 players, holds the most cards); /refutation start
+        checks the actual table (RULES.md: refused with the largest possible goal)."""
+        target, techniques = int(options.get("target", 5)), bool(options.get("techniques"))
+        largest = Refutation.largest_target(MAX_PLAYERS, deck, techniques)
+        if target > largest:
+            raise TargetUnreachable(
+                target=target,
+                players=MAX_PLAYERS,
+                dealt=Refutation.cards_dealt(MAX_PLAYERS, techniques),
+                largest=largest,
+            )
+
     async def new(
         self,
         actor: Actor,
@@ -115,8 +137,15 @@ class RefutationService(GameService):
         in the database, so the game plays on if the file or the upload goes away."""
         name, sha = await self.guild_deck(guild_id)
         given = {**given, "deck": name, "deck_sha256": sha}
+        async with self.app.sessions() as s:
+            deck = await self.app.decks.by_hash(s, sha)
+
+        def validate(options: dict[str, Any]) -> None:
+            self.validate(options)
+            self.check_reachable(options, deck)
+
         return await self.new_game(
-            actor, guild_id=guild_id, channel=channel, given=given, validate=self.validate, tag=tag
+            actor, guild_id=guild_id, channel=channel, given=given, validate=validate, tag=tag
         )
 
     @asynccontextmanager
@@ -254,11 +283,19 @@ class RefutationService(GameService):
         embeds = [self.card_embed(state.deck, c, lang) for c in state.feed]
         return f"{prompt}\n\n{self.feed_text(state, lang)}", embeds
 
-    def post(self, game: Game, text: str, embeds: Sequence[discord.Embed] = ()) -> Effect:
+    def post(
+        self,
+        game: Game,
+        text: str,
+        embeds: Sequence[discord.Embed] = (),
+        *,
+        mention: int | None = None,
+    ) -> Effect:
         """One public post, in as many messages as Discord's limits need: the text split
         between lines into messages of at most 2,000 characters (the end of a game lists
         every refuted card with its source), the cards in messages of at most 10 embeds and
-        6,000 characters, the first of them with the text's last part."""
+        6,000 characters, the first of them with the text's last part. ``mention``: the one
+        player this post pings (in its last part, where the call is)."""
         where = self.where(game)
         parts = records.split_message(text, limits.MESSAGE_CONTENT) or [text]
         chunks = limits.embed_chunks(embeds)
@@ -268,9 +305,9 @@ class RefutationService(GameService):
             for part in parts[:-1]:
                 await courier.post(where, part)
             if not chunks:
-                await courier.post(where, parts[-1])
+                await courier.post(where, parts[-1], mention=mention)
                 return
-            await courier.post(where, parts[-1], embeds=chunks[0])
+            await courier.post(where, parts[-1], embeds=chunks[0], mention=mention)
             for chunk in chunks[1:]:
                 await courier.post(where, None, embeds=chunk)
 
@@ -289,7 +326,6 @@ class RefutationService(GameService):
         posts: list[tuple[str, list[discord.Embed]]] = []
         lines: list[str] = []
         embeds: list[discord.Embed] = []
-        turn_passed = False
         for e in events:
             if e.private_to is not None:
                 continue
@@ -344,14 +380,10 @@ class RefutationService(GameService):
                     )
                     text += "\n" + self.counts_text(state, d["votes"], lang)
                 posts.append((text, []))
-            elif e.kind == "turn_passed":
-                turn_passed = True
             elif e.kind == "game_over":
                 posts.append((self.end_text(game, state), []))
         if lines:
             posts.insert(0, ("\n".join(lines), embeds))
-        if state.phase is Phase.TURN and (turn_passed or state.must_place):
-            posts.append(self.turn_post(game, state))
         return posts
 
     def end_text(self, game: Game, state: Refutation) -> str:
@@ -383,26 +415,56 @@ class RefutationService(GameService):
         return "\n".join(lines)
 
     def posts(self, game: Game, state: Refutation, events: Sequence[Event]) -> list[Effect]:
-        return [
+        effects = [
             self.post(game, text, embeds) for text, embeds in self.event_posts(game, state, events)
         ]
+        turn_passed = any(e.kind == "turn_passed" for e in events)
+        if state.phase is Phase.TURN and (turn_passed or state.must_place):
+            effects += self.call_active(game, state)
+        return effects
+
+    def call_active(self, game: Game, state: Refutation) -> list[Effect]:
+        """The turn prompt with the feed. A new turn pings the active player (only them: names
+        in lists never ping) and DMs them a link to the game."""
+        text, embeds = self.turn_post(game, state)
+        if state.must_place:  # the same player, who has just refreshed the feed
+            return [self.post(game, text, embeds)]
+        active, turn, game_id, link = state.active_player, state.turn, game.id, self.link(game)
+
+        async def dm() -> None:
+            async with self.app.sessions() as rs:
+                row = await repo.player(rs, game_id, active)
+            lang = row.locale if row is not None else game.lang
+            await self.app.courier.dm(active, m("turn.dm", lang, turn=turn, link=link))
+
+        return [self.post(game, text, embeds, mention=active), dm]
 
     # -- start --------------------------------------------------------------------------------
 
     def bad_player_count(self, count: int) -> Exception:
         return BadPlayerCount(count=count, min=self.min_players, max=self.max_players)
 
-    def before_start(self, game: Game) -> None:
-        self.deck_of(game)  # the deck must still load before anyone is asked anything
+    def game_options(self, game: Game) -> Options:
+        return Options(
+            target=int(game.options.get("target", 5)),
+            techniques=bool(game.options.get("techniques", False)),
+        )
+
+    def before_start(self, game: Game, players: list[Player]) -> None:
+        # The deck must still load, and the goal be reachable by this table (RULES.md: a goal
+        # larger than the cards dealt is refused, with the largest possible one), before
+        # anyone is asked anything.
+        Refutation.verify_setup(
+            [EnginePlayer(p.user_id, p.display_name) for p in players],
+            self.deck_of(game),
+            self.game_options(game),
+        )
 
     async def deal(
         self, s: AsyncSession, game: Game, players: list[Player], actor: Actor
     ) -> Outcome:
         rng = random.Random(self.app.rng.getrandbits(64))
-        options = Options(
-            target=int(game.options.get("target", 5)),
-            techniques=bool(game.options.get("techniques", False)),
-        )
+        options = self.game_options(game)
         state, events = Refutation.setup(
             [EnginePlayer(p.user_id, p.display_name) for p in players],
             self.deck_of(game),
@@ -434,7 +496,7 @@ class RefutationService(GameService):
         if over:
             effects += self.posts(game, state, events)
         else:
-            effects.append(self.post(game, *self.turn_post(game, state)))
+            effects += self.call_active(game, state)
         return Outcome(m("start.done", actor.lang), effects)
 
     def hand_reply(self, state: Refutation, player_id: int, lang: str, head: str) -> Reply:

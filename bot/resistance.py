@@ -43,7 +43,9 @@ log = logging.getLogger(__name__)
 VOTE = "rs_vote"
 REMINDER = "rs_reminder"
 LEADER = "rs_leader"
-KINDS = (VOTE, REMINDER, LEADER, *AVALON_KINDS)
+LEADER_REMINDER = "rs_leader_reminder"
+LEADER_KINDS = (LEADER, LEADER_REMINDER)
+KINDS = (VOTE, REMINDER, *LEADER_KINDS, *AVALON_KINDS)
 
 
 def ts(when: datetime) -> str:
@@ -116,10 +118,7 @@ class ResistanceService(AvalonSteps, GameService):
             self.post_leader_list(game, state, new=True),
         ]
         effects.append(self.announce(game, self.start_text(game, state)))
-        leader_effect = await self.arm_leader_deadline(s, game, state)
-        if leader_effect:
-            effects.append(leader_effect)
-        effects.append(self.announce(game, self.debate_text(game, state)))
+        effects += await self.call_leader(s, game, state)
         return Outcome(t("resistance.start.done", actor.lang), effects)
 
     def role_text(self, state: Resistance, player_id: int, lang: str) -> str:
@@ -137,9 +136,9 @@ class ResistanceService(AvalonSteps, GameService):
 
         return send
 
-    def announce(self, game: Game, text: str) -> Effect:
+    def announce(self, game: Game, text: str, *, mention: int | None = None) -> Effect:
         async def post() -> None:
-            await self.app.courier.post(self.where(game), text)
+            await self.app.courier.post(self.where(game), text, mention=mention)
 
         return post
 
@@ -217,7 +216,7 @@ class ResistanceService(AvalonSteps, GameService):
             events = state.propose(actor.id, list(team))
             now = self.now()
             due = await self.due_at(s, game, "vote_hours")
-            await self.cancel_deadlines(s, game, (LEADER,))
+            await self.cancel_deadlines(s, game, LEADER_KINDS)
             await self.save(s, game, state, events, actor.id)
             effects = await self.arm_vote_deadlines(s, game, state, now, due)
             proposal = state.proposal_number
@@ -272,31 +271,33 @@ class ResistanceService(AvalonSteps, GameService):
         payload: dict[str, Any] | None = None,
     ) -> list[Effect]:
         """The deadline and its reminder (``kinds``); by default the current vote's."""
+        reminder_hours = float(game.options.get("reminder_hours", 2))
+        payload = payload or {"proposal": state.proposal_number}
+        return await self.arm(s, game, kinds, due, reminder_hours, payload, now)
+
+    async def arm(
+        self,
+        s: AsyncSession,
+        game: Game,
+        kinds: tuple[str, str],
+        due: datetime,
+        before_hours: float,
+        payload: dict[str, Any],
+        now: datetime,
+    ) -> list[Effect]:
+        """A deadline of ``kinds[0]`` at ``due`` and, ``before_hours`` earlier (if still to
+        come), its reminder of ``kinds[1]``; the effects schedule them after the commit."""
         scheduler = self.app.scheduler
         assert scheduler is not None
-        payload = payload or {"proposal": state.proposal_number}
+        dues = [(kinds[0], due)]
+        if before_hours > 0 and due - timedelta(hours=before_hours) > now:
+            dues.append((kinds[1], due - timedelta(hours=before_hours)))
         created = [
             await scheduler.add(
-                s,
-                game_id=game.id,
-                guild_id=game.guild_id,
-                kind=kinds[0],
-                due_at=due,
-                payload=payload,
+                s, game_id=game.id, guild_id=game.guild_id, kind=kind, due_at=at, payload=payload
             )
+            for kind, at in dues
         ]
-        reminder_hours = float(game.options.get("reminder_hours", 2))
-        if reminder_hours > 0 and due - timedelta(hours=reminder_hours) > now:
-            created.append(
-                await scheduler.add(
-                    s,
-                    game_id=game.id,
-                    guild_id=game.guild_id,
-                    kind=kinds[1],
-                    due_at=due - timedelta(hours=reminder_hours),
-                    payload=payload,
-                )
-            )
         return [self.schedule_after_commit(d) for d in created]
 
     def schedule_after_commit(self, deadline: Deadline) -> Effect:
@@ -309,21 +310,68 @@ class ResistanceService(AvalonSteps, GameService):
 
         return schedule
 
+    async def call_leader(self, s: AsyncSession, game: Game, state: Resistance) -> list[Effect]:
+        """Tell the new leader it is their turn: the channel's call pings them (them only), a DM
+        links to the channel, and with ``leader_hours`` a reminder DM comes before the skip."""
+        due, effects = await self.arm_leader_deadline(s, game, state)
+        leader = state.leader
+        effects.append(self.announce(game, self.debate_text(game, state), mention=leader))
+        row = await repo.player(s, game.id, leader)
+        lang = row.locale if row is not None else game.lang
+        text = t(
+            "resistance.dm.leader",
+            lang,
+            mission=state.mission,
+            attempt=state.rejections + 1,
+            size=state.team_size,
+            link=self.link(game),
+        )
+        if due is not None:
+            text += "\n" + t("resistance.dm.leader_deadline", lang, deadline=ts(due))
+
+        async def dm() -> None:
+            await self.app.courier.dm(leader, text)
+
+        effects.append(dm)
+        return effects
+
     async def arm_leader_deadline(
         self, s: AsyncSession, game: Game, state: Resistance
-    ) -> Effect | None:
+    ) -> tuple[datetime | None, list[Effect]]:
+        """With ``leader_hours``: the skip deadline and, ``reminder_hours`` before it (at most
+        half way), the leader's reminder. Returns the skip's time and the scheduling effects."""
         hours = float(game.options.get("leader_hours", 0) or 0)
         if hours <= 0 or state.phase is not Phase.DEBATE or self.app.scheduler is None:
+            return None, []
+        now = self.now()
+        due = now + timedelta(hours=hours)
+        before = min(float(game.options.get("reminder_hours", 2) or 0), hours / 2)
+        payload = {"proposal": state.proposal_number, "leader": state.leader}
+        return due, await self.arm(s, game, LEADER_KINDS, due, before, payload, now)
+
+    async def remind_leader_in(self, s: AsyncSession, game: Game, proposal: int) -> Outcome | None:
+        """The leader has not proposed yet and the skip is near: a private reminder."""
+        state = self.load(game)
+        if state.phase is not Phase.DEBATE or state.proposal_number != proposal:
             return None
-        deadline = await self.app.scheduler.add(
-            s,
-            game_id=game.id,
-            guild_id=game.guild_id,
-            kind=LEADER,
-            due_at=self.now() + timedelta(hours=hours),
-            payload={"proposal": state.proposal_number, "leader": state.leader},
+        open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
+        if not open_:
+            return None
+        leader = state.leader
+        row = await repo.player(s, game.id, leader)
+        text = t(
+            "resistance.dm.leader_reminder",
+            row.locale if row is not None else game.lang,
+            mission=state.mission,
+            size=state.team_size,
+            link=self.link(game),
+            deadline=ts(open_[0].due_at),
         )
-        return self.schedule_after_commit(deadline)
+
+        async def dm() -> None:
+            await self.app.courier.dm(leader, text)
+
+        return Outcome("", [dm])
 
     async def cancel_deadlines(self, s: AsyncSession, game: Game, kinds: Sequence[str]) -> None:
         if self.app.scheduler is not None:
@@ -649,13 +697,8 @@ class ResistanceService(AvalonSteps, GameService):
     ) -> list[Effect]:
         """Save, then the next debate: the leader list, the call to the leader, its deadline."""
         await self.save(s, game, state, events, actor)
-        effects = [
-            self.post_leader_list(game, state),
-            self.announce(game, self.debate_text(game, state)),
-        ]
-        leader = await self.arm_leader_deadline(s, game, state)
-        if leader:
-            effects.append(leader)
+        effects = [self.post_leader_list(game, state)]
+        effects += await self.call_leader(s, game, state)
         return effects
 
     def result_text(self, game: Game, state: Resistance, events: list[Event]) -> str:
@@ -817,6 +860,8 @@ class ResistanceService(AvalonSteps, GameService):
             return await self.remind_in(s, game, proposal)
         if deadline.kind == LEADER:
             return await self.skip_leader_in(s, game, proposal)
+        if deadline.kind == LEADER_REMINDER:
+            return await self.remind_leader_in(s, game, proposal)
         return None
 
     async def remind_in(
@@ -865,10 +910,7 @@ class ResistanceService(AvalonSteps, GameService):
             effects.append(await records.resistance_end_post(self, s, game, state))
         else:
             await self.save(s, game, state, events, None)
-            effects.append(self.announce(game, self.debate_text(game, state)))
-            leader = await self.arm_leader_deadline(s, game, state)
-            if leader:
-                effects.append(leader)
+            effects += await self.call_leader(s, game, state)
         effects.append(self.post_leader_list(game, state))
         return Outcome("", effects)
 
@@ -896,7 +938,7 @@ class ResistanceService(AvalonSteps, GameService):
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
-            kinds = [VOTE, REMINDER] if state.phase is Phase.VOTE else [LEADER]
+            kinds = [VOTE, REMINDER] if state.phase is Phase.VOTE else list(LEADER_KINDS)
             if state.phase in AVALON_PHASES:
                 kinds = list(AVALON_KINDS)
             deadlines = await repo.open_deadlines(s, game.id, kinds=kinds)
@@ -932,6 +974,8 @@ class ResistanceService(AvalonSteps, GameService):
                     effects.append(self.debate_lock(game, players, lock=False))
                 effects.append(self.post_leader_list(game, state))
                 effects.append(self.announce(game, self.end_text(game, state)))
+                # Every end reveals the roles and posts the history (RULES.md, End).
+                effects.append(await records.resistance_end_post(self, s, game, state))
             else:
                 effects.append(self.announce(game, t("common.lobby.cancelled", game.lang)))
             game.status = "cancelled"

@@ -338,6 +338,10 @@ class GameService:
         """The channel or forum post where the game's public messages go."""
         return game.thread_id or game.channel_id
 
+    def link(self, game: Game) -> str:
+        """A link to the game's channel or post that works from a DM."""
+        return f"https://discord.com/channels/{game.guild_id}/{self.where(game)}"
+
     def lobby_text(self, game: Game, players: list[Player]) -> str:
         names = listing([(p.user_id, p.display_name) for p in players], game.lang)
         return t(
@@ -619,8 +623,9 @@ class GameService:
         """The game's own error for a wrong number of players."""
         raise NotImplementedError
 
-    def before_start(self, game: Game) -> None:
-        """A last check before anyone is asked anything (e.g. the deck still loads)."""
+    def before_start(self, game: Game, players: list[Player]) -> None:
+        """A last check before anyone is asked anything (e.g. the deck still loads, the goal
+        can be reached by this many players)."""
 
     async def deal(
         self, s: AsyncSession, game: Game, players: list[Player], actor: Actor
@@ -636,7 +641,7 @@ class GameService:
             players = await repo.players(s, game.id)
             if not self.min_players <= len(players) <= self.max_players:
                 raise self.bad_player_count(len(players))
-            self.before_start(game)
+            self.before_start(game, players)
         # DMs before dealing: nobody gets a role or a hand unless everybody can.
         unreachable = await self.check_dms(game, players)
         if unreachable:

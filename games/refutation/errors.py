@@ -60,6 +60,14 @@ class NotEnoughTechniques(_KeyedError):
     KEY = ERROR_PREFIX + "not_enough_techniques"
 
 
+class TargetUnreachable(_KeyedError):
+    """The goal exceeds the cards dealt: each card in hand refutes one disinformation at most.
+    Params: ``target``, ``players``, ``dealt`` (cards in all hands), ``largest`` (the largest
+    goal this table can reach)."""
+
+    KEY = ERROR_PREFIX + "target_unreachable"
+
+
 class WrongDeck(_KeyedError):
     """A saved game loaded with another deck. Params: ``expected``, ``actual``."""
 
@@ -207,6 +215,7 @@ ERROR_CLASSES: tuple[type[_KeyedError], ...] = (
     NotEnoughDisinformation,
     NotEnoughRefutations,
     NotEnoughTechniques,
+    TargetUnreachable,
     WrongDeck,
     GameIsOver,
     NotAPlayer,

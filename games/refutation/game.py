@@ -47,6 +47,7 @@ from .errors import (
     NoVoteOpen,
     ReferenceAlreadyConsulted,
     RefutationInProgress,
+    TargetUnreachable,
     WrongDeck,
 )
 from .model import (
@@ -151,6 +152,28 @@ class Refutation:
         techniques = len(deck.techniques())
         if options.techniques and techniques < HAND_TECHNIQUES * count:
             raise NotEnoughTechniques(needed=HAND_TECHNIQUES * count, available=techniques)
+        dealt = Refutation.cards_dealt(count, options.techniques)
+        if options.target > dealt:
+            # A card that wins a refutation is discarded: the hands can refute ``dealt`` cards
+            # at most, so a larger goal is lost before the game starts.
+            raise TargetUnreachable(
+                target=options.target,
+                players=count,
+                dealt=dealt,
+                largest=Refutation.largest_target(count, deck, options.techniques),
+            )
+
+    @staticmethod
+    def cards_dealt(count: int, techniques: bool) -> int:
+        """Refutation (and, with the variant, technique) cards in all hands at the start."""
+        return (HAND_REFUTATIONS + (HAND_TECHNIQUES if techniques else 0)) * count
+
+    @staticmethod
+    def largest_target(count: int, deck: Deck, techniques: bool) -> int:
+        """The largest goal (5, 7 or 9) that ``count`` players can reach with this deck: no more
+        than the cards dealt, nor the deck's disinformation cards; 0 if none can be reached."""
+        limit = min(Refutation.cards_dealt(count, techniques), len(deck.disinformation()))
+        return max((t for t in TARGETS if t <= limit), default=0)
 
     @staticmethod
     def can_setup(players: Sequence[Player], deck: Deck, options: Options) -> bool:

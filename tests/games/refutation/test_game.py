@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import t
 from games.refutation import (
     Event,
     GameError,
@@ -130,6 +131,35 @@ def test_setup_errors(count: int, options: Options, key: str) -> None:
         Refutation.setup(players(count), DECK, random.Random(0), options)
     assert info.value.key == f"refutation.error.{key}"
     assert_renders(info.value)
+
+
+def test_a_goal_larger_than_the_cards_dealt_is_refused_with_the_largest_possible() -> None:
+    # 2 players without the variant hold 8 cards: 9 refutations can never happen.
+    with pytest.raises(GameError) as info:
+        Refutation.setup(players(2), DECK, random.Random(0), Options(target=9))
+    assert info.value.key == "refutation.error.target_unreachable"
+    assert info.value.params == {"target": 9, "players": 2, "dealt": 8, "largest": 7}
+    assert_renders(info.value)
+    assert "is 7." in t(info.value.key, "en", **info.value.params)
+    assert "est 7." in t(info.value.key, "fr", **info.value.params)
+    # With the variant they hold 10; with 3 players, 12: both can aim at 9.
+    Refutation.setup(players(2), DECK, random.Random(0), Options(target=9, techniques=True))
+    Refutation.setup(players(3), DECK, random.Random(0), Options(target=9))
+
+
+@pytest.mark.parametrize("techniques", [False, True])
+@pytest.mark.parametrize("target", [5, 7, 9])
+@pytest.mark.parametrize("count", [2, 3, 4, 5, 6])
+def test_every_table_can_start_exactly_when_its_hands_can_reach_the_goal(
+    count: int, target: int, techniques: bool
+) -> None:
+    dealt = (4 + (1 if techniques else 0)) * count
+    options = Options(target=target, techniques=techniques)
+    assert Refutation.can_setup(players(count), DECK, options) == (target <= dealt)
+    assert Refutation.cards_dealt(count, techniques) == dealt
+    largest = Refutation.largest_target(count, DECK, techniques)
+    assert largest == max(t for t in (5, 7, 9) if t <= dealt)
+    assert Refutation.can_setup(players(count), DECK, Options(largest, techniques))
 
 
 def test_setup_refuses_duplicates_and_small_decks() -> None:

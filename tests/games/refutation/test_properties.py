@@ -174,7 +174,7 @@ games_ = st.tuples(
     st.integers(2, 6),
     st.booleans(),
     st.sampled_from(TARGETS),
-)
+).filter(lambda p: p[3] <= Refutation.cards_dealt(p[1], p[2]))  # setup refuses the others
 
 
 @settings(max_examples=60, deadline=None)
@@ -280,16 +280,17 @@ def test_a_table_that_refutes_always_ends(params: tuple[int, int, bool, int]) ->
     )
     play_directed(game, bound=3000)
     assert game.result in (Result.WON, Result.LOST)
-    if n * 4 + (n if techniques else 0) < target:
-        assert game.result is Result.LOST
 
 
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_the_table_loses_when_hands_run_out(seed: int) -> None:
-    """2 players hold 8 refutation cards: the goal 9 cannot be reached."""
-    game, _ = Refutation.setup(players(2), DECK, random.Random(seed), Options(target=9))
+    """2 players hold 8 refutation cards for a goal of 7 (9 is refused at setup): a table that
+    does not win loses only once no hand can refute anything any more."""
+    game, _ = Refutation.setup(players(2), DECK, random.Random(seed), Options(target=7))
     play_directed(game, bound=3000)
-    assert game.result is Result.LOST
     assert len(game.refuted) <= 8
-    assert not game.table_can_refute()
+    if game.result is Result.LOST:
+        assert not game.table_can_refute()
+    else:
+        assert game.result is Result.WON and len(game.refuted) == 7
