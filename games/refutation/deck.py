@@ -87,7 +87,7 @@ _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 _SECTIONS = ("deck", "families", "cards", "relevance")
 _DECK_FIELDS = ("id", "version", "name")
 _FAMILY_FIELDS = ("key", "colour", "name")
-_CARD_FIELDS = ("number", "kind", "family", "title", "text", "source")
+_CARD_FIELDS = ("number", "kind", "family", "title", "text", "source", "claim")
 _RELEVANCE_FIELDS = ("disinformation", "card", "stars")
 
 
@@ -118,6 +118,9 @@ class Card:
     titles: dict[str, str]
     texts: dict[str, str]
     source: str
+    claim: str | None = None
+    """Disinformation only, optional: where the claim circulates (a record of the myth); the
+    ``source`` is then the science that answers it."""
 
     def title(self, lang: str) -> str:
         return _localized(self.titles, lang)
@@ -519,6 +522,13 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
     if not _is_url(source):
         raise DeckError("bad_source", number=number, field="source", value=_echo(source))
     assert isinstance(source, str)
+    claim = table.get("claim")
+    if claim is not None:
+        if kind is not CardKind.DISINFORMATION:
+            raise DeckError("claim_not_disinformation", number=number, field="claim")
+        if not _is_url(claim):
+            raise DeckError("bad_source", number=number, field="claim", value=str(claim)[:200])
+        assert isinstance(claim, str)
     return Card(
         number=number,
         kind=kind,
@@ -526,6 +536,7 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
         titles=titles,
         texts=texts,
         source=source,
+        claim=claim,
     )
 
 

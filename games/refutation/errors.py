@@ -282,6 +282,7 @@ DECK_ERRORS: dict[str, tuple[str, ...]] = {
     "bad_source": ("number", "field", "value"),
     "source_too_long": ("number", "field", "length", "max"),
     "card_unknown_field": ("number", "field"),
+    "claim_not_disinformation": ("number", "field"),
     "relevance_field": ("index", "field"),
     "relevance_unknown_field": ("index", "field"),
     "relevance_missing_card": ("index", "number", "field"),

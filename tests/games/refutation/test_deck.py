@@ -145,6 +145,26 @@ def test_valid_deck_parses() -> None:
     assert deck.stars(1, 26) == 3 and deck.stars(3, 26) == 0
 
 
+def test_a_disinformation_card_may_link_to_a_record_of_its_claim() -> None:
+    deck = parse_deck(
+        VALID.replace(
+            'source = "http://example.org/3"',
+            'source = "http://example.org/3"\nclaim = "https://example.org/where-it-circulates"',
+        )
+    )
+    assert deck.card(3).claim == "https://example.org/where-it-circulates"
+    assert deck.card(1).claim is None  # optional
+
+
+def test_every_default_disinformation_card_links_to_its_claim_and_the_science() -> None:
+    deck = load_deck(default_deck_path())
+    for card in deck.disinformation():
+        assert card.claim and card.claim != card.source, card.number
+    assert all(card.claim is None for card in [*deck.refutations(), *deck.techniques()])
+    # Issue 12: relevance corrections.
+    assert deck.stars(1, 60) == 2 and deck.stars(21, 51) == 3
+
+
 def test_reference_pages_best_first() -> None:
     deck = parse_deck(VALID)
     assert deck.reference_page(1) == [Reference(26, 3), Reference(51, 1)]
@@ -367,6 +387,23 @@ CASES: list[tuple[str, str, str | None, dict[str, str | int]]] = [
         _replace('source = "http://example.org/3"', 'source = "https://"'),
         "bad_source",
         {"number": 3, "field": "source"},
+    ),
+    (
+        "claim_on_a_refutation",
+        _replace(
+            'source = "https://example.org/26"',
+            'source = "https://example.org/26"\nclaim = "https://example.org/myth"',
+        ),
+        "claim_not_disinformation",
+        {"number": 26, "field": "claim"},
+    ),
+    (
+        "bad_claim",
+        _replace(
+            'source = "http://example.org/3"', 'source = "http://example.org/3"\nclaim = "a blog"'
+        ),
+        "bad_source",
+        {"number": 3, "field": "claim", "value": "a blog"},
     ),
     (
         "card_unknown_field",
