@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
@@ -220,6 +220,8 @@ class RefutationService(GameService):
             colour=colour,
             url=card.source,
         )
+        if card.claim:  # a disinformation card: where it circulates, then the science
+            embed.add_field(name=m("card.claim", lang), value=card.claim, inline=False)
         embed.add_field(name=m("card.source", lang), value=card.source, inline=False)
         embed.set_footer(
             text=f"{m(f'card.kind_{card.kind.value}', lang)} — {self.family_name(deck, card, lang)}"
@@ -229,23 +231,39 @@ class RefutationService(GameService):
     def label(self, deck: Deck, number: int, lang: str, limit: int = limits.BUTTON_LABEL) -> str:
         return limits.cut(f"{number} — {deck.title(number, lang)}", limit)
 
-    def reference_embed(self, deck: Deck, number: int, lang: str) -> discord.Embed:
+    def reference_embed(
+        self,
+        deck: Deck,
+        number: int,
+        lang: str,
+        under_vote: Mapping[int, tuple[int, int]] | None = None,
+    ) -> discord.Embed:
         """A card's reference page: the card, then the cards it refutes or that refute it,
-        best first, in as many fields as Discord's 1,024 characters a field need."""
+        best first, in as many fields as Discord's 1,024 characters a field need.
+
+        ``under_vote``: targets whose refutation vote is open (target -> (refutation number,
+        channel)). RULES.md: during its vote a target's stars are shown only to the whole table,
+        by the Reference page button (which elects), never in a private lookup."""
+        hidden = under_vote or {}
         card = deck.card(number)
         embed = self.card_embed(deck, number, lang)
-        lines = [
-            m(
-                "card.page_line",
-                lang,
-                card=r.card,
-                title=deck.title(r.card, lang),
-                stars=stars(r.stars),
-            )
-            for r in deck.reference_page(number)
-        ]
         heading = "card.refuted_by" if card.kind is CardKind.DISINFORMATION else "card.refutes"
-        for value in limits.field_values(lines) or [m("card.page_empty", lang)]:
+        if number in hidden:
+            n, where = hidden[number]
+            values = [m("card.page_hidden", lang, n=n, where=f"<#{where}>")]
+        else:
+            lines = [
+                m(
+                    "card.page_line",
+                    lang,
+                    card=r.card,
+                    title=deck.title(r.card, lang),
+                    stars=m("card.stars_hidden", lang) if r.card in hidden else stars(r.stars),
+                )
+                for r in deck.reference_page(number)
+            ]
+            values = limits.field_values(lines) or [m("card.page_empty", lang)]
+        for value in values:
             embed.add_field(name=m(heading, lang), value=value, inline=False)
         return embed
 
@@ -921,6 +939,8 @@ class RefutationService(GameService):
                     source=f"<{card.source}>",
                 )
             ]
+            if card.claim:
+                lines.append(m("reference.claim", lang, claim=f"<{card.claim}>"))
             for c in revealed:
                 n_stars = deck.stars(number, c)
                 key = "reference.line" if n_stars else "reference.not_listed"
@@ -1145,7 +1165,36 @@ class RefutationService(GameService):
                 deck = await self.app.decks.by_hash(s, sha)
         if not deck.has_card(number):
             raise UnknownCard(card=number)
-        return Reply("", [self.reference_embed(deck, number, actor.lang)])
+        async with self.app.sessions() as s:
+            under_vote = await self.targets_under_vote(s, actor, game, deck)
+        return Reply("", [self.reference_embed(deck, number, actor.lang, under_vote)])
+
+    async def targets_under_vote(
+        self, s: AsyncSession, actor: Actor, game: Game | None, deck: Deck
+    ) -> dict[int, tuple[int, int]]:
+        """Disinformation cards of this deck whose refutation vote is open and whose reference
+        page has not been opened yet, in this channel's game and in the actor's games: target
+        -> (refutation number, the game's channel)."""
+        games = [game] if game is not None and game.kind == self.kind else []
+        games += [
+            g
+            for g in await repo.games_of_user(s, actor.id, ("running",))
+            if g.kind == self.kind and all(g.id != other.id for other in games)
+        ]
+        out: dict[int, tuple[int, int]] = {}
+        for g in games:
+            if g.status != "running" or g.state is None:
+                continue
+            await self.ensure_deck(s, g)
+            state = self.load(g)
+            if (
+                state.phase is Phase.VOTE
+                and not state.reference_consulted
+                and state.target_card is not None
+                and state.deck.id == deck.id
+            ):
+                out[state.target_card] = (state.refutation_count, self.where(g))
+        return out
 
     async def status(self, actor: Actor, game_id: int) -> str:
         async with self.app.sessions() as s:

@@ -526,8 +526,12 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
     if claim is not None:
         if kind is not CardKind.DISINFORMATION:
             raise DeckError("claim_not_disinformation", number=number, field="claim")
+        if isinstance(claim, str) and len(claim) > SOURCE_MAX:  # the same rules as a source
+            raise DeckError(
+                "source_too_long", number=number, field="claim", length=len(claim), max=SOURCE_MAX
+            )
         if not _is_url(claim):
-            raise DeckError("bad_source", number=number, field="claim", value=str(claim)[:200])
+            raise DeckError("bad_source", number=number, field="claim", value=_echo(claim))
         assert isinstance(claim, str)
     return Card(
         number=number,

@@ -11,7 +11,8 @@ import pytest
 
 from bot.names import names, shown
 from tests.e2e.play import Game, text_of, until
-from tests.e2e.refutation_play import RfGame
+from tests.e2e.refutation_play import DECK, RfGame, best_card
+from tests.e2e.test_refutation_games import setup_target
 
 pytestmark = pytest.mark.timeout(150)
 
@@ -204,3 +205,54 @@ async def test_refutation_goal_pings_and_sorted_summary(table: Any, bot: Any) ->
     end = await game.new_public(since, "The game was ended")
     lines = [x for x in end.splitlines() if x.startswith("• **")]
     assert [x.split("**")[1] for x in lines] == ["Bruno", "Émile", "zoé"]
+
+
+async def card_page(table: Any, user: Any, channel: Any, number: int) -> str:
+    ix = await table.sb.slash(user, "refutation card", channel=channel, number=number)
+    message = await ix.reply_message(10.0)
+    assert message is not None and message.ephemeral
+    return text_of(message)
+
+
+def someone_can_refute(card: int, hands: dict[Any, list[int]]) -> bool:
+    return any(best_card(h, card) is not None for h in hands.values())
+
+
+async def test_the_targets_stars_open_only_with_the_public_button(table: Any, bot: Any) -> None:
+    players = [table.users[i] for i in (0, 1, 3)]  # private answers in English
+    outsider = table.users[9]
+    elsewhere = table.guild.add_text_channel("elsewhere")
+    await until(lambda: bot.get_channel(elsewhere.id) is not None, what="the new channel")
+    game = RfGame(table, players)
+    await game.open(techniques=True)
+    await game.start()
+    active, owner, target, hands = await setup_target(game, someone_can_refute)
+    holder, card = next((u, best_card(h, target)) for u, h in hands.items() if best_card(h, target))
+    assert card is not None
+    other = next(d.number for d in DECK.disinformation() if d.number != target)
+    before = await card_page(table, outsider, table.channel, target)
+    assert "★" in before  # before the refutation, the page is free to read
+    await game.refute(active, owner)
+    await game.choose_all({holder: card})
+
+    # The vote is open: the target's stars, privately, nowhere; the button is named.
+    for user, channel in ((holder, table.channel), (holder, elsewhere), (outsider, table.channel)):
+        page = await card_page(table, user, channel, target)
+        assert "★" not in page and "☆" not in page, page
+        assert "Reference page" in page and f"<#{table.channel.id}>" in page, page
+    # The revealed card's page hides only the target's line; other cards stay free.
+    page = await card_page(table, holder, table.channel, card)
+    line = next(x for x in page.splitlines() if x.startswith(f"Card {target} — "))
+    assert "stars hidden during the vote" in line and "★" not in line
+    assert "★" in await card_page(table, holder, table.channel, other)
+
+    # The public button shows the page to everyone and elects as the rules say.
+    since = len(game.public())
+    assert "reference page" in await game.click_vote(holder, "ref")
+    shown_page = await game.new_public(since, "opens the reference page")
+    assert "★" in shown_page and f"Card {card} has the most stars" in shown_page
+    claim = DECK.card(target).claim
+    assert claim and f"Where the claim circulates: <{claim}>" in shown_page  # the myth's record
+    result = await game.new_public(since, "succeeds:")
+    assert "elected by the reference page" in result
+    assert "★" in await card_page(table, holder, table.channel, target)  # free again
