@@ -15,6 +15,7 @@ from typing import Any
 
 from bot import avalon
 from bot.i18n import MissingMessage, t
+from bot.names import ordered, sort_key
 from db.models import Game
 
 Events = Sequence[tuple[str, Mapping[str, Any]]]
@@ -70,7 +71,9 @@ def substituted(d: Mapping[str, Any], names: Mapping[int, str], lang: str) -> st
 
 
 def listing(ids: Sequence[Any], names: Mapping[int, str]) -> str:
-    return ", ".join(md(names.get(int(i), str(i))) for i in ids) or "—"
+    """Players' names in alphabetical order (bot/names.py), each escaped for Markdown."""
+    shown = sorted((int(i) for i in ids), key=lambda i: sort_key(i, names.get(i, str(i))))
+    return ", ".join(md(names.get(i, str(i))) for i in shown) or "—"
 
 
 # -- The Resistance --------------------------------------------------------------------------
@@ -197,7 +200,7 @@ def refutation_markdown(game: Game, state: Any, events: Events, lang: str) -> st
     lines += ["", f"## {t('archive.players', lang)}", ""]
     lines.append(f"| {t('archive.player', lang)} | {t('archive.refutation.credited', lang)} |")
     lines.append("|---|---|")
-    for p in state.players:
+    for p in ordered(state.players, lang, lambda p: (p.id, p.name)):
         cards = ", ".join(card_label(state, c, lang) for c in state.credits.get(p.id, [])) or "—"
         lines.append(f"| {md(p.name)} | {len(state.credits.get(p.id, []))} — {cards} |")
     lines += ["", f"## {t('archive.refutation.title', lang)}"]

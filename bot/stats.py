@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.archive import role_name
 from bot.errors import UserError
 from bot.i18n import t
+from bot.names import sort_key
 from db import repo
 from db.models import Event, Game, GameStatus, Player
 
@@ -152,7 +153,7 @@ def leaderboard(stats: Mapping[int, PlayerStats], game: str, min_games: int) -> 
             -record(p).won,
             -(record(p).rate or 0.0),
             -record(p).played,
-            p.name.casefold(),
+            sort_key(p.user_id, p.name),  # alphabetical as bot/names.py sorts, then the id
         ),
     )
 

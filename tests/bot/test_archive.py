@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot import archive
+from bot.names import sort_key
 from db.models import Game
 from games.refutation import Player as RfPlayer
 from games.refutation import Refutation, default_deck_path, load_deck
@@ -54,8 +55,9 @@ def test_the_resistance_record_has_every_proposal_vote_mission_and_role(lang: st
     names = {p.id: p.name for p in state.players}
     names.update({int(d["old"]): d["old_name"] for k, d in events if k == "player_substituted"})
     accepted = "Accepted" if lang == "en" else "Pour"
-    for d in results:  # every vote by name, in the engine's (alphabetical) order
-        listed = ", ".join(archive.md(names[p]) for p in d["accept"]) or "—"
+    for d in results:  # every vote by name, in alphabetical order (bot/names.py: UCA, then id)
+        accept = sorted(d["accept"], key=lambda p: sort_key(p, names[p]))
+        listed = ", ".join(archive.md(names[p]) for p in accept) or "—"
         line = f"- {accepted} ({len(d['accept'])}): {listed}"
         assert line in re.sub(r"[ \u00a0\u202f]:", ":", text)
     assert text.count("sabotage(s)") == len(missions) == 4

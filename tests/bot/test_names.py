@@ -112,3 +112,18 @@ def test_markdown_in_names_is_only_text() -> None:
     # Symbols sort before letters (the DUCET's order), escaped or not.
     assert listing([(2, "**x**"), (1, "alice")], "en", bold=True) == r"**\*\*x\*\***, **alice**"
     assert listing([], "en") == "—"
+
+
+def test_the_archive_and_the_leaderboard_use_the_same_order() -> None:
+    from bot import archive, stats
+
+    ids = list(range(1, len(FORUM) + 1))
+    names_by_id = dict(zip(ids, FORUM, strict=True))
+    assert archive.listing(ids, names_by_id) == "alice, Bruno, Çedric, Émile, Ève, Œdipe, zoé"
+    # Equal records: the leaderboard's last tie-break is the name, in the same order.
+    figures = {
+        uid: stats.PlayerStats(uid, name, resistance=stats.Record(played=2, won=1))
+        for uid, name in names_by_id.items()
+    }
+    board = stats.leaderboard(figures, "resistance", 1)
+    assert [p.name for p in board] == ["alice", "Bruno", "Çedric", "Émile", "Ève", "Œdipe", "zoé"]
