@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import lang_of, t
+from bot.names import shown
 from db.repo import StaleState
 
 log = logging.getLogger(__name__)
@@ -42,13 +43,26 @@ def _unwrap(error: BaseException) -> BaseException:
     return error
 
 
+# Parameters of the engines' errors that hold a player's display name (the app's own
+# UserErrors escape names where they are raised).
+NAME_PARAMS = ("name", "leader")
+
+
+def engine_params(params: dict[str, Any]) -> dict[str, Any]:
+    """An engine error's parameters with every player name Markdown-escaped (bot/names.py)."""
+    return {
+        k: shown(v) if k in NAME_PARAMS and isinstance(v, str) else v for k, v in params.items()
+    }
+
+
 def describe(error: BaseException, lang: str) -> str | None:
     """The private message for an expected error, or None when it is a bug."""
     error = _unwrap(error)
     if isinstance(error, StaleState):
         return t("common.error.conflict", lang)
     if isinstance(error, Keyed):
-        return t(error.key, lang, **error.params)
+        params = error.params if isinstance(error, UserError) else engine_params(error.params)
+        return t(error.key, lang, **params)
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("common.error.guild_only", lang)
     if isinstance(error, app_commands.CommandOnCooldown):

@@ -127,3 +127,14 @@ def test_the_archive_and_the_leaderboard_use_the_same_order() -> None:
     }
     board = stats.leaderboard(figures, "resistance", 1)
     assert [p.name for p in board] == ["alice", "Bruno", "Çedric", "Émile", "Ève", "Œdipe", "zoé"]
+
+
+def test_names_in_the_engines_errors_are_escaped_once() -> None:
+    from bot.errors import UserError, describe
+    from games.resistance import DuplicatePlayer
+
+    text = describe(DuplicatePlayer(name="**x** ← leader", player=1), "en")
+    assert text is not None and r"\*\*x\*\* ← leader is on the list twice" in text
+    # The app's own errors carry names already escaped where they are raised.
+    text = describe(UserError("common.error.already_joined", name=shown("__u__")), "en")
+    assert text == r"\_\_u\_\_ is already signed up."
