@@ -731,9 +731,11 @@ async def scenario_round(url: str, tmp: Path) -> dict[str, Any]:
             options = {f"player{i}": by_id[p] for i, p in enumerate(team, 1)}
             await slash(leader, "resistance propose", **options)
             for u in users:
-                await sb._wait_for(
-                    lambda u=u: any(m.labels for m in sb.dms(u)[before[u.id] :]), 15, "vote DM"
-                )
+
+                def vote_dm(u: Any = u) -> bool:
+                    return any(m.labels for m in sb.dms(u)[before[u.id] :])
+
+                await sb._wait_for(vote_dm, 15, "vote DM")
             ixs = []
             for u in users:
                 dm = next(m for m in reversed(sb.dms(u)) if m.labels)
@@ -783,7 +785,8 @@ async def _state(url: str) -> Any:
     engine = make_engine(url, poolclass=NullPool)
     try:
         async with engine.connect() as conn:
-            state = (await conn.execute(select(Game.state).order_by(Game.id.desc()))).scalar()
+            latest = select(Game.state).order_by(Game.id.desc()).limit(1)
+            state = (await conn.execute(latest)).scalar_one()
     finally:
         await engine.dispose()
     return Resistance.from_dict(state)

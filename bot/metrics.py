@@ -187,7 +187,8 @@ def instrument() -> None:
     """Time interaction callbacks and count 429s (in the calling task's context and those it
     creates: call it from the bot's start, before the gateway connects)."""
     if not isinstance(webhook_async.async_context.get(), _AckTimer):
-        webhook_async.async_context.set(_AckTimer())
+        # discord.py leaves AsyncWebhookAdapter.__init__ unannotated (it takes no argument).
+        webhook_async.async_context.set(_AckTimer())  # type: ignore[no-untyped-call]
     for name in _RATE_LOGGERS:
         logger = logging.getLogger(name)
         if _rate_counter not in logger.handlers:

@@ -273,7 +273,8 @@ async def rules_text(service: Any, lang: str, channel_id: int) -> str:
         if game is not None and game.kind != kind:
             game = None
         options = dict(game.options) if game is not None else {}
-        if options.get("deadline_time"):  # the hour is the server's: say in which zone
+        # the hour is the server's: say in which zone
+        if game is not None and options.get("deadline_time"):
             options["timezone"] = (await repo.get_guild_settings(s, game.guild_id)).timezone
     parts = [t(f"rules.{kind}.{section}", lang) for section in RULES_SECTIONS[kind]]
     if kind == "resistance" and game is not None and game.options.get("variant") == "avalon":

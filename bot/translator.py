@@ -17,17 +17,24 @@ def message_key(
     string: app_commands.locale_str, context: app_commands.TranslationContextTypes
 ) -> str:
     """The catalogue key of one translatable string of the command tree."""
+    # discord.py pairs each location with one kind of data (a command or group, a parameter, a
+    # choice); the isinstance checks let the type checker see that pairing.
     data = context.data
     location = context.location
-    if location in (Where.command_name, Where.group_name):
-        return f"commands.{data.qualified_name.replace(' ', '.')}.name"
-    if location in (Where.command_description, Where.group_description):
-        return f"commands.{data.qualified_name.replace(' ', '.')}.description"
-    if location in (Where.parameter_name, Where.parameter_description):
+    named = (app_commands.Command, app_commands.Group, app_commands.ContextMenu)
+    if isinstance(data, named):
+        if location in (Where.command_name, Where.group_name):
+            return f"commands.{data.qualified_name.replace(' ', '.')}.name"
+        if location in (Where.command_description, Where.group_description):
+            return f"commands.{data.qualified_name.replace(' ', '.')}.description"
+    if isinstance(data, app_commands.Parameter) and location in (
+        Where.parameter_name,
+        Where.parameter_description,
+    ):
         command = data.command.qualified_name.replace(" ", ".")
         part = "name" if location is Where.parameter_name else "description"
         return f"commands.{command}.params.{data.name}.{part}"
-    if location is Where.choice_name:
+    if isinstance(data, app_commands.Choice) and location is Where.choice_name:
         return f"commands.choices.{data.value}"
     return str(string.extras.get("key", string.message))
 

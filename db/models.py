@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     false,
@@ -47,6 +48,13 @@ NAMING_CONVENTION: dict[str, str] = {
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map = {datetime: UTCDateTime(), dict[str, Any]: JSON()}
+
+    if TYPE_CHECKING:
+        # SQLAlchemy's stub types ``__table__`` as any FromClause (a class may be mapped onto a
+        # subquery); every model here declares ``__tablename__``, so declarative makes a Table,
+        # which ``insert()``/``update()`` accept. Declared for the type checker only, as
+        # SQLAlchemy's own DeclarativeBase does.
+        __table__: ClassVar[Table]
 
 
 class Language(StrEnum):

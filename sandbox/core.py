@@ -9,7 +9,7 @@ import random
 import re
 import secrets
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -1096,9 +1096,10 @@ class Sandbox:
         return await self._send_interaction(ix)
 
     async def submit_modal(
-        self, user: User, ix: Interaction, values: dict[str, str]
+        self, user: User, ix: Interaction, values: Mapping[str, str | list[str]]
     ) -> Interaction:
-        """Submit the modal the bot opened in answer to ``ix`` (text inputs by custom_id)."""
+        """Submit the modal the bot opened in answer to ``ix`` (text inputs by custom_id; a
+        select inside a label takes a list of values)."""
         if ix.modal is None:
             raise SandboxError("that interaction was not answered with a modal")
         rows: list[dict[str, Any]] = []
