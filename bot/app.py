@@ -96,7 +96,11 @@ class GameBot(commands.AutoShardedBot):
             intents=intents,
             tree_cls=GameCommandTree,
             shard_count=settings.discord.shard_count,
-            shard_ids=list(settings.discord.shard_ids) if settings.discord.shard_ids else None,
+            # discord.py's typed options say list[int], but AutoShardedClient reads
+            # kwargs.pop("shard_ids", None), None meaning every shard (its documented default).
+            shard_ids=list(settings.discord.shard_ids)  # type: ignore[arg-type]
+            if settings.discord.shard_ids
+            else None,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             max_messages=None,

@@ -174,9 +174,11 @@ async def play_resistance(
         before = {u.id: len(sb.dms(u)) for u in users}
         team_options = {f"player{i}": u for i, u in enumerate(team, 1)}
         await slash(sb, channel, chief, "resistance propose", **team_options)
-        await until(
-            lambda b=before: all(any(m.labels for m in sb.dms(u)[b[u.id] :]) for u in users)
-        )
+
+        def all_asked(b: dict[int, int] = before) -> bool:
+            return all(any(m.labels for m in sb.dms(u)[b[u.id] :]) for u in users)
+
+        await until(all_asked)
         silent = rng.choice(users) if rng.random() < 0.3 else None
         for user in users:
             if user is silent:
@@ -190,13 +192,14 @@ async def play_resistance(
                 sabotage = user.id in spies and rng.random() < 0.7
                 await click(sb, user, dm, "sabotage" if sabotage else "support")
         count = len(sb.channel_messages(channel))
-        await until(
-            lambda c=count: any(
+
+        def vote_counted(c: int = count) -> bool:
+            return any(
                 "Team accepted" in m.content or "Team rejected" in m.content
                 for m in sb.channel_messages(channel)[c:]
-            ),
-            timeout=VOTE_SECONDS + 20,
-        )
+            )
+
+        await until(vote_counted, timeout=VOTE_SECONDS + 20)
         await asyncio.sleep(0.3)
 
 

@@ -26,7 +26,7 @@ EVIL_WORDS_FR = ("Morgane", "serviteur de Mordred")
 
 def is_evil(role_dm: str) -> bool:
     match = re.search(r"(?:You are|Vous êtes) (?:a |un )?\*\*(.+?)\*\*", role_dm)
-    return bool(match) and any(w in match.group(1) for w in EVIL_WORDS + EVIL_WORDS_FR)
+    return match is not None and any(w in match.group(1) for w in EVIL_WORDS + EVIL_WORDS_FR)
 
 
 async def play_avalon(
@@ -116,9 +116,11 @@ async def play_avalon(
         count = len(public())
         team_options = {f"player{i}": u for i, u in enumerate(team, 1)}
         await slash(sb, channel, chief, "resistance propose", **team_options)
-        await until(
-            lambda b=before: all(any(m.labels for m in sb.dms(u)[b[u.id] :]) for u in users)
-        )
+
+        def all_asked(b: dict[int, int] = before) -> bool:
+            return all(any(m.labels for m in sb.dms(u)[b[u.id] :]) for u in users)
+
+        await until(all_asked)
         failed = any(re.search(r"Mission \d+ fails", text) for text in public())
         saboteur = None if failed else next((u for u in team if u.id in evil), None)
         for user in users:
@@ -127,10 +129,11 @@ async def play_avalon(
             if user in team:
                 await click(sb, user, dm, "sabotage" if user is saboteur else "support")
         # The result, then the next debate, the Lady's turn, the assassination or the end.
-        await until(
-            lambda c=count: any(NEXT.search(text) for text in public()[c + 1 :]),
-            timeout=SECONDS + 20,
-        )
+
+        def next_step(c: int = count) -> bool:
+            return any(NEXT.search(text) for text in public()[c + 1 :])
+
+        await until(next_step, timeout=SECONDS + 20)
         await asyncio.sleep(0.3)
 
 

@@ -102,9 +102,11 @@ async def play_refutation(
     await table.slash(mod, "refutation start")
     await table.wait_public(since, "it is your turn")
     for user in players:
-        hand = await until(
-            lambda u=user: next((cards_in(m) for m in sb.dms(u) if cards_in(m)), None)
-        )
+
+        def dealt(u: Any = user) -> list[int] | None:
+            return next((cards_in(m) for m in sb.dms(u) if cards_in(m)), None)
+
+        hand = await until(dealt)
         table.hands[user.id] = hand
 
     refutations = 0
@@ -151,12 +153,14 @@ async def refute(
     await table.slash(active, "refutation refute", target=table.by_id[owner])
     menus = {}
     for user in table.players:
-        menus[user.id] = await until(
-            lambda u=user: next((m for m in sb.dms(u)[before[u.id] :] if m.selects), None)
-        )
+
+        def menu(u: Any = user) -> Any:
+            return next((m for m in sb.dms(u)[before[u.id] :] if m.selects), None)
+
+        menus[user.id] = await until(menu)
     silent = rng.choice(table.players) if forget else None
     for user in table.players:
-        if user is silent:
+        if silent is not None and user is silent:
             print(f"       ({user.name} forgets to choose: the deadline will close the choice)")
             continue
         card = table.best(user.id, target)

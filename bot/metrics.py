@@ -19,7 +19,7 @@ import contextlib
 import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from aiohttp import web
@@ -32,9 +32,6 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-
-if TYPE_CHECKING:
-    from discord.ext import commands
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +198,7 @@ def instrument() -> None:
 class MetricsServer:
     """``/metrics`` and ``/healthz`` on ``host:port``, and the event loop's lag sampler."""
 
-    def __init__(self, bot: commands.Bot, host: str, port: int) -> None:
+    def __init__(self, bot: discord.Client, host: str, port: int) -> None:
         self.bot = bot
         self.host = host
         self.port = port
