@@ -32,6 +32,8 @@ from games.resistance import (
     Role,
     Variant,
     Winner,
+    evil_characters,
+    good_characters,
     verify_options,
 )
 
@@ -131,6 +133,23 @@ class AvalonSteps(_Base):
                 options[name] = False
         verify_options(engine_options(options))
         return options
+
+    def lobby_text(self, game: Game, players: list[Player]) -> str:
+        """An Avalon game's lobby says so, with its special roles and the Lady, on lines of
+        their own (never on the line of the players' names)."""
+        text = super().lobby_text(game, players)
+        options = engine_options(game.options)
+        if not options.is_avalon:
+            return text
+        chosen = set(good_characters(options) + evil_characters(options))
+        roles = ", ".join(
+            t(key(f"role_name.{c.value}"), game.lang) for c in ROLE_ORDER if c in chosen
+        )
+        head, _, rest = text.partition("\n")
+        lines = [head, t(key("lobby.variant"), game.lang, roles=roles)]
+        if options.lady_of_the_lake:
+            lines.append(t(key("lobby.lady"), game.lang))
+        return "\n".join([*lines, rest] if rest else lines)
 
     async def start(self, actor: Actor, game_id: int) -> str:
         """Refuse before anyone is asked anything when the Avalon roles do not fit the table."""

@@ -69,7 +69,7 @@ async def test_ten_players_every_role_the_lady_and_the_assassination(table: Any,
         assert sorted(game.characters.values()) == sorted(
             ["merlin", "percival", *["servant"] * 4, "assassin", "morgana", "mordred", "oberon"]
         )
-        start = await game.new_public(0, "Avalon")
+        start = await game.new_public(0, "**Avalon** begins")
         assert "Roles in play: Merlin, Percival, the Assassin, Morgana, Mordred, Oberon" in start
 
         # What each role DM shows.
@@ -237,7 +237,7 @@ async def test_server_defaults_make_avalon_the_default(table: Any, bot: Any) -> 
     game = AvalonGame(table, table.users[:6])
     await game.open()  # no option typed: the server's defaults
     await game.start()
-    start = await game.new_public(0, "Avalon")
+    start = await game.new_public(0, "**Avalon** begins")
     assert "Roles in play: Merlin, Percival, the Assassin" in start
     assert "The Lady of the Lake starts with" in start
     assert sorted(set(game.characters.values())) == [
@@ -253,3 +253,35 @@ async def test_server_defaults_make_avalon_the_default(table: Any, bot: Any) -> 
     await other.start()
     assert "Avalon" not in "\n".join(other.public())
     assert len(other.spies()) == 2  # the classic role DMs: Spy or Resistance
+
+
+async def test_the_lobby_says_avalon_and_its_roles_in_the_servers_language(
+    table: Any, bot: Any
+) -> None:
+    """Who joins an Avalon game knows it: the lobby names the variant, its roles and the Lady
+    (never next to a player's name); a classic game's lobby says nothing of Avalon."""
+
+    def lobby_of(channel: Any) -> str:
+        return text_of([m for m in table.sb.channel_messages(channel) if m.labels][-1])
+
+    game = AvalonGame(table, table.users[:7])
+    await game.open_avalon(percival=True, morgana=True, lady_of_the_lake=True)
+    text = await until(lambda: "Players (7" in lobby_of(table.channel) and lobby_of(table.channel))
+    line = next(x for x in text.splitlines() if "Avalon" in x)
+    assert line == "🏰 **Avalon** variant. Special roles: Merlin, Percival, the Assassin, Morgana."
+    assert "🌊 With the Lady of the Lake." in text.splitlines()
+    assert_transcript_keeps_secrets(game)
+
+    await game.slash(table.mod, "resistance cancel")
+    await game.slash(table.mod, "settings language", language="fr")
+    await game.slash(table.mod, "resistance new", variant="avalon", mordred=True, oberon=True)
+    text = await until(lambda: "Joueurs (0" in lobby_of(table.channel) and lobby_of(table.channel))
+    assert "🏰 Variante **Avalon**. Rôles spéciaux\u00a0: Merlin, l’Assassin, Mordred, Oberon." in (
+        text.splitlines()
+    )
+    assert "Dame du Lac" not in text
+
+    await game.slash(table.mod, "resistance cancel")
+    await game.slash(table.mod, "resistance new")
+    text = await until(lambda: "Avalon" not in lobby_of(table.channel) and lobby_of(table.channel))
+    assert text.count("\n") == 1, text
