@@ -1071,6 +1071,13 @@ class ResistanceService(AvalonSteps, GameService):
                 )
                 if due:
                     lines.append(t("resistance.status.deadline", lang, deadline=ts(due)))
+            elif view.phase is Phase.DEBATE:
+                # With leader_hours, the leader is skipped at this deadline.
+                leader_due = await repo.open_deadlines(s, game.id, kinds=[LEADER])
+                if leader_due:
+                    lines.append(
+                        t("resistance.status.deadline", lang, deadline=ts(leader_due[0].due_at))
+                    )
             lines += await self.avalon_status_lines(s, game, state, lang)
             return "\n".join(lines)
 

@@ -3,6 +3,7 @@ leader timeouts, moderators who see roles, cancel."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -103,3 +104,19 @@ async def test_dms_follow_the_language_a_player_clicks_with(table: Any, bot: Any
     leader = game.leader()
     await game.propose([leader, next(u for u in game.players if u is not leader)])
     assert "Pour" in game.vote_dm(chloe).labels
+
+
+async def test_status_gives_the_leaders_deadline_during_the_debate(table: Any, bot: Any) -> None:
+    """With ``leader_hours`` the debate has a deadline (the leader is skipped at it): everyone
+    reads it in /resistance status, as a Discord timestamp."""
+    game = Game(table, table.users[:5])
+    await game.open(leader_hours=3.0)
+    await game.start()
+    status = await game.slash(table.users[0], "resistance status")
+    assert "Phase: debate" in status
+    assert re.search(r"^Deadline: <t:\d+:F> \(<t:\d+:R>\)$", status, re.M), status
+    # Without leader_hours the debate has no deadline, and status gives none.
+    await game.slash(table.mod, "resistance cancel")
+    await game.open()
+    await game.start()
+    assert "Deadline" not in await game.slash(table.users[0], "resistance status")
