@@ -925,7 +925,7 @@ class ResistanceService(AvalonSteps, GameService):
             else:
                 outcome = await self.remind_in(s, game, None, actor.lang)
             if outcome is None:
-                raise GameError("resistance.error.no_vote_to_resolve", {})
+                raise UserError("resistance.error.nobody_to_remind")
             step = f"vote p{state.proposal_number}"
             if state.phase in AVALON_PHASES:
                 step = f"{state.phase.value} {step_of(state)}"

@@ -120,3 +120,17 @@ async def test_status_gives_the_leaders_deadline_during_the_debate(table: Any, b
     await game.open()
     await game.start()
     assert "Deadline" not in await game.slash(table.users[0], "resistance status")
+
+
+async def test_remind_with_nothing_open_says_so_not_that_nothing_can_be_closed(
+    table: Any, bot: Any
+) -> None:
+    """During the debate nobody owes a vote: /resistance remind says there is no one to remind
+    (it used to answer resolve's "no team vote to close"), and DMs nobody."""
+    game = Game(table, table.users[:5])
+    await game.open()
+    await game.start()
+    dms = {u.id: len(table.sb.dms(u)) for u in game.players}
+    reply = await game.slash(table.mod, "resistance remind")
+    assert reply == "No vote or private choice is waiting right now: there is no one to remind."
+    assert {u.id: len(table.sb.dms(u)) for u in game.players} == dms
