@@ -508,13 +508,14 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = dict(good[len(good) // 2])
     for key in good[0]:
         values = [r.get(key) for r in good]
-        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+        if len(numbers) != len(values):
             continue
         if key in WORST_OF:
-            out[key] = max(values)  # type: ignore[type-var]
+            out[key] = max(numbers)
         else:
-            ints = all(isinstance(v, int) for v in values)
-            med = (statistics.median_low if ints else statistics.median)(values)  # type: ignore[type-var]
+            ints = all(isinstance(v, int) for v in numbers)
+            med = (statistics.median_low if ints else statistics.median)(numbers)
             out[key] = round(med, 1) if isinstance(med, float) else med
     out["reps"] = len(runs)
     out["errors"] = len(runs) - len(good)

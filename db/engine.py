@@ -171,11 +171,12 @@ class _WriterGate:
 def is_busy(exc: BaseException) -> bool:
     """Whether ``exc`` is SQLite's "database is locked": another connection held the write
     lock longer than ``busy_timeout`` (the caller may wait and try again)."""
-    while exc is not None:
-        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+    current: BaseException | None = exc
+    while current is not None:
+        if isinstance(current, sqlite3.OperationalError) and "locked" in str(current):
             return True
-        orig = getattr(exc, "orig", None)
-        exc = orig if isinstance(orig, BaseException) else exc.__cause__  # type: ignore[assignment]
+        orig = getattr(current, "orig", None)
+        current = orig if isinstance(orig, BaseException) else current.__cause__
     return False
 
 

@@ -16,7 +16,18 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Insert, and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    CursorResult,
+    Result,
+    and_,
+    bindparam,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -63,7 +74,14 @@ def _now(at: datetime | None) -> datetime:
     return utcnow() if at is None else at
 
 
-def _dialect_insert(s: AsyncSession, model: type[Any]) -> Insert:
+def _rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched. SQLAlchemy's stub types ``execute`` as a Result;
+    a DML statement without RETURNING always gives a CursorResult, which counts them."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
+
+
+def _dialect_insert(s: AsyncSession, model: type[Any]) -> sqlite.Insert | postgresql.Insert:
     """The dialect's INSERT (with ``on_conflict_do_update``): sqlite or postgresql."""
     name = s.get_bind().dialect.name
     if name == "sqlite":
@@ -128,7 +146,7 @@ async def store_deck_content(
     stmt = (
         _dialect_insert(s, DeckContent)
         .values(sha256=sha256, deck_id=deck_id, content=content, created_at=_now(at))
-        .on_conflict_do_nothing(index_elements=[DeckContent.sha256])  # type: ignore[attr-defined]
+        .on_conflict_do_nothing(index_elements=[DeckContent.sha256])
     )
     await s.execute(stmt)
 
@@ -162,12 +180,12 @@ async def save_guild_deck(
     stmt = ins.values(
         guild_id=guild_id, name=name, sha256=sha256, uploaded_by=uploaded_by, uploaded_at=_now(at)
     )
-    stmt = stmt.on_conflict_do_update(  # type: ignore[attr-defined]
+    stmt = stmt.on_conflict_do_update(
         index_elements=[GuildDeck.guild_id, GuildDeck.name],
         set_={
-            "sha256": stmt.excluded.sha256,  # type: ignore[attr-defined]
-            "uploaded_by": stmt.excluded.uploaded_by,  # type: ignore[attr-defined]
-            "uploaded_at": stmt.excluded.uploaded_at,  # type: ignore[attr-defined]
+            "sha256": stmt.excluded.sha256,
+            "uploaded_by": stmt.excluded.uploaded_by,
+            "uploaded_at": stmt.excluded.uploaded_at,
         },
     )
     await s.execute(stmt)
@@ -294,7 +312,7 @@ async def save_state(s: AsyncSession, game: Game, state: dict[str, Any]) -> int:
         .values(state=state, version=old + 1)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    if _rowcount(result) != 1:
         raise StaleState(game.id, old)
     set_committed_value(game, "state", state)
     set_committed_value(game, "version", old + 1)
@@ -330,7 +348,7 @@ async def set_status(
 async def delete_game(s: AsyncSession, game_id: int) -> bool:
     """Delete a game and (ON DELETE CASCADE) everything that belongs to it."""
     result = await s.execute(delete(Game).where(Game.id == game_id))
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(_rowcount(result))
 
 
 # -- players ---------------------------------------------------------------------------------
@@ -380,7 +398,7 @@ async def remove_player(s: AsyncSession, game_id: int, user_id: int) -> bool:
     result = await s.execute(
         delete(Player).where(Player.game_id == game_id, Player.user_id == user_id)
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(_rowcount(result))
 
 
 async def deactivate_player(s: AsyncSession, game_id: int, user_id: int) -> bool:
@@ -391,7 +409,7 @@ async def deactivate_player(s: AsyncSession, game_id: int, user_id: int) -> bool
         .values(active=False)
         .execution_options(synchronize_session="fetch")
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(_rowcount(result))
 
 
 async def set_player_locale(s: AsyncSession, game_id: int, user_id: int, locale: str) -> bool:
@@ -402,7 +420,7 @@ async def set_player_locale(s: AsyncSession, game_id: int, user_id: int, locale:
         .values(locale=locale)
         .execution_options(synchronize_session=False)
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(_rowcount(result))
 
 
 async def players(s: AsyncSession, game_id: int, active_only: bool = True) -> list[Player]:
@@ -458,15 +476,15 @@ async def record_vote(
         updated_at=_now(at),
         seq=1,
     )
-    stmt = stmt.on_conflict_do_update(  # type: ignore[attr-defined]
+    upsert = stmt.on_conflict_do_update(
         index_elements=[Vote.game_id, Vote.round_key, Vote.kind, Vote.user_id],
         set_={
-            "value": stmt.excluded.value,  # type: ignore[attr-defined]
-            "updated_at": stmt.excluded.updated_at,  # type: ignore[attr-defined]
+            "value": stmt.excluded.value,
+            "updated_at": stmt.excluded.updated_at,
             "seq": Vote.seq + 1,
         },
     ).returning(Vote.seq)
-    seq: int = (await s.execute(stmt)).scalar_one()
+    seq: int = (await s.execute(upsert)).scalar_one()
     return seq
 
 
@@ -651,7 +669,7 @@ async def delete_votes(
     if user_id is not None:
         stmt = stmt.where(Vote.user_id == user_id)
     result = await s.execute(stmt)
-    return int(result.rowcount)  # type: ignore[attr-defined]
+    return int(_rowcount(result))
 
 
 # -- events ----------------------------------------------------------------------------------
@@ -724,12 +742,12 @@ async def set_message(
         user_id=user_id,
         created_at=_now(at),
     )
-    stmt = stmt.on_conflict_do_update(  # type: ignore[attr-defined]
+    stmt = stmt.on_conflict_do_update(
         index_elements=[Message.game_id, Message.purpose, Message.user_id],
         set_={
-            "channel_id": stmt.excluded.channel_id,  # type: ignore[attr-defined]
-            "message_id": stmt.excluded.message_id,  # type: ignore[attr-defined]
-            "created_at": stmt.excluded.created_at,  # type: ignore[attr-defined]
+            "channel_id": stmt.excluded.channel_id,
+            "message_id": stmt.excluded.message_id,
+            "created_at": stmt.excluded.created_at,
         },
     )
     await s.execute(stmt)
@@ -761,7 +779,7 @@ async def delete_message(s: AsyncSession, game_id: int, purpose: str, user_id: i
             Message.game_id == game_id, Message.purpose == purpose, Message.user_id == user_id
         )
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(_rowcount(result))
 
 
 # -- deadlines (the scheduler in bot/scheduler.py drives these) ------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from . import util
 from .models import (
@@ -204,8 +204,10 @@ class RestApi:
                 part = await reader.next()
                 if part is None:
                     break
+                # discord.py's uploads are one flat multipart body: no part is itself multipart
+                assert isinstance(part, BodyPartReader)
                 name = getattr(part, "name", None)
-                data = await part.read()  # type: ignore[union-attr]
+                data = await part.read()
                 total += len(data)
                 if total > MAX_REQUEST_SIZE:
                     raise util.request_too_large()

@@ -27,6 +27,8 @@ async def _no_identify_wait(shard_id: int | None, *, initial: bool = False) -> N
 def skip_identify_wait(client: discord.Client) -> None:
     """discord.py waits 5 s before every non-initial IDENTIFY (each extra shard); the sandbox
     has no identify rate limit, so tests can skip the wait."""
+    # discord.py's documented hook is a method to override; this replaces it on the one test
+    # client rather than subclassing every client class the tests use.
     client.before_identify_hook = _no_identify_wait  # type: ignore[method-assign]
 
 
