@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import font_roboto  # type: ignore[import-untyped]
+import font_roboto
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t

@@ -227,7 +227,8 @@ class Resistance:
 
     def setup_record(self) -> dict[str, Any]:
         """What setup drew (players, roles, leader order, options), for :meth:`replay`."""
-        return _json_copy(self._setup)  # type: ignore[no-any-return]
+        setup: dict[str, Any] = _json_copy(self._setup)
+        return setup
 
     @classmethod
     def from_setup_record(cls, record: Mapping[str, Any]) -> Resistance:
@@ -401,7 +402,8 @@ class Resistance:
     @property
     def actions(self) -> list[dict[str, Any]]:
         """The replayable log: one JSON-compatible dict per successful action."""
-        return _json_copy(self._actions)  # type: ignore[no-any-return]
+        actions: list[dict[str, Any]] = _json_copy(self._actions)
+        return actions
 
     @property
     def history(self) -> tuple[Event, ...]:
@@ -912,6 +914,7 @@ class Resistance:
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
+    # Python's way to say "compared by value, so unhashable"; typeshed types __hash__ as a method.
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
