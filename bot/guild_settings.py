@@ -9,6 +9,7 @@ from bot import daily, limits
 from bot.decks import DEFAULT, name_from_filename, problem_text
 from bot.errors import UserError
 from bot.i18n import t
+from bot.records import options_listing
 from bot.service import Actor, Services
 from db import repo
 
@@ -178,7 +179,7 @@ class GuildSettingsService:
         return "\n".join(lines)
 
     def describe(self, actor: Actor, kind: str, options: dict[str, Any]) -> str:
-        shown = ", ".join(f"`{k}` = {v}" for k, v in sorted(options.items()) if k != "deck")
+        shown = options_listing(options)
         return t(
             "settings.show.defaults",
             actor.lang,

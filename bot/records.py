@@ -255,13 +255,17 @@ RULES_SECTIONS = {
 }
 
 
-def options_text(options: dict[str, Any], lang: str) -> str:
-    shown = ", ".join(
+def options_listing(options: dict[str, Any]) -> str:
+    """A game's options as "`name` = value", by name; an unset one (none, empty) reads "—"."""
+    return ", ".join(
         f"`{k}` = {'—' if v in (None, '') else v}"
         for k, v in sorted(options.items())
         if k != "deck"
     )
-    return t("rules.options", lang, options=shown or "—")
+
+
+def options_text(options: dict[str, Any], lang: str) -> str:
+    return t("rules.options", lang, options=options_listing(options) or "—")
 
 
 async def rules_text(service: Any, lang: str, channel_id: int) -> str:

@@ -188,3 +188,14 @@ async def test_a_click_before_the_deadline_waits_out_a_busy_database_and_counts(
     since = 0
     result = await game.new_public(since, "Team accepted", "Team rejected", timeout=20)
     assert f"Rejected (1): {voter.name}" in result, result
+
+
+async def test_settings_show_an_unset_deadline_time_as_a_dash(table: Any, bot: Any) -> None:
+    """An empty option reads "—" in /settings show, as in /resistance rules (not "= ,")."""
+    game = Game(table, table.users[:5])
+    shown = await game.slash(table.mod, "settings show")
+    assert "`deadline_time` = —, `early_close` = False" in shown
+    assert "`choice_hours` = 24.0, `deadline_time` = —, `min_hours`" in shown
+    await game.slash(table.mod, "settings resistance", deadline_time="21:00")
+    shown = await game.slash(table.mod, "settings show")
+    assert "`deadline_time` = 21:00, `early_close` = False" in shown
