@@ -116,3 +116,11 @@ def test_command_names_stay_identifiers() -> None:
 
     found = names(commands)
     assert found and all(re.fullmatch(r"[a-z0-9_-]{1,32}", n) for n in found), found
+
+
+def test_a_french_deadline_is_a_date_with_its_article() -> None:
+    """ "{deadline}" is a Discord full date ("lundi 30 novembre 2026 21:00"): French says
+    "avant le …", "se termine le …", as every Resistance and Refutation text does."""
+    bare = re.compile(r"\b(avant|termine|clos) \{deadline\}")
+    problems = {k: text for k, text in french_catalogue().items() if bare.search(text)}
+    assert not problems, problems
