@@ -842,6 +842,8 @@ class ResistanceService(AvalonSteps, GameService):
                 line = self.avalon_history_line(state, kind, d, lang)
                 if line:
                     lines.append(line)
+        if len(lines) == 1:
+            lines.append(t("resistance.history.none", lang))
         lines += self.avalon_history_end(state, lang)
         return "\n".join(lines)
 

@@ -134,3 +134,11 @@ async def test_remind_with_nothing_open_says_so_not_that_nothing_can_be_closed(
     reply = await game.slash(table.mod, "resistance remind")
     assert reply == "No vote or private choice is waiting right now: there is no one to remind."
     assert {u.id: len(table.sb.dms(u)) for u in game.players} == dms
+
+
+async def test_history_before_the_first_proposal_says_there_is_none(table: Any, bot: Any) -> None:
+    game = Game(table, table.users[:5])
+    await game.open()
+    await game.start()
+    history = await game.slash(table.users[0], "resistance history")
+    assert history.splitlines() == ["📚 **History of the game**", "No proposal yet."]
