@@ -67,6 +67,7 @@ class RequestRecord:
     duration: float = 0.0
     error_code: int | None = None
     error: Any = None  # the error body Discord would send ({"message", "code"[, "errors"]})
+    spec_refused: bool = False  # refused by the OpenAPI check (sandbox/spec.py)
 
 
 @dataclass
@@ -122,6 +123,8 @@ class Sandbox:
         #: length, integer type), as Discord's client does; False plays a client that sends
         #: them anyway (to prove the bot checks too)
         self.enforce_option_bounds = True
+        #: check every request against Discord's OpenAPI spec (sandbox/spec.py)
+        self.check_spec = True
         #: every attachment's bytes by attachment id, served at its ``url``
         self.files: dict[int, StoredFile] = {}
 
@@ -427,6 +430,10 @@ class Sandbox:
             return channel if channel is not None and channel.is_thread else None
         candidates = [t for t in self.threads(obj) if name is None or t.name == name]
         return max(candidates, key=lambda t: t.id) if candidates else None
+
+    def spec_violations(self) -> list[RequestRecord]:
+        """Requests that Discord's OpenAPI spec refused (unknown route or invalid body)."""
+        return [r for r in self.requests if r.spec_refused]
 
     def requests_to(self, route: str) -> list[RequestRecord]:
         """Logged requests whose route ("POST /channels/{channel_id}/messages") contains
@@ -1147,8 +1154,9 @@ class Sandbox:
         return bool(flags & EPHEMERAL)
 
 
-#: Discord's integers and numbers stay within ±2^53; strings at most 6,000 characters.
-MAX_SAFE_NUMBER = 2**53
+#: Discord's integers and numbers stay within ±(2^53 - 1) (the spec's Int53Type); strings at most
+#: 6,000 characters.
+MAX_SAFE_NUMBER = 2**53 - 1
 MAX_STRING_OPTION = 6000
 
 

@@ -34,6 +34,7 @@ from .models import (
     Overwrite,
     iter_components,
 )
+from .spec import discord_spec
 from .util import ApiError, form_error, snowflake, unknown
 
 if TYPE_CHECKING:
@@ -264,10 +265,13 @@ class RestApi:
         status = 500
         error_code: int | None = None
         error_body: Any = None
+        spec_refused = False
         try:
             try:
                 body, files = await self._parse_body(request)
                 if route_def is None:
+                    if self.sb.check_spec and discord_spec().find(method, path) is None:
+                        spec_refused = True  # a route Discord does not have either
                     if any(rd.regex.match(path) for rd in self.routes):
                         raise ApiError(405, 0, "405: Method Not Allowed")
                     raise ApiError(404, 0, "404: Not Found")
@@ -293,6 +297,13 @@ class RestApi:
                     and request.headers.get("Authorization") != f"Bot {self.sb.token}"
                 ):
                     raise ApiError(401, 0, "401: Unauthorized")
+                if self.sb.check_spec:
+                    multipart = request.content_type == "multipart/form-data"
+                    try:
+                        discord_spec().check(method, path, query, body, multipart)
+                    except ApiError:
+                        spec_refused = True
+                        raise
                 req = Req(method, params, query, body, files)
                 status, result = await route_def.handler(req)
                 return self._json_response(status, result, self._headers(route_name, status))
@@ -314,6 +325,7 @@ class RestApi:
         finally:
             record = _record(method, route_name, path, query, body, status, started, error_code)
             record.error = error_body
+            record.spec_refused = spec_refused
             self.sb.requests.append(record)
             self.sb._notify()
 
@@ -1526,7 +1538,7 @@ def _validate_options(options: list[dict[str, Any]], path: str, depth: int) -> N
             )
 
 
-_SAFE = 2**53
+_SAFE = 2**53 - 1
 
 
 def _validate_option_bounds(opt: dict[str, Any], otype: int, p: str) -> None:

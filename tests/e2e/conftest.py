@@ -35,8 +35,12 @@ class Table:
 
 @pytest.fixture
 async def sb() -> AsyncIterator[Any]:
+    """The sandbox; every request the bot made during the test must pass Discord's OpenAPI
+    spec (sandbox/spec.py): each e2e test proves the bot's payloads."""
     async with Sandbox() as sandbox:
         yield sandbox
+    refused = [(r.method, r.path, r.error) for r in sandbox.spec_violations()]
+    assert refused == [], f"requests Discord's spec refuses: {refused}"
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import discord
 import pytest
 
@@ -227,9 +229,9 @@ async def test_driver_refuses_option_values_beyond_declared_bounds(sb: Sandbox) 
     [
         ({"type": 3, "min_value": 1}, "min_value", "APPLICATION_COMMAND_OPTION_INVALID_FIELD"),
         ({"type": 4, "min_value": 5, "max_value": 4}, "max_value", "NUMBER_TYPE_MIN"),
-        ({"type": 4, "max_value": 2**53 + 1}, "max_value", "NUMBER_TYPE_MAX"),
+        ({"type": 4, "max_value": 2**53}, "max_value", "NUMBER_TYPE_MAX"),
         ({"type": 4, "min_value": 1.5}, "min_value", "NUMBER_TYPE_COERCE"),
-        ({"type": 10, "min_value": -(2**53) - 1}, "min_value", "NUMBER_TYPE_MIN"),
+        ({"type": 10, "min_value": -(2**53)}, "min_value", "NUMBER_TYPE_MIN"),
         ({"type": 3, "max_length": 0}, "max_length", "NUMBER_TYPE_MIN"),
         ({"type": 3, "max_length": 6001}, "max_length", "NUMBER_TYPE_MAX"),
         ({"type": 10, "min_length": 1}, "min_length", "APPLICATION_COMMAND_OPTION_INVALID_FIELD"),
@@ -266,10 +268,60 @@ async def test_registering_bad_option_bounds_is_invalid_form_body(
                         "name": "opt",
                         "description": "d",
                         "type": 4,
-                        "min_value": -(2**53),
-                        "max_value": 2**53,
+                        "min_value": -(2**53) + 1,
+                        "max_value": 2**53 - 1,
                     }
                 ],
             }
         ]
         await client.http.bulk_upsert_global_commands(sb.application_id, ok)
+
+
+async def test_requests_are_checked_against_discords_openapi_spec(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    route = discord.http.Route
+    async with running(SandboxBot(), sb) as client:
+        http = client.http
+        # A route Discord does not have: 404, code 0.
+        with pytest.raises(discord.NotFound) as unknown:
+            await http.request(route("GET", "/channels/{channel_id}/nope", channel_id=text.id))
+        assert unknown.value.code == 0
+        # A body that breaks the spec: 50035 with Discord's nested errors.
+        for body, where, code in (
+            ({"content": 5}, ["content"], "BASE_TYPE_STRING"),
+            ({"content": "x", "tts": "yes"}, ["tts"], "BOOLEAN_TYPE_CONVERT"),
+            ({"embeds": [{"title": "t"}] * 11}, ["embeds"], "BASE_TYPE_MAX_LENGTH"),
+            (
+                {"content": "x", "message_reference": {}},
+                ["message_reference", "message_id"],
+                "BASE_TYPE_REQUIRED",
+            ),
+            ({"content": "x", "sticker_ids": ["abc"]}, ["sticker_ids", "0"], "NUMBER_TYPE_COERCE"),
+        ):
+            with pytest.raises(discord.HTTPException) as bad:
+                await http.request(
+                    route("POST", "/channels/{channel_id}/messages", channel_id=text.id), json=body
+                )
+            assert (bad.value.status, bad.value.code) == (400, 50035)
+            nested = sb.requests[-1].error["errors"]
+            for key in where:
+                nested = nested[key]
+            assert nested["_errors"][0]["code"] == code, sb.requests[-1].error
+        # A path parameter that is not a snowflake.
+        with pytest.raises(discord.HTTPException) as path:
+            await http.request(route("GET", "/channels/{channel_id}", channel_id="general"))
+        assert path.value.code == 50035
+        assert sb.requests[-1].error["errors"]["channel_id"]["_errors"][0]["message"] == (
+            'Value "general" is not snowflake.'
+        )
+        # What discord.py sends that the spec mis-types is accepted (the allow-list).
+        channel = client.get_channel(text.id)
+        assert isinstance(channel, discord.TextChannel)
+        await channel.send(file=discord.File(io.BytesIO(b"x"), "x.txt"))  # attachments[0].id = 0
+        role = channel.guild.get_role(guild.everyone.id)
+        assert role is not None
+        await channel.set_permissions(role, send_messages=False)  # allow/deny as strings
+        await client.fetch_guild(guild.id, with_counts=True)  # ?with_counts=1
+    assert len(sb.spec_violations()) == 7
+    assert all(r.status < 400 for r in sb.requests[-3:])
