@@ -86,6 +86,11 @@ class Spec:
         # Literal segments win over parameters (…/messages/pins before …/messages/{id}).
         self.operations.sort(key=lambda op: -op.template.count("/") * 10 + op.template.count("{"))
         self._validators: dict[str, Draft202012Validator] = {}
+        #: bodies already found valid (canonical JSON per schema): the same command tree is
+        #: synced by every bot start, and validating it costs most of a second
+        self._known_good: set[tuple[str, str]] = set()
+        #: oneOf lists whose branches are told apart by their "type" value (discriminators)
+        self._discriminators: dict[int, dict[Any, dict[str, Any]] | None] = {}
         self._resolver = self.registry.resolver(base_uri=SPEC_URI)
 
     def _resolve(self, node: dict[str, Any]) -> dict[str, Any]:
@@ -127,6 +132,25 @@ class Spec:
                     return op, m.groupdict()
         return None
 
+    def discriminator(self, one_of: list[Any]) -> dict[Any, dict[str, Any]] | None:
+        """{type value: branch schema} when every branch of ``one_of`` is an object schema
+        whose ``type`` property is a distinct enum/const; else None. Cached."""
+        key = id(one_of)
+        if key in self._discriminators:
+            return self._discriminators[key]
+        branches: dict[Any, dict[str, Any]] | None = {}
+        for branch in one_of:
+            resolved = self._resolve(branch) if isinstance(branch, dict) else {}
+            prop = (resolved.get("properties") or {}).get("type") or {}
+            values = prop.get("enum") or ([prop["const"]] if "const" in prop else [])
+            if not values or branches is None or any(v in branches for v in values):
+                branches = None
+                break
+            for value in values:
+                branches[value] = branch
+        self._discriminators[key] = branches
+        return branches
+
     def validator(self, pointer: str) -> Draft202012Validator:
         found = self._validators.get(pointer)
         if found is None:
@@ -153,9 +177,15 @@ class Spec:
         if body is not None and op.body_types:
             ctype = "multipart/form-data" if multipart else "application/json"
             pointer = op.body_types.get(ctype) or next(iter(op.body_types.values()))
+            key = (pointer, json.dumps(body, sort_keys=True, default=str))
+            if key in self._known_good:  # e.g. the same command tree synced by every test
+                return op
             error = best_match(self.validator(pointer).iter_errors(body))
             if error is not None:
                 raise _form_error(error)
+            if len(self._known_good) > 4096:
+                self._known_good.clear()
+            self._known_good.add(key)
         return op
 
 
@@ -198,8 +228,34 @@ def _properties(
     yield from _DRAFT_PROPERTIES(validator, properties, instance, schema)
 
 
+_DRAFT_ONE_OF = Draft202012Validator.VALIDATORS["oneOf"]
+
+
+def _one_of(validator: Any, one_of: Any, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    """oneOf, but when the branches are objects told apart by their ``type`` value (message
+    components, command options, interaction callbacks…), only the branch the instance names
+    is checked, as an OpenAPI discriminator would: the same verdict, much faster, and the
+    error points inside the right branch."""
+    if isinstance(instance, dict) and "type" in instance:
+        branches = discord_spec().discriminator(one_of)
+        if branches is not None:
+            branch = branches.get(instance["type"])
+            if branch is not None:
+                yield from validator.descend(instance, branch)
+            else:
+                yield ValidationError(
+                    f"{instance['type']!r} is not one of {sorted(branches, key=str)}",
+                    validator="enum",
+                    validator_value=sorted(branches, key=str),
+                    instance=instance["type"],
+                    path=["type"],
+                )
+            return
+    yield from _DRAFT_ONE_OF(validator, one_of, instance, schema)
+
+
 _Validator = jsonschema.validators.extend(
-    Draft202012Validator, {"type": _type, "properties": _properties}
+    Draft202012Validator, {"type": _type, "properties": _properties, "oneOf": _one_of}
 )
 
 

@@ -298,6 +298,12 @@ async def test_requests_are_checked_against_discords_openapi_spec(sb: Sandbox) -
                 "BASE_TYPE_REQUIRED",
             ),
             ({"content": "x", "sticker_ids": ["abc"]}, ["sticker_ids", "0"], "NUMBER_TYPE_COERCE"),
+            ({"components": [{"type": 99}]}, ["components", "0", "type"], "BASE_TYPE_CHOICES"),
+            (
+                {"components": [{"type": 1, "components": [{"type": 2, "style": "big"}]}]},
+                ["components", "0", "components", "0", "style"],
+                "NUMBER_TYPE_COERCE",
+            ),
         ):
             with pytest.raises(discord.HTTPException) as bad:
                 await http.request(
@@ -323,5 +329,5 @@ async def test_requests_are_checked_against_discords_openapi_spec(sb: Sandbox) -
         assert role is not None
         await channel.set_permissions(role, send_messages=False)  # allow/deny as strings
         await client.fetch_guild(guild.id, with_counts=True)  # ?with_counts=1
-    assert len(sb.spec_violations()) == 7
+    assert len(sb.spec_violations()) == 9
     assert all(r.status < 400 for r in sb.requests[-3:])
