@@ -171,9 +171,9 @@ class Spec:
             schema = self._resolve(op.path_params.get(name, {}))
             _check_scalar(name, raw, schema)
         for name, raw in query.items():
-            schema = op.query_params.get(name)
-            if schema is not None:
-                _check_scalar(name, raw, self._resolve(schema))
+            query_schema = op.query_params.get(name)
+            if query_schema is not None:
+                _check_scalar(name, raw, self._resolve(query_schema))
         if body is not None and op.body_types:
             ctype = "multipart/form-data" if multipart else "application/json"
             pointer = op.body_types.get(ctype) or next(iter(op.body_types.values()))
