@@ -415,11 +415,16 @@ class RefutationService(GameService):
         lines = [head, "", m("end.refutations", lang)]
         for p in self.in_order(state, lang):
             cards = state.credits[p.id]
-            labels = ", ".join(self.label(deck, c, lang) for c in cards) or m("end.none", lang)
+            if not cards:
+                lines.append(m("end.player_none", lang, name=shown(p.name)))
+                continue
+            labels = ", ".join(self.label(deck, c, lang) for c in cards)
             lines.append(
                 m("end.player_line", lang, name=shown(p.name), count=len(cards), cards=labels)
             )
         lines += ["", m("end.refuted_title", lang, count=len(state.refuted))]
+        if not state.refuted:
+            lines.append(m("end.none", lang))
         for number in state.refuted:
             lines.append(
                 m(

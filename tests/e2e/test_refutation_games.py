@@ -400,3 +400,22 @@ async def test_public_messages_follow_the_server_language(table: Any, bot: Any) 
     page = text_of(await ix.reply_message(10.0))
     assert "L’hiver le plus froid" in page and "Réfutée par" in page and "★★★" in page
     assert "ouvert" in reply or "open" in reply
+
+
+async def test_a_game_ended_with_nothing_refuted_says_so_plainly(table: Any, bot: Any) -> None:
+    """The end summary of a game cancelled before any refutation: "0" for each player (not
+    "0 — —") and "—" under the refuted pile (not a title followed by nothing)."""
+    game = RfGame(table, table.users[:3])
+    await game.open()
+    await game.start()
+    await game.slash(table.mod, "refutation cancel")
+    end = await game.new_public(0, "The game was ended")
+    assert end.splitlines()[2:] == [
+        "Refutations by player:",
+        "• **alice**: 0",
+        "• **Bob**: 0",
+        "• **Chloé**: 0",
+        "",
+        "Refuted disinformation (0):",
+        "—",
+    ]
