@@ -941,8 +941,12 @@ class ResistanceService(AvalonSteps, GameService):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             kinds = [VOTE, REMINDER] if state.phase is Phase.VOTE else list(LEADER_KINDS)
+            # What the channel is told now closes later: the vote, the leader's proposal, the
+            # Lady's choice or the assassination.
+            notice = "extended_public" if state.phase is Phase.VOTE else "extended_leader_public"
             if state.phase in AVALON_PHASES:
                 kinds = list(AVALON_KINDS)
+                notice = f"extended_{state.phase.value}_public"
             deadlines = await repo.open_deadlines(s, game.id, kinds=kinds)
             if not deadlines:
                 raise UserError("resistance.error.no_deadline")
@@ -953,7 +957,7 @@ class ResistanceService(AvalonSteps, GameService):
             await self.app.scheduler.extend(deadline_id, due)
         await self.app.courier.post(
             self.where(game),
-            t("resistance.moderation.extended_public", game.lang, deadline=ts(main)),
+            t(f"resistance.moderation.{notice}", game.lang, deadline=ts(main)),
         )
         return t("resistance.moderation.extended", actor.lang, deadline=ts(main))
 

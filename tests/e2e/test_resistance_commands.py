@@ -142,3 +142,21 @@ async def test_history_before_the_first_proposal_says_there_is_none(table: Any, 
     await game.start()
     history = await game.slash(table.users[0], "resistance history")
     assert history.splitlines() == ["📚 **History of the game**", "No proposal yet."]
+
+
+async def test_extend_during_the_debate_speaks_of_the_leader_not_of_a_vote(
+    table: Any, bot: Any
+) -> None:
+    """With ``leader_hours`` a moderator may extend the leader's deadline: the channel reads
+    that the leader has longer to propose (it read "the vote now closes", with no vote open)."""
+    game = Game(table, table.users[:5])
+    await game.open(leader_hours=3.0)
+    await game.start()
+    since = len(game.public())
+    assert "Deadline moved to" in await game.slash(table.mod, "resistance extend", hours=1.0)
+    notice = await game.new_public(since, "extended the deadline")
+    assert re.fullmatch(
+        r"⏳ A moderator extended the deadline: the leader now has until <t:\d+:F> \(<t:\d+:R>\)"
+        r" to propose a team\.",
+        notice,
+    ), notice
