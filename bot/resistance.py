@@ -647,13 +647,19 @@ class ResistanceService(AvalonSteps, GameService):
         async with self.action(game_id) as (s, game):
             if actor is not None:
                 await self.require_moderator(s, actor, game, game.guild_id)
+            # What a moderator closes: the vote, or Avalon's Lady choice or assassination.
+            closed = "resolved"
+            if actor is not None and game.status == "running":
+                phase = self.load(game).phase
+                if phase in AVALON_PHASES:
+                    closed = f"resolved_{phase.value}"
             outcome = await self.resolve_in(s, game, proposal)
             if outcome is None:
                 if actor is not None:
                     raise GameError("resistance.error.no_vote_to_resolve", {})
                 return None
             if actor is not None:
-                outcome.reply = t("resistance.moderation.resolved", actor.lang)
+                outcome.reply = t(f"resistance.moderation.{closed}", actor.lang)
         return await self.run(outcome)
 
     async def close_now(self, actor: Actor, game_id: int) -> str:

@@ -128,7 +128,8 @@ async def test_ten_players_every_role_the_lady_and_the_assassination(table: Any,
         reply = await game.slash(target, "resistance lady", player=first_holder)
         assert "has already held the Lady of the Lake" in reply or "déjà détenu" in reply
         since = len(game.public())
-        await game.slash(table.mod, "resistance resolve")
+        closed = await game.slash(table.mod, "resistance resolve")
+        assert closed == "The Lady of the Lake's choice is closed now."  # not "The vote is…"
         passed = await game.new_public(since, "did not use the Lady of the Lake in time")
         assert f"**{target.name}** did not use" in passed
         assert game.lady_holder() not in (first_holder, target)
