@@ -20,11 +20,12 @@ from bot.clock import Clock, utcnow
 from bot.config import Settings
 from bot.courier import Courier
 from bot.decks import DeckRegistry
+from bot.dispatcher import Dispatcher
 from bot.endpoints import point_discord_at
 from bot.errors import GameCommandTree
-from bot.notify import DeadlineListener
+from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.scheduler import DeadlineScheduler
-from bot.service import Effect, GameService, Services
+from bot.service import AfterCommit, GameService, Services
 from bot.translator import CatalogueTranslator
 from db import repo
 from db.engine import make_engine, make_sessions, migrate
@@ -138,9 +139,16 @@ class GameBot(commands.AutoShardedBot):
             game_lock=self.app.locks,
         )
         self.app.scheduler = self.scheduler
-        # PostgreSQL: another process that moves one of our deadlines wakes our sweep.
+        # The outbox: the only code that performs game effects on Discord.
+        self.dispatcher = Dispatcher(self, self.sessions, owns=self.scheduler.owns)
+        self.app.dispatcher = self.dispatcher
+        # PostgreSQL: another process that moves one of our deadlines wakes our sweep; one that
+        # writes effects of one of our games wakes our dispatcher.
         self.deadline_listener = DeadlineListener(
             engine.url, self.scheduler.sweep, owns=self.scheduler.owns
+        )
+        self.effects_listener = DeadlineListener(
+            engine.url, self.dispatcher.sweep, owns=self.scheduler.owns, channel=EFFECTS_CHANNEL
         )
 
     async def setup_hook(self) -> None:
@@ -160,7 +168,11 @@ class GameBot(commands.AutoShardedBot):
             self.services["refutation"] = RefutationService(self.app)
         except ImportError:  # pragma: no cover - the refutation service ships with its cog
             pass
+        from bot.records import file_builders
         from cogs.lobby import LobbyButton
+
+        for kind, builder in file_builders(self.sessions, self.services).items():
+            self.dispatcher.register_file(kind, builder)
 
         self.add_dynamic_items(LobbyButton)
         for name in self.cog_names:
@@ -172,8 +184,10 @@ class GameBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.discord.sync_commands and self.syncs_commands():
             await self.sync_commands()
+        await self.dispatcher.start()
         await self.scheduler.start()
         await self.deadline_listener.start()
+        await self.effects_listener.start()
 
     def syncs_commands(self) -> bool:
         """Only one process registers the commands: the one that runs shard 0 (every process
@@ -274,7 +288,7 @@ class GameBot(commands.AutoShardedBot):
             except Exception:
                 log.exception("game %s: could not end it (%s)", game_id, reason)
 
-    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
+    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> AfterCommit | None:
         """The scheduler's handler: the service of the deadline's game decides."""
         prefix = deadline.kind.split("_", 1)[0]
         service = self.services.get({"rs": "resistance", "rf": "refutation"}.get(prefix, ""))
@@ -290,7 +304,9 @@ class GameBot(commands.AutoShardedBot):
         if self.metrics_server is not None:
             await self.metrics_server.stop()
         await self.deadline_listener.stop()
+        await self.effects_listener.stop()
         await self.scheduler.shutdown()
+        await self.dispatcher.stop()
         await super().close()
         await self.engine.dispose()
 

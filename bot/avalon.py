@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.effects import DirectMessage, View
 from bot.errors import UserError
-from bot.i18n import DEFAULT_LANG, Lang, t
+from bot.i18n import DEFAULT_LANG, t
 from bot.names import shown, sort_key
 from bot.service import Actor, Effect, Outcome
 from db import repo
@@ -62,8 +62,6 @@ ROLE_ORDER = (
 )
 #: What a select menu does: examine with the Lady, or name Merlin.
 LADY_ACT, KILL_ACT = "lady", "kill"
-
-ChoiceViewFactory = Callable[[int, str, int, list[tuple[str, int]], str, Lang], discord.ui.View]
 
 
 def key(name: str) -> str:
@@ -115,8 +113,6 @@ def outcome_head(state: Resistance, lang: str) -> str:
 
 class AvalonSteps(_Base):
     """The Avalon side of the Resistance service."""
-
-    choice_view_factory: ChoiceViewFactory | None = None
 
     # -- options and start ---------------------------------------------------------------------
 
@@ -359,16 +355,12 @@ class AvalonSteps(_Base):
         placeholder = t(
             key("lady.placeholder" if lady else "assassination.placeholder"), player.locale
         )
-        step, game_id, user_id, lang = step_of(state), game.id, player.user_id, player.locale
-        factory = self.choice_view_factory
-
-        async def send() -> None:
-            kw: dict[str, Any] = {}
-            if factory is not None:
-                kw["view"] = factory(game_id, act, step, options, placeholder, lang)  # type: ignore[arg-type]
-            await self.app.courier.dm(user_id, text, **kw)
-
-        return send
+        choices = [[name, pid] for name, pid in options]
+        view = View(
+            "rs_avalon_choice",
+            (game.id, act, step_of(state), choices, placeholder, player.locale),
+        )
+        return DirectMessage(player.user_id, text, view=view)
 
     # -- the choices ----------------------------------------------------------------------------
 
@@ -406,6 +398,7 @@ class AvalonSteps(_Base):
                 )
             outcome = await self.after_avalon_step(s, game, state, events, actor.id)
             outcome.reply = reply
+            await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
     async def after_avalon_step(
@@ -509,16 +502,15 @@ class AvalonSteps(_Base):
         where = f"<#{self.where(game)}>"
         name = "lady.reminder" if state.phase is Phase.LADY else "assassination.reminder"
         waiting = [chooser] if chooser is not None else []
-
-        async def send() -> None:
-            for p in waiting:
-                await self.app.courier.dm(
-                    p.user_id,
-                    t(key(name), p.locale, deadline=self.stamp(due) if due else "—", where=where),
-                )
-
+        dms: list[Effect] = [
+            DirectMessage(
+                p.user_id,
+                t(key(name), p.locale, deadline=self.stamp(due) if due else "—", where=where),
+            )
+            for p in waiting
+        ]
         reply = t("resistance.moderation.reminded", lang or game.lang, count=len(waiting))
-        return Outcome(reply, [send])
+        return Outcome(reply, dms)
 
     async def avalon_after_substitute(
         self, s: AsyncSession, game: Game, state: Resistance, row: Player

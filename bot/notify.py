@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 log = logging.getLogger(__name__)
 
 CHANNEL = "pbp_deadlines"
+EFFECTS_CHANNEL = "pbp_outbox"  # "<guild_id>:<game_id>": effects of that game were written
 
 
 def is_postgresql(s: AsyncSession) -> bool:
@@ -38,13 +39,22 @@ def is_postgresql(s: AsyncSession) -> bool:
 async def notify_owner(s: AsyncSession, guild_id: int, deadline_id: int) -> bool:
     """Tell the process owning ``guild_id`` (when the caller's transaction commits) that
     deadline ``deadline_id`` was created or moved. False (nothing sent) on SQLite."""
+    return await _notify(s, CHANNEL, f"{guild_id}:{deadline_id}")
+
+
+async def _notify(s: AsyncSession, channel: str, payload: str) -> bool:
     if not is_postgresql(s):
         return False
     await s.execute(
-        text("SELECT pg_notify(:channel, :payload)"),
-        {"channel": CHANNEL, "payload": f"{guild_id}:{deadline_id}"},
+        text("SELECT pg_notify(:channel, :payload)"), {"channel": channel, "payload": payload}
     )
     return True
+
+
+async def notify_effects(s: AsyncSession, guild_id: int, game_id: int) -> bool:
+    """Tell the process owning ``guild_id`` (when the caller's transaction commits) that the
+    game wrote effects to its outbox, for its dispatcher to deliver. False on SQLite."""
+    return await _notify(s, EFFECTS_CHANNEL, f"{guild_id}:{game_id}")
 
 
 def parse_payload(payload: str) -> tuple[int, int] | None:
@@ -75,8 +85,10 @@ class DeadlineListener:
         debounce_seconds: float = 0.05,
         reconnect_seconds: float = 5.0,
         ping_seconds: float = 30.0,
+        channel: str = CHANNEL,
     ) -> None:
         self._url = make_url(url)
+        self._channel = channel
         self._wake = wake
         self._owns = owns
         self._debounce = debounce_seconds
@@ -144,7 +156,7 @@ class DeadlineListener:
         conn = await asyncpg.connect(asyncpg_dsn(self._url), timeout=10)
         try:
             conn.add_termination_listener(lambda _conn: lost.set())
-            await conn.add_listener(CHANNEL, self._on_notification)
+            await conn.add_listener(self._channel, self._on_notification)
             self._listening.set()
             log.info("listening for deadline notifications")
             if resweep:

@@ -7,53 +7,21 @@ gives the same picture of the same game.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import archive, limits, vote_matrix
+from bot import archive, vote_matrix
+from bot.effects import Attachment, Post
 from bot.errors import UserError
 from bot.i18n import t
 from db import repo
 from db.models import Game, GameStatus
 
-MESSAGE_LIMIT = limits.MESSAGE_CONTENT  # characters of one Discord message
-
 FileMaker = Callable[[], discord.File]
-
-
-def split_message(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """``text`` in pieces of at most ``limit`` characters: whole paragraphs where they fit,
-    else whole lines, else hard cuts."""
-    pieces: list[str] = []
-    current = ""
-
-    def add(chunk: str, sep: str) -> None:
-        nonlocal current
-        candidate = f"{current}{sep}{chunk}" if current else chunk
-        if len(candidate) <= limit:
-            current = candidate
-            return
-        if current:
-            pieces.append(current)
-            current = ""
-        if len(chunk) <= limit:
-            current = chunk
-        elif sep == "\n\n":
-            for line in chunk.split("\n"):
-                add(line, "\n")
-        else:
-            pieces.extend(chunk[i : i + limit] for i in range(0, len(chunk) - limit, limit))
-            current = chunk[(len(chunk) - 1) // limit * limit :]
-
-    for paragraph in text.split("\n\n"):
-        add(paragraph, "\n\n")
-    if current:
-        pieces.append(current)
-    return [p for p in pieces if p.strip()]
 
 
 def file_maker(data: bytes, filename: str, description: str | None = None) -> FileMaker:
@@ -85,54 +53,53 @@ async def matrix_file(matrix: vote_matrix.Matrix, lang: str, game_id: int) -> Fi
     )
 
 
-async def post_with_files(
-    courier: Any, where: int, text: str, files: Sequence[FileMaker]
-) -> discord.Message | None:
-    """Post ``text`` (split to Discord's limit); the files go with its last piece."""
-    parts = split_message(text) or ["\u200b"]
-    for part in parts[:-1]:
-        await courier.post(where, part)
-    message: discord.Message | None = await courier.post(
-        where, parts[-1], files=[make() for make in files]
-    )
-    if message is None and files:  # e.g. no Attach Files here: the text at least
-        message = await courier.post(where, parts[-1])
-    return message
-
-
 async def record_file(s: AsyncSession, game: Game, state: Any, lang: str) -> FileMaker:
     """The game's record as a Markdown file, from its state and public event log."""
     text = archive.markdown(game, state, await public_events(s, game.id), lang)
     return file_maker(text.encode("utf-8"), archive.filename(game, lang))
 
 
-async def resistance_end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Any:
-    """The end-of-game post: the history, with the vote matrix and the record attached. Its
-    data is read in this transaction; the picture is rendered (off the loop) after the commit."""
+async def resistance_end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Post:
+    """The end-of-game post: the history, with the vote matrix and the record attached. The
+    files are built when the post is delivered (the picture off the loop), from the stored
+    state and events of the ended game, which no longer change."""
     lang = game.lang
     text = await service.history_text(s, game, state, lang)
-    matrix = await resistance_matrix(s, game, state)
-    record = await record_file(s, game, state, lang)
-    game_id, where = game.id, service.where(game)
-
-    async def post() -> None:
-        files = [await matrix_file(matrix, lang, game_id), record]
-        await post_with_files(service.app.courier, where, text, files)
-
-    return post
+    files = (Attachment("rs_matrix", (game.id, lang)), Attachment("record", (game.id, lang)))
+    return Post(service.where(game), text, files=files)
 
 
-async def archive_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Any:
+async def archive_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Post:
     """A post with the game's record attached (the end of a Refutation Game, a cancellation)."""
-    lang = game.lang
-    record = await record_file(s, game, state, lang)
     key = "archive.posted_refutation" if game.kind == "refutation" else "archive.posted"
-    text, where = t(key, lang), service.where(game)
+    return Post(
+        service.where(game), t(key, game.lang), files=(Attachment("record", (game.id, game.lang)),)
+    )
 
-    async def post() -> None:
-        await post_with_files(service.app.courier, where, text, [record])
 
-    return post
+def file_builders(
+    sessions: Any, services: dict[str, Any]
+) -> dict[str, Callable[..., Awaitable[discord.File]]]:
+    """How the dispatcher builds the files that effect records name (``Attachment``)."""
+
+    async def loaded(s: AsyncSession, game_id: int) -> tuple[Game, Any]:
+        game = await repo.get_game(s, game_id)
+        if game is None or game.kind not in services:
+            raise UserError("common.error.no_game")
+        return game, services[game.kind].load(game)
+
+    async def matrix(game_id: int, lang: str) -> discord.File:
+        async with sessions() as s:
+            game, state = await loaded(s, game_id)
+            built = await resistance_matrix(s, game, state)
+        return (await matrix_file(built, lang, game_id))()
+
+    async def record(game_id: int, lang: str) -> discord.File:
+        async with sessions() as s:
+            game, state = await loaded(s, game_id)
+            return (await record_file(s, game, state, lang))()
+
+    return {"rs_matrix": matrix, "record": record}
 
 
 # -- archives --------------------------------------------------------------------------------

@@ -20,8 +20,9 @@ import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import limits, records
+from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
-from bot.i18n import Lang, lang_of, t
+from bot.i18n import lang_of, t
 from bot.names import listing, ordered, shown
 from bot.service import Actor, Effect, GameService, Outcome, Reply
 from db import repo
@@ -83,8 +84,6 @@ class RefutationService(GameService):
     kind = "refutation"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    choice_view_factory: Callable[[int, int, list[discord.SelectOption], Lang], Any] | None = None
-    vote_view_factory: Callable[[int, int, list[tuple[int, str]], bool, Lang], Any] | None = None
 
     # -- deck and options ---------------------------------------------------------------------
 
@@ -309,27 +308,13 @@ class RefutationService(GameService):
         *,
         mention: int | None = None,
     ) -> Effect:
-        """One public post, in as many messages as Discord's limits need: the text split
-        between lines into messages of at most 2,000 characters (the end of a game lists
-        every refuted card with its source), the cards in messages of at most 10 embeds and
-        6,000 characters, the first of them with the text's last part. ``mention``: the one
+        """One public post: the dispatcher sends it in as many messages as Discord's limits
+        need (the text split between lines into messages of at most 2,000 characters, the
+        cards in messages of at most 10 embeds and 6,000 characters). ``mention``: the one
         player this post pings (in its last part, where the call is)."""
-        where = self.where(game)
-        parts = records.split_message(text, limits.MESSAGE_CONTENT) or [text]
-        chunks = limits.embed_chunks(embeds)
-
-        async def send() -> None:
-            courier = self.app.courier
-            for part in parts[:-1]:
-                await courier.post(where, part)
-            if not chunks:
-                await courier.post(where, parts[-1], mention=mention)
-                return
-            await courier.post(where, parts[-1], embeds=chunks[0], mention=mention)
-            for chunk in chunks[1:]:
-                await courier.post(where, None, embeds=chunk)
-
-        return send
+        return Post(
+            self.where(game), text, embeds=tuple(e.to_dict() for e in embeds), mention=mention
+        )
 
     def counts_text(self, state: Refutation, counts: dict[int, int], lang: str) -> str:
         shown = ", ".join(m("result.count", lang, card=c, votes=n) for c, n in counts.items())
@@ -528,23 +513,19 @@ class RefutationService(GameService):
             return Reply(m("hand.empty", lang))
         return Reply(head, [self.card_embed(state.deck, c, lang) for c in hand])
 
-    def hand_dms(self, game: Game, state: Refutation, players: list[Player]) -> Effect:
+    def hand_dms(self, game: Game, state: Refutation, players: list[Player]) -> list[Effect]:
         where = f"<#{self.where(game)}>"
-        replies = {
-            p.user_id: self.hand_reply(
+        effects: list[Effect] = []
+        for p in players:
+            reply = self.hand_reply(
                 state,
                 p.user_id,
                 p.locale,
                 m("hand.dm", p.locale, where=where, count=len(state.hands[p.user_id])),
             )
-            for p in players
-        }
-
-        async def send() -> None:
-            for uid, reply in replies.items():
-                await self.app.courier.dm(uid, reply.content, embeds=reply.embeds)
-
-        return send
+            embeds = tuple(e.to_dict() for e in reply.embeds)
+            effects.append(DirectMessage(p.user_id, reply.content, embeds=embeds))
+        return effects
 
     # -- watch --------------------------------------------------------------------------------
 
@@ -583,13 +564,15 @@ class RefutationService(GameService):
             else:
                 events = state.watch(actor.id, card, refresh=refresh, return_current=return_current)
             await self.save(s, game, state, events, actor.id)
-            effects = self.posts(game, state, events)
-        reply = (
-            m("watch.done", actor.lang, number=card)
-            if placed
-            else m("watch.pick_again", actor.lang, number=card)
-        )
-        return await self.run(Outcome(reply, effects))
+            reply = (
+                m("watch.done", actor.lang, number=card)
+                if placed
+                else m("watch.pick_again", actor.lang, number=card)
+            )
+            outcome = await self.commit_outcome(
+                s, game, Outcome(reply, list(self.posts(game, state, events)))
+            )
+        return await self.run(outcome)
 
     # -- refute -------------------------------------------------------------------------------
 
@@ -620,7 +603,9 @@ class RefutationService(GameService):
             )
             effects.append(self.post(game, text, [self.card_embed(deck, number, lang)]))
             effects.append(self.choice_dms(game, state, await repo.players(s, game.id), due))
-        return await self.run(Outcome(m("refute.done", actor.lang, n=n), effects))
+            outcome = Outcome(m("refute.done", actor.lang, n=n), effects)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
 
     async def arm(
         self, s: AsyncSession, game: Game, kind: str, due: datetime, n: int
@@ -662,11 +647,11 @@ class RefutationService(GameService):
 
     def choice_dms(
         self, game: Game, state: Refutation, players: list[Player], due: datetime
-    ) -> Effect:
+    ) -> list[Effect]:
         n, number, deck = state.refutation_count, state.target_card, state.deck
         assert number is not None
         where = f"<#{self.where(game)}>"
-        messages: list[tuple[int, str, discord.Embed, Any]] = []
+        effects: list[Effect] = []
         for p in players:
             if not state.is_player(p.user_id):
                 continue
@@ -683,20 +668,14 @@ class RefutationService(GameService):
             )
             if not state.eligible_cards(p.user_id):
                 text += "\n" + m("refute.dm_none", lang)
-            options = self.choice_options(state, p.user_id, lang)
-            view = (
-                self.choice_view_factory(game.id, n, options, lang_of(lang))
-                if self.choice_view_factory
-                else None
-            )
-            messages.append((p.user_id, text, self.card_embed(deck, number, lang), view))
-
-        async def send() -> None:
-            for uid, text, embed, view in messages:
-                extra = {"view": view} if view is not None else {}
-                await self.app.courier.dm(uid, text, embed=embed, **extra)
-
-        return send
+            options = [
+                [o.label, o.value, o.description or ""]
+                for o in self.choice_options(state, p.user_id, lang)
+            ]
+            view = View("rf_choice", (game.id, n, options, lang_of(lang)))
+            embed = self.card_embed(deck, number, lang).to_dict()
+            effects.append(DirectMessage(p.user_id, text, embeds=(embed,), view=view))
+        return effects
 
     # -- secret choice ------------------------------------------------------------------------
 
@@ -751,6 +730,8 @@ class RefutationService(GameService):
     async def close_choice(self, game_id: int, n: int) -> None:
         async with self.action(game_id) as (s, game):
             outcome = await self.reveal_in(s, game, n)
+            if outcome is not None:
+                await self.commit_outcome(s, game, outcome)
         if outcome is not None:
             await self.run(outcome)
 
@@ -798,7 +779,7 @@ class RefutationService(GameService):
 
     def vote_message(
         self, game: Game, state: Refutation, due: datetime, cards: list[int], reference: bool
-    ) -> Effect:
+    ) -> list[Effect]:
         lang, n, deck = game.lang, state.refutation_count, state.deck
         if reference:
             text = m("reveal.vote", lang, deadline=ts(due), number=state.target_card)
@@ -809,37 +790,16 @@ class RefutationService(GameService):
                 deadline=ts(due),
                 cards=", ".join(str(c) for c in cards),
             )
-        buttons = [(c, self.label(deck, c, lang)) for c in cards]
-        view = (
-            self.vote_view_factory(game.id, n, buttons, reference, lang_of(lang))
-            if self.vote_view_factory
-            else None
-        )
-        game_id, where = game.id, self.where(game)
-
-        async def send() -> None:
-            courier = self.app.courier
-            async with self.app.sessions() as rs:
-                old = await repo.get_message(rs, game_id, "vote")
-            if old is not None:
-                await courier.edit(old.channel_id, old.message_id, view=None)
-            message = await courier.post(where, text, **({"view": view} if view else {}))
-            if message is not None:
-                async with self.app.sessions.begin() as ws:
-                    await repo.set_message(ws, game_id, "vote", where, message.id)
-
-        return send
+        buttons = [[c, self.label(deck, c, lang)] for c in cards]
+        view = View("rf_vote", (game.id, n, buttons, reference, lang_of(lang)))
+        return [
+            self.close_vote_buttons(game),
+            Post(self.where(game), text, view=view, slot="vote"),
+        ]
 
     def close_vote_buttons(self, game: Game) -> Effect:
-        game_id = game.id
-
-        async def clear() -> None:
-            async with self.app.sessions() as rs:
-                old = await repo.get_message(rs, game_id, "vote")
-            if old is not None:
-                await self.app.courier.edit(old.channel_id, old.message_id, view=None)
-
-        return clear
+        """The buttons of the last vote message go (the message stays)."""
+        return EditSlot(self.where(game), "vote", clear_view=True)
 
     # -- vote ---------------------------------------------------------------------------------
 
@@ -886,6 +846,8 @@ class RefutationService(GameService):
     async def close_vote(self, game_id: int, n: int) -> None:
         async with self.action(game_id) as (s, game):
             outcome = await self.close_vote_in(s, game, n)
+            if outcome is not None:
+                await self.commit_outcome(s, game, outcome)
         if outcome is not None:
             await self.run(outcome)
 
@@ -975,7 +937,9 @@ class RefutationService(GameService):
                 if all(pid in self.valid_votes(state, recorded) for pid in state.player_ids):
                     close = self.later(self.close_vote, game.id, state.refutation_count)
                     effects += await self.close_early(s, game, VOTE, close)
-        return await self.run(Outcome(m("reference.done", actor.lang), effects))
+            outcome = Outcome(m("reference.done", actor.lang), effects)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
 
     # -- deadlines ----------------------------------------------------------------------------
 
@@ -1012,7 +976,9 @@ class RefutationService(GameService):
             game.ended_at = self.now()
             if game.state is not None:
                 effects.append(await records.archive_post(self, s, game, self.load(game)))
-        return await self.run(Outcome(t("common.moderation.cancelled", actor.lang), effects))
+            outcome = Outcome(t("common.moderation.cancelled", actor.lang), effects)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
 
     def step(self, state: Refutation) -> str | None:
         """The deadline kind of the step that is open (choice or vote), else None."""
@@ -1042,9 +1008,9 @@ class RefutationService(GameService):
                 await scheduler.extend(deadline_id, due, session=s)
             n = state.refutation_count
             notice = m(f"moderation.extended_{kind}_public", game.lang, n=n, deadline=ts(main))
-            effects = [self.post(game, notice)]
-        reply = m("moderation.extended", actor.lang, deadline=ts(main))
-        return await self.run(Outcome(reply, effects))
+            reply = m("moderation.extended", actor.lang, deadline=ts(main))
+            outcome = await self.commit_outcome(s, game, Outcome(reply, [self.post(game, notice)]))
+        return await self.run(outcome)
 
     async def close_now(self, actor: Actor, game_id: int) -> str:
         """Close the open step now: the secret choice (reveal) or the vote."""
@@ -1063,6 +1029,7 @@ class RefutationService(GameService):
             notice = m(f"moderation.resolved_{kind}_public", game.lang, n=n)
             outcome.effects.insert(0, self.post(game, notice))
             outcome.reply = m(f"moderation.resolved_{kind}", actor.lang, n=n)
+            await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
     async def remind(self, actor: Actor, game_id: int) -> str:
@@ -1086,8 +1053,8 @@ class RefutationService(GameService):
                 for p in await repo.players(s, game.id)
                 if state.is_player(p.user_id) and p.user_id not in answered
             ]
-            messages = [
-                (
+            dms: list[Effect] = [
+                DirectMessage(
                     p.user_id,
                     m(
                         f"moderation.remind_{kind}",
@@ -1100,13 +1067,10 @@ class RefutationService(GameService):
                 for p in waiting
             ]
 
-            async def send() -> None:
-                for uid, text in messages:
-                    await self.app.courier.dm(uid, text)
-
             names = listing([(p.user_id, p.display_name) for p in waiting], actor.lang, bold=True)
             reply = m("moderation.reminded", actor.lang, count=len(waiting), names=names)
-        return await self.run(Outcome(reply, [send]))
+            outcome = await self.commit_outcome(s, game, Outcome(reply, dms))
+        return await self.run(outcome)
 
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
         """``new`` takes the seat, hand, card in front, choice, vote and credits of ``old``."""
@@ -1135,8 +1099,11 @@ class RefutationService(GameService):
             if state.phase is Phase.CHOICE:
                 due = await self.due(s, game, CHOICE) or self.now()
                 effects.append(self.choice_dms(game, state, [row], due))
-        reply = m("moderation.substituted", actor.lang, old=shown(old_name), new=shown(new.name))
-        return await self.run(Outcome(reply, effects))
+            reply = m(
+                "moderation.substituted", actor.lang, old=shown(old_name), new=shown(new.name)
+            )
+            outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
+        return await self.run(outcome)
 
     # -- read-only views ----------------------------------------------------------------------
 

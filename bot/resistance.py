@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,8 +21,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import metrics, records
 from bot.avalon import AVALON_KINDS, AVALON_PHASES, AvalonSteps, engine_options, step_of
 from bot.batch import GroupCommit
+from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
-from bot.i18n import Lang, t
+from bot.i18n import t
 from bot.names import listing, shown
 from bot.service import Actor, Effect, GameService, Outcome, Services
 from db import repo
@@ -68,7 +69,6 @@ class ResistanceService(AvalonSteps, GameService):
     kind = "resistance"
     min_players = 5
     max_players = 10
-    vote_view_factory: Callable[[int, int, bool, Lang], discord.ui.View] | None = None
 
     def __init__(self, app: Services) -> None:
         super().__init__(app)
@@ -129,18 +129,10 @@ class ResistanceService(AvalonSteps, GameService):
             return t("resistance.role.spy", lang, spies=self.names(state, view.spies, lang))
         return t("resistance.role.resistance", lang)
 
-    def role_dms(self, state: Resistance, players: list[Player]) -> Effect:
-        async def send() -> None:
-            for p in players:
-                await self.app.courier.dm(p.user_id, self.role_text(state, p.user_id, p.locale))
-
-        return send
-
-    def announce(self, game: Game, text: str, *, mention: int | None = None) -> Effect:
-        async def post() -> None:
-            await self.app.courier.post(self.where(game), text, mention=mention)
-
-        return post
+    def role_dms(self, state: Resistance, players: list[Player]) -> list[Effect]:
+        return [
+            DirectMessage(p.user_id, self.role_text(state, p.user_id, p.locale)) for p in players
+        ]
 
     # -- leader list --------------------------------------------------------------------------
 
@@ -172,29 +164,10 @@ class ResistanceService(AvalonSteps, GameService):
 
     def post_leader_list(self, game: Game, state: Resistance, *, new: bool = False) -> Effect:
         """Edit the pinned leader list in place; else post a new one, pin it, unpin the old."""
-        text = self.leader_list_text(game, state)
-        game_id, where = game.id, self.where(game)
-
-        async def update() -> None:
-            courier = self.app.courier
-            async with self.app.sessions() as rs:
-                old = await repo.get_message(rs, game_id, "leader_list")
-            if (
-                old is not None
-                and not new
-                and await courier.edit(old.channel_id, old.message_id, content=text)
-            ):
-                return
-            message = await courier.post(where, text)
-            if message is None:
-                return
-            await courier.pin(where, message.id)
-            if old is not None:
-                await courier.pin(old.channel_id, old.message_id, pin=False)
-            async with self.app.sessions.begin() as ws:
-                await repo.set_message(ws, game_id, "leader_list", where, message.id)
-
-        return update
+        text, where = self.leader_list_text(game, state), self.where(game)
+        if new:
+            return Post(where, text, slot="leader_list", pin=True, unpin_previous=True)
+        return EditSlot(where, "leader_list", text=text, repost=True, pin=True)
 
     def debate_text(self, game: Game, state: Resistance) -> str:
         return t(
@@ -239,17 +212,20 @@ class ResistanceService(AvalonSteps, GameService):
             effects.append(
                 self.vote_dms(game, state, await repo.players(s, game.id), proposal, due)
             )
-        return await self.run(Outcome(t("resistance.proposal.done", actor.lang), effects))
+            outcome = Outcome(t("resistance.proposal.done", actor.lang), effects)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
 
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         """Also: pin the leader list (Pin Messages: since 23 February 2026 Manage Messages no
         longer grants pinning), and close the debate during votes: lock the forum post, or deny
-        Send Messages by channel overwrites."""
+        Send Messages by member overwrites in a text channel; lock the thread or forum post the
+        game lives in."""
         needed = super().needed_permissions(channel, options)
         needed.append("pin_messages")
         if options.get("lock_during_vote"):
-            forum = isinstance(channel, discord.ForumChannel)
-            needed.append("manage_threads" if forum else "manage_roles")
+            in_thread = isinstance(channel, discord.ForumChannel | discord.Thread)
+            needed.append("manage_threads" if in_thread else "manage_roles")
         return needed
 
     def running(self, game: Game) -> Resistance:
@@ -328,11 +304,7 @@ class ResistanceService(AvalonSteps, GameService):
         )
         if due is not None:
             text += "\n" + t("resistance.dm.leader_deadline", lang, deadline=ts(due))
-
-        async def dm() -> None:
-            await self.app.courier.dm(leader, text)
-
-        effects.append(dm)
+        effects.append(DirectMessage(leader, text))
         return effects
 
     async def arm_leader_deadline(
@@ -367,11 +339,7 @@ class ResistanceService(AvalonSteps, GameService):
             link=self.link(game),
             deadline=ts(open_[0].due_at),
         )
-
-        async def dm() -> None:
-            await self.app.courier.dm(leader, text)
-
-        return Outcome("", [dm])
+        return Outcome("", [DirectMessage(leader, text)])
 
     async def cancel_deadlines(self, s: AsyncSession, game: Game, kinds: Sequence[str]) -> None:
         if self.app.scheduler is not None:
@@ -379,50 +347,23 @@ class ResistanceService(AvalonSteps, GameService):
 
     def vote_dms(
         self, game: Game, state: Resistance, players: list[Player], proposal: int, due: datetime
-    ) -> Effect:
+    ) -> list[Effect]:
         team = set(state.team or ())
-        mission = state.mission
-
-        async def send() -> None:
-            for p in players:
-                on_team = p.user_id in team
-                key = "resistance.dm.vote_team" if on_team else "resistance.dm.vote"
-                text = t(
-                    key,
-                    p.locale,
-                    mission=mission,
-                    team=self.names(state, state.team or (), p.locale, bold=True),
-                    deadline=ts(due),
-                    where=f"<#{self.where(game)}>",
-                )
-                view = (
-                    self.vote_view_factory(game.id, proposal, on_team, p.locale)
-                    if self.vote_view_factory
-                    else None
-                )
-                await self.app.courier.dm(p.user_id, text, **({"view": view} if view else {}))
-
-        return send
-
-    def debate_lock(self, game: Game, players: list[Player], *, lock: bool) -> Effect:
-        """Close (or reopen) the debate: lock the forum post, or deny Send Messages to players."""
-        ids = [p.user_id for p in players]
-        thread_id, channel_id = game.thread_id, game.channel_id
-
-        async def apply() -> None:
-            courier = self.app.courier
-            if thread_id is None:
-                await courier.member_send(channel_id, ids, allowed=not lock)
-                return
-            try:
-                thread = await courier.channel(thread_id)
-                await thread.edit(locked=lock)
-            except discord.HTTPException:
-                log.warning(
-                    "could not %s the debate of game %s", "close" if lock else "reopen", game.id
-                )
-
-        return apply
+        effects: list[Effect] = []
+        for p in players:
+            on_team = p.user_id in team
+            key = "resistance.dm.vote_team" if on_team else "resistance.dm.vote"
+            text = t(
+                key,
+                p.locale,
+                mission=state.mission,
+                team=self.names(state, state.team or (), p.locale, bold=True),
+                deadline=ts(due),
+                where=f"<#{self.where(game)}>",
+            )
+            view = View("rs_vote", (game.id, proposal, on_team, p.locale))
+            effects.append(DirectMessage(p.user_id, text, view=view))
+        return effects
 
     # -- votes --------------------------------------------------------------------------------
 
@@ -660,6 +601,7 @@ class ResistanceService(AvalonSteps, GameService):
                 return None
             if actor is not None:
                 outcome.reply = t(f"resistance.moderation.{closed}", actor.lang)
+            await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
     async def close_now(self, actor: Actor, game_id: int) -> str:
@@ -884,21 +826,20 @@ class ResistanceService(AvalonSteps, GameService):
         missing = set(state.owing())  # private: each reminder goes to its own player
         waiting = [p for p in await repo.players(s, game.id) if p.user_id in missing]
         deadline = await self.vote_due(s, game)
-
-        async def send() -> None:
-            for p in waiting:
-                await self.app.courier.dm(
-                    p.user_id,
-                    t(
-                        "resistance.dm.reminder",
-                        p.locale,
-                        deadline=ts(deadline) if deadline else "—",
-                        where=f"<#{self.where(game)}>",
-                    ),
-                )
-
+        dms: list[Effect] = [
+            DirectMessage(
+                p.user_id,
+                t(
+                    "resistance.dm.reminder",
+                    p.locale,
+                    deadline=ts(deadline) if deadline else "—",
+                    where=f"<#{self.where(game)}>",
+                ),
+            )
+            for p in waiting
+        ]
         reply = t("resistance.moderation.reminded", lang or game.lang, count=len(waiting))
-        return Outcome(reply, [send])
+        return Outcome(reply, dms)
 
     async def vote_due(self, s: AsyncSession, game: Game) -> datetime | None:
         open_ = await repo.open_deadlines(s, game.id, kinds=[VOTE])
@@ -938,6 +879,7 @@ class ResistanceService(AvalonSteps, GameService):
             if state.phase in AVALON_PHASES:
                 step = f"{state.phase.value} {step_of(state)}"
             await self.require_remind_allowed(s, game, actor, step)
+            await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
@@ -958,14 +900,15 @@ class ResistanceService(AvalonSteps, GameService):
                 raise UserError("resistance.error.no_deadline")
             moved = [(d.id, d.due_at + timedelta(hours=hours)) for d in deadlines]
             main = max(due for _, due in moved)
-        assert self.app.scheduler is not None
-        for deadline_id, due in moved:
-            await self.app.scheduler.extend(deadline_id, due)
-        await self.app.courier.post(
-            self.where(game),
-            t(f"resistance.moderation.{notice}", game.lang, deadline=ts(main)),
-        )
-        return t("resistance.moderation.extended", actor.lang, deadline=ts(main))
+            assert self.app.scheduler is not None
+            for deadline_id, due in moved:
+                await self.app.scheduler.extend(deadline_id, due, session=s)
+            text = t(f"resistance.moderation.{notice}", game.lang, deadline=ts(main))
+            reply = t("resistance.moderation.extended", actor.lang, deadline=ts(main))
+            outcome = await self.commit_outcome(
+                s, game, Outcome(reply, [self.announce(game, text)])
+            )
+        return await self.run(outcome)
 
     def end_state(self, state: Resistance) -> list[Event]:
         return state.cancel()
@@ -994,7 +937,9 @@ class ResistanceService(AvalonSteps, GameService):
             game.ended_at = self.now()
             if game.state is not None:
                 effects.append(await records.archive_post(self, s, game, self.load(game)))
-        return await self.run(Outcome(t("common.moderation.cancelled", actor.lang), effects))
+            outcome = Outcome(t("common.moderation.cancelled", actor.lang), effects)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
 
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
         async with self.action(game_id) as (s, game):
@@ -1015,18 +960,12 @@ class ResistanceService(AvalonSteps, GameService):
                 ),
                 self.post_leader_list(game, state),
             ]
-            role_text = self.role_text(state, new.id, game.lang)
-
-            async def dm_role() -> None:
-                await self.app.courier.dm(new.id, role_text)
-
-            effects.append(dm_role)
+            effects.append(DirectMessage(new.id, self.role_text(state, new.id, game.lang)))
             if state.phase is Phase.VOTE:
                 due = await self.vote_due(s, game) or self.now()
                 effects.append(self.vote_dms(game, state, [row], state.proposal_number, due))
             effects += await self.avalon_after_substitute(s, game, state, row)
-        return await self.run(
-            Outcome(
+            outcome = Outcome(
                 t(
                     "resistance.moderation.substituted",
                     actor.lang,
@@ -1035,7 +974,8 @@ class ResistanceService(AvalonSteps, GameService):
                 ),
                 effects,
             )
-        )
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
 
     # -- read-only views ----------------------------------------------------------------------
 

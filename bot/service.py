@@ -1,8 +1,10 @@
 """What every game service shares: the lobby, moderators, languages, the per-game transaction.
 
 A service method is one user action: it takes the game's lock, opens one transaction (load,
-apply the rules, write), commits, and only then performs the Discord effects. It returns the
-private answer for the user, already localized.
+apply the rules, write), and in that same transaction writes the Discord effects it decided as
+rows of the ``outbox`` table (:meth:`GameService.commit_outcome`). After the commit the
+dispatcher (:mod:`bot.dispatcher`) delivers them; :meth:`GameService.run` wakes it, waits a
+little for the delivery and returns the private answer for the user, already localized.
 """
 
 from __future__ import annotations
@@ -25,16 +27,19 @@ from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
 from bot.decks import DeckRegistry
+from bot.effects import DebateLock, EditSlot, Post, Record, View
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.locks import GameLocks
 from bot.names import listing, ordered, shown
+from bot.notify import notify_effects
 from db import repo
 from db.engine import is_busy
 from db.models import Deadline, Game, Player
 from games.common import Player as EnginePlayer
 
 if TYPE_CHECKING:
+    from bot.dispatcher import Dispatcher
     from bot.scheduler import DeadlineScheduler
 
 log = logging.getLogger(__name__)
@@ -44,8 +49,22 @@ T = TypeVar("T")
 # The event recording a moderator's reminder (its time starts the remind cooldown).
 REMINDED = "moderator_reminded"
 
-# Effects to run once the transaction has committed.
-Effect = Callable[[], Awaitable[Any]]
+# What a service decides: effect records (bot.effects; lists of them are flattened), and
+# in-process steps to run once the transaction has committed (e.g. an early close).
+AfterCommit = Callable[[], Awaitable[Any]]
+Effect = Record | AfterCommit | list[Any]
+
+DELIVERY_WAIT = 10.0  # seconds an action waits for its effects before answering anyway
+
+
+def flatten(effects: Iterable[Any]) -> list[Any]:
+    out: list[Any] = []
+    for effect in effects:
+        if isinstance(effect, list | tuple):
+            out += flatten(effect)
+        elif effect is not None:
+            out.append(effect)
+    return out
 
 
 @dataclass(frozen=True)
@@ -87,10 +106,12 @@ class Actor:
 
 @dataclass
 class Outcome:
-    """A private answer and the effects to run after commit."""
+    """A private answer, the effects it decided, and (once written) where they went:
+    ``written`` = (game id, guild id, last seq)."""
 
     reply: str
-    effects: list[Effect] = field(default_factory=list)
+    effects: list[Any] = field(default_factory=list)
+    written: tuple[int, int, int] | None = None
 
 
 @dataclass
@@ -144,6 +165,7 @@ class Services:
         self.locks = GameLocks()
         self.scheduler: DeadlineScheduler | None = None
         self.decks = DeckRegistry()
+        self.dispatcher: Dispatcher | None = None
 
 
 class GameService:
@@ -246,12 +268,41 @@ class GameService:
                 raise UserError("common.error.no_game_here")
             return game.id
 
-    async def run(self, outcome: Outcome) -> str:
-        for effect in outcome.effects:
+    async def commit_outcome(self, s: AsyncSession, game: Game, outcome: Outcome) -> Outcome:
+        """Write the outcome's effect records to the game's outbox in the caller's transaction
+        (the one that changes the state they come from)."""
+        records = [e for e in flatten(outcome.effects) if isinstance(e, Record)]
+        if records:
+            rows = await repo.add_effects(
+                s, game.id, game.guild_id, [(r.KIND, r.payload()) for r in records], at=self.now()
+            )
+            outcome.written = (game.id, game.guild_id, rows[-1].seq)
+            scheduler = self.app.scheduler
+            if scheduler is not None and not scheduler.owns(game.guild_id):
+                await notify_effects(s, game.guild_id, game.id)
+        return outcome
+
+    async def run(self, outcome: Outcome, *, wait: bool = True) -> str:
+        """After the commit: have the dispatcher deliver the outcome's effects (waiting up to
+        ``DELIVERY_WAIT`` when ``wait``), then run its in-process steps; the reply."""
+        effects = flatten(outcome.effects)
+        if outcome.written is None and any(isinstance(e, Record) for e in effects):
+            log.error("effects never written: commit_outcome() belongs inside the transaction")
+        dispatcher = self.app.dispatcher
+        if outcome.written is not None and dispatcher is not None:
+            game_id, guild_id, seq = outcome.written
+            scheduler = self.app.scheduler
+            if scheduler is None or scheduler.owns(guild_id):
+                dispatcher.wake(game_id)
+                if wait:
+                    await dispatcher.delivered(game_id, seq, DELIVERY_WAIT)
+        for effect in effects:
+            if isinstance(effect, Record):
+                continue
             try:
                 await metrics.effect_delivered(effect)
             except Exception:
-                log.exception("an effect failed after commit")
+                log.exception("an after-commit step failed")
         return outcome.reply
 
     # -- moderators ---------------------------------------------------------------------------
@@ -354,21 +405,30 @@ class GameService:
             players=names,
         )
 
-    def lobby_view(self, game: Game) -> discord.ui.View | None:
-        """Set by the cog: the Join / Leave buttons (Discord UI belongs to the cog layer)."""
-        factory = getattr(self, "lobby_view_factory", None)
-        return factory(game.id, game.lang) if factory else None
+    def lobby_view(self, game: Game) -> View:
+        """The Join / Leave buttons (built by the cogs' ``lobby`` view builder)."""
+        return View("lobby", (self.kind, game.id, game.lang))
 
     async def refresh_lobby(self, s: AsyncSession, game: Game) -> Effect:
+        """The lobby message shows who has joined: edited in place, posted anew if refused."""
         players = await repo.players(s, game.id)
-        text = self.lobby_text(game, players)
-        lobby = await repo.get_message(s, game.id, "lobby")
+        return EditSlot(
+            self.where(game),
+            "lobby",
+            text=self.lobby_text(game, players),
+            view=self.lobby_view(game),
+            repost=True,
+        )
 
-        async def edit() -> None:
-            if lobby is not None:
-                await self.app.courier.edit(lobby.channel_id, lobby.message_id, content=text)
+    def announce(self, game: Game, text: str, *, mention: int | None = None) -> Effect:
+        """A public message where the game lives; ``mention``: the one member it calls to act
+        (pinged; a ``<@id>`` of anyone else in it never pings)."""
+        return Post(self.where(game), text, mention=mention)
 
-        return edit
+    def debate_lock(self, game: Game, players: list[Player], *, lock: bool) -> Effect:
+        """Close (or reopen) the debate: lock the thread or forum post the game lives in, or
+        deny Send Messages to the players in its text channel (restoring what was there)."""
+        return DebateLock(self.where(game), tuple(p.user_id for p in players), lock)
 
     async def new_game(
         self,
@@ -409,6 +469,10 @@ class GameService:
             where = created.thread
         else:
             where = channel
+        if is_forum:
+            reply = t("common.lobby.opened_post", actor.lang, game=title, post=f"<#{thread_id}>")
+        else:
+            reply = t("common.lobby.opened", actor.lang, game=title)
         async with self.app.sessions.begin() as s:
             game = await repo.create_game(
                 s,
@@ -421,13 +485,11 @@ class GameService:
                 lang=lang,
                 at=self.app.clock(),
             )
-            text = self.lobby_text(game, [])
-        message = await where.send(text, view=self.lobby_view(game))
-        async with self.app.sessions.begin() as s:
-            await repo.set_message(s, game.id, "lobby", message.channel.id, message.id)
-        if is_forum:
-            return t("common.lobby.opened_post", actor.lang, game=title, post=f"<#{thread_id}>")
-        return t("common.lobby.opened", actor.lang, game=title)
+            lobby = Post(
+                where.id, self.lobby_text(game, []), view=self.lobby_view(game), slot="lobby"
+            )
+            outcome = await self.commit_outcome(s, game, Outcome(reply, [lobby]))
+        return await self.run(outcome)
 
     def require_place(self, game: Game, place: tuple[int | None, int | None] | None) -> None:
         """Joining and leaving count only where the lobby is: ``place`` is the interaction's
@@ -479,7 +541,7 @@ class GameService:
             "attach_files",  # the vote matrix and the game's record at the end
             "read_message_history",
         ]
-        if isinstance(channel, discord.ForumChannel):
+        if isinstance(channel, discord.ForumChannel | discord.Thread):
             needed.append("send_messages_in_threads")
         return needed
 
@@ -505,8 +567,10 @@ class GameService:
             locale = game.lang if by_moderator else who.lang
             await repo.add_player(s, game.id, who.id, who.name, locale=locale, at=self.app.clock())
             effect = await self.refresh_lobby(s, game)
-        key = "common.lobby.added" if by_moderator else "common.lobby.joined"
-        return await self.run(Outcome(t(key, actor.lang, name=shown(who.name)), [effect]))
+            key = "common.lobby.added" if by_moderator else "common.lobby.joined"
+            outcome = Outcome(t(key, actor.lang, name=shown(who.name)), [effect])
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
 
     async def leave(
         self, actor: Actor, game_id: int, *, member: Actor | None = None, by_moderator: bool = False
@@ -522,8 +586,10 @@ class GameService:
                 raise UserError("common.error.not_joined", name=shown(who.name))
             await repo.remove_player(s, game.id, who.id)
             effect = await self.refresh_lobby(s, game)
-        key = "common.lobby.removed" if by_moderator else "common.lobby.left"
-        return await self.run(Outcome(t(key, actor.lang, name=shown(who.name)), [effect]))
+            key = "common.lobby.removed" if by_moderator else "common.lobby.left"
+            outcome = Outcome(t(key, actor.lang, name=shown(who.name)), [effect])
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
 
     def end_state(self, state: Any) -> list[Any]:
         """The engine's events for a game ended from outside (its place is gone)."""
@@ -547,6 +613,7 @@ class GameService:
                     await self.save(s, game, state, self.end_state(state), None)
             if self.app.scheduler is not None:
                 await self.app.scheduler.cancel_for_game(s, game.id)
+            await repo.drop_pending_effects(s, game.id, at=self.now())
             await repo.set_status(s, game, "cancelled", at=self.now())
             creator, lang = game.created_by, game.lang
         log.info("game %s cancelled: %s", game_id, reason)
@@ -559,19 +626,19 @@ class GameService:
         await self.app.courier.dm(creator, text)
         return True
 
-    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> Effect | None:
+    async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> AfterCommit | None:
         """A deadline of this game fell due; called by the scheduler inside the transaction that
-        claimed it. Returns the effects to run after the commit."""
+        claimed it, where the effects are written. Returns what to do after the commit."""
         game = await repo.get_game(s, deadline.game_id, for_update=True)
         if game is None or game.status != "running":
             return None
         outcome = await self.deadline_due(s, game, deadline)
         if outcome is None:
             return None
-        done = outcome
+        done = await self.commit_outcome(s, game, outcome)
 
         async def after() -> None:
-            await self.run(done)
+            await self.run(done, wait=False)
 
         return after
 
@@ -600,8 +667,8 @@ class GameService:
         return old_name, events, row
 
     async def close_early(
-        self, s: AsyncSession, game: Game, kind: str, close: Effect
-    ) -> list[Effect]:
+        self, s: AsyncSession, game: Game, kind: str, close: AfterCommit
+    ) -> list[AfterCommit]:
         """Everyone has answered: close now, as the process that owns the game's guild.
 
         DM clicks arrive on shard 0, maybe in a process that does not own the guild: that one
@@ -645,22 +712,23 @@ class GameService:
         # DMs before dealing: nobody gets a role or a hand unless everybody can.
         unreachable = await self.check_dms(game, players)
         if unreachable:
-            async with self.app.sessions.begin() as s:
+            names = listing(
+                [(p.user_id, p.display_name) for p in unreachable], game.lang, bold=True
+            )
+            async with self.action(game_id) as (s, game):
                 for p in unreachable:
                     row = await repo.player(s, game.id, p.user_id)
                     if row is not None:
                         row.dm_failed = True
-            names = listing(
-                [(p.user_id, p.display_name) for p in unreachable], game.lang, bold=True
-            )
-            await self.app.courier.post(
-                self.where(game), t("common.start.unreachable", game.lang, names=names)
-            )
-            return t("common.start.unreachable_private", actor.lang, names=names)
+                notice = self.announce(game, t("common.start.unreachable", game.lang, names=names))
+                reply = t("common.start.unreachable_private", actor.lang, names=names)
+                outcome = await self.commit_outcome(s, game, Outcome(reply, [notice]))
+            return await self.run(outcome)
         async with self.action(game_id) as (s, game):
             if game.status != "lobby":
                 raise UserError("common.error.not_in_lobby")
             outcome = await self.deal(s, game, await repo.players(s, game.id), actor)
+            await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
     async def check_dms(self, game: Game, players: list[Player]) -> list[Player]:

@@ -9,9 +9,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.effects import split_message
 from bot.errors import report
 from bot.i18n import Lang, lang_of, t
-from bot.records import split_message
 from bot.service import Actor, GameService, Reply, TagRequired
 
 
@@ -57,17 +57,24 @@ class LobbyButton(
             await report(interaction, exc)
 
 
-def lobby_view(kind: str) -> Any:
-    def make(game_id: int, lang: Lang) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        view.add_item(LobbyButton(kind, game_id, "join", lang))
-        view.add_item(LobbyButton(kind, game_id, "leave", lang))
-        return view
+def lobby_view(kind: str, game_id: int, lang: Lang) -> discord.ui.View:
+    """The Join / Leave buttons: the dispatcher's builder for ``View("lobby", ...)``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(LobbyButton(kind, game_id, "join", lang))
+    view.add_item(LobbyButton(kind, game_id, "leave", lang))
+    return view
 
-    return make
+
+def register_views(client: discord.Client, builders: dict[str, Callable[..., Any]]) -> None:
+    """Give the dispatcher the builders of the views that effect records name."""
+    dispatcher = getattr(client, "dispatcher", None)
+    if dispatcher is not None:
+        for kind, builder in {"lobby": lobby_view, **builders}.items():
+            dispatcher.register_view(kind, builder)
 
 
 async def send_private(interaction: discord.Interaction, reply: str | Reply | None) -> None:
+    """The private answer; a text over 2,000 characters goes in several messages."""
     if isinstance(reply, Reply):
         parts = split_message(reply.content) or ["\u200b"]
         for part in parts[:-1]:

@@ -22,8 +22,8 @@ from cogs.lobby import (
     ModerationCommands,
     answer,
     forum_tags,
-    lobby_view,
     open_game,
+    register_views,
 )
 from cogs.records import RecordCommands
 
@@ -84,11 +84,14 @@ class ChoiceSelect(
             await report(interaction, exc)
 
 
-def choice_view(
-    game_id: int, n: int, options: list[discord.SelectOption], lang: Lang
-) -> discord.ui.View:
+def choice_view(game_id: int, n: int, options: list[list[str]], lang: Lang) -> discord.ui.View:
+    """The secret choice menu of a DM; ``options``: (label, value, description) each."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ChoiceSelect(game_id, n, options, lang))
+    select_options = [
+        discord.SelectOption(label=label, value=value, description=description or None)
+        for label, value, description in options
+    ]
+    view.add_item(ChoiceSelect(game_id, n, select_options, lang))
     return view
 
 
@@ -134,7 +137,7 @@ class VoteButton(
 
 
 def vote_view(
-    game_id: int, n: int, cards: list[tuple[int, str]], reference: bool, lang: Lang
+    game_id: int, n: int, cards: list[list[Any]], reference: bool, lang: Lang
 ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for card, label in cards:
@@ -196,9 +199,7 @@ class RefutationCog(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service: RefutationService = bot.services["refutation"]  # type: ignore[attr-defined]
-        self.service.lobby_view_factory = lobby_view("refutation")
-        self.service.choice_view_factory = choice_view
-        self.service.vote_view_factory = vote_view
+        register_views(bot, {"rf_choice": choice_view, "rf_vote": vote_view})
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Refutation Game here")

@@ -21,8 +21,8 @@ from cogs.lobby import (
     ModerationCommands,
     answer,
     forum_tags,
-    lobby_view,
     open_game,
+    register_views,
 )
 from cogs.records import RecordCommands
 from games.resistance import MissionChoice, TeamVote
@@ -153,10 +153,12 @@ class ChoiceMenu(
 
 
 def choice_view(
-    game_id: int, act: str, step: int, options: list[tuple[str, int]], placeholder: str, lang: Lang
+    game_id: int, act: str, step: int, options: list[list[Any]], placeholder: str, lang: Lang
 ) -> discord.ui.View:
+    """The Lady's or the Assassin's menu of names: ``options`` are (name, player id) pairs."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ChoiceMenu.build(game_id, act, step, options, placeholder))
+    pairs = [(str(name), int(pid)) for name, pid in options]
+    view.add_item(ChoiceMenu.build(game_id, act, step, pairs, placeholder))
     return view
 
 
@@ -180,9 +182,7 @@ class ResistanceCog(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service: ResistanceService = bot.services["resistance"]  # type: ignore[attr-defined]
-        self.service.lobby_view_factory = lobby_view("resistance")  # type: ignore[attr-defined]
-        self.service.vote_view_factory = vote_view
-        self.service.choice_view_factory = choice_view
+        register_views(bot, {"rs_vote": vote_view, "rs_avalon_choice": choice_view})
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Resistance in this channel")

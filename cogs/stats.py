@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.effects import split_message
 from bot.errors import report
 from bot.i18n import lang_of
-from bot.records import split_message
 from bot.stats import StatsService
 from cogs.lobby import answer
 

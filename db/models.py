@@ -287,3 +287,61 @@ class BotState(Base):
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class EffectStatus(StrEnum):
+    PENDING = "pending"
+    DONE = "done"
+    FAILED = "failed"  # a permanent refusal (403, 404, closed DMs...) or out of attempts
+    DROPPED = "dropped"  # the game ended before it was delivered (cancelled, channel gone)
+
+
+class Outbox(Base):
+    """One Discord side effect of a game action (``bot.effects``), written in the same
+    transaction as the state change; ``bot.dispatcher`` delivers a game's rows in ``seq``
+    order. ``key`` is the idempotency key (the messages' nonces derive from it);
+    ``parts_done`` counts the messages of a split post already sent; a process holds a row
+    it is delivering until ``claimed_until``."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (
+        CheckConstraint(_in("status", EffectStatus), name="status"),
+        UniqueConstraint("game_id", "seq"),
+        UniqueConstraint("key"),
+        Index("ix_outbox_status_game_id", "status", "game_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(_game_fk())
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    key: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default=EffectStatus.PENDING.value)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    parts_done: Mapped[int] = mapped_column(Integer, default=0)
+    next_try_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claimed_until: Mapped[datetime | None] = mapped_column()
+    discord_id: Mapped[int | None] = mapped_column(BigInteger)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    done_at: Mapped[datetime | None] = mapped_column()
+
+
+class SavedOverwrite(Base):
+    """A player's member overwrite in a text channel as it was before the bot closed the
+    debate (``present`` False: there was none), restored exactly when the debate reopens."""
+
+    __tablename__ = "saved_overwrites"
+    __table_args__ = (UniqueConstraint("game_id", "channel_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(_game_fk())
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    present: Mapped[bool] = mapped_column(Boolean, default=False)
+    allow: Mapped[int] = mapped_column(BigInteger, default=0)
+    deny: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

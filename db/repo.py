@@ -12,6 +12,7 @@ clock); without it the current UTC time is used.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -39,6 +40,7 @@ from db.models import (
     Deadline,
     DeadlineStatus,
     DeckContent,
+    EffectStatus,
     Event,
     Game,
     GameStatus,
@@ -46,7 +48,9 @@ from db.models import (
     GuildSettings,
     Language,
     Message,
+    Outbox,
     Player,
+    SavedOverwrite,
     Vote,
 )
 from db.types import utcnow
@@ -833,6 +837,186 @@ async def open_deadlines(
         stmt = stmt.where(Deadline.due_at <= due_before)
     stmt = stmt.order_by(Deadline.due_at, Deadline.id).execution_options(populate_existing=True)
     return list((await s.scalars(stmt)).all())
+
+
+# -- outbox (bot.dispatcher delivers these) -------------------------------------------------
+
+
+async def add_effects(
+    s: AsyncSession,
+    game_id: int,
+    guild_id: int,
+    effects: Sequence[tuple[str, dict[str, Any]]],
+    *,
+    at: datetime | None = None,
+) -> list[Outbox]:
+    """Append ``(kind, payload)`` effects to the game's outbox, numbered after its last one,
+    in the caller's transaction (the one that changes the state they come from)."""
+    if not effects:
+        return []
+    last = (
+        await s.execute(select(func.max(Outbox.seq)).where(Outbox.game_id == game_id))
+    ).scalar_one()
+    now = _now(at)
+    rows = []
+    for n, (kind, payload) in enumerate(effects, (last or 0) + 1):
+        row = Outbox(
+            game_id=game_id,
+            guild_id=guild_id,
+            seq=n,
+            kind=kind,
+            payload=payload,
+            key=f"g{game_id}:{n}:{uuid.uuid4().hex[:16]}",
+            status=EffectStatus.PENDING.value,
+            attempts=0,
+            parts_done=0,
+            next_try_at=now,
+            created_at=now,
+        )
+        s.add(row)
+        rows.append(row)
+    await s.flush()
+    return rows
+
+
+async def next_effect(s: AsyncSession, game_id: int) -> Outbox | None:
+    """The game's first pending effect (lowest ``seq``): the only one that may be delivered."""
+    stmt = (
+        select(Outbox)
+        .where(Outbox.game_id == game_id, Outbox.status == EffectStatus.PENDING.value)
+        .order_by(Outbox.seq)
+        .limit(1)
+        .execution_options(populate_existing=True)
+    )
+    return (await s.scalars(stmt)).first()
+
+
+async def claim_effect(
+    s: AsyncSession, effect_id: int, owner: str, now: datetime, until: datetime
+) -> bool:
+    """Take the pending effect for delivery until ``until``, unless another process holds it."""
+    result = await s.execute(
+        update(Outbox)
+        .where(
+            Outbox.id == effect_id,
+            Outbox.status == EffectStatus.PENDING.value,
+            or_(
+                Outbox.claimed_until.is_(None),
+                Outbox.claimed_until <= now,
+                Outbox.claimed_by == owner,
+            ),
+        )
+        .values(claimed_by=owner, claimed_until=until)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def update_effect(s: AsyncSession, effect_id: int, **values: Any) -> None:
+    """Record what a delivery attempt did (status, attempts, next try, error, Discord id)."""
+    await s.execute(
+        update(Outbox)
+        .where(Outbox.id == effect_id)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def pending_effect_games(s: AsyncSession) -> list[tuple[int, int]]:
+    """``(game_id, guild_id)`` of every game with an effect still to deliver."""
+    stmt = (
+        select(Outbox.game_id, Outbox.guild_id)
+        .where(Outbox.status == EffectStatus.PENDING.value)
+        .group_by(Outbox.game_id, Outbox.guild_id)
+        .order_by(Outbox.game_id)
+    )
+    return [(g, guild) for g, guild in (await s.execute(stmt)).all()]
+
+
+async def release_claims(s: AsyncSession, game_ids: Sequence[int]) -> None:
+    """Forget the claims on these games' pending effects (their owner restarted)."""
+    if game_ids:
+        await s.execute(
+            update(Outbox)
+            .where(Outbox.game_id.in_(list(game_ids)), Outbox.status == EffectStatus.PENDING.value)
+            .values(claimed_by=None, claimed_until=None)
+            .execution_options(synchronize_session=False)
+        )
+
+
+async def drop_pending_effects(s: AsyncSession, game_id: int, *, at: datetime | None = None) -> int:
+    """The game's undelivered effects will never be delivered (the game was cancelled, its
+    channel deleted, the bot removed from its guild); returns how many."""
+    result = await s.execute(
+        update(Outbox)
+        .where(Outbox.game_id == game_id, Outbox.status == EffectStatus.PENDING.value)
+        .values(status=EffectStatus.DROPPED.value, done_at=_now(at))
+        .execution_options(synchronize_session=False)
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def effects_of(
+    s: AsyncSession, game_id: int, statuses: Sequence[str] | None = None
+) -> list[Outbox]:
+    """The game's outbox rows in order (optionally only those in ``statuses``)."""
+    stmt = select(Outbox).where(Outbox.game_id == game_id).order_by(Outbox.seq)
+    if statuses is not None:
+        stmt = stmt.where(Outbox.status.in_(list(statuses)))
+    return list((await s.scalars(stmt.execution_options(populate_existing=True))).all())
+
+
+# -- overwrites saved while a text channel's debate is closed --------------------------------
+
+
+async def save_overwrite(
+    s: AsyncSession,
+    game_id: int,
+    channel_id: int,
+    user_id: int,
+    *,
+    present: bool,
+    allow: int,
+    deny: int,
+    at: datetime | None = None,
+) -> bool:
+    """Remember a member's overwrite as it is before the debate closes, unless one is already
+    remembered (a retried close must not take its own deny for the original). True if saved."""
+    existing = await s.scalars(
+        select(SavedOverwrite).where(
+            SavedOverwrite.game_id == game_id,
+            SavedOverwrite.channel_id == channel_id,
+            SavedOverwrite.user_id == user_id,
+        )
+    )
+    if existing.first() is not None:
+        return False
+    s.add(
+        SavedOverwrite(
+            game_id=game_id,
+            channel_id=channel_id,
+            user_id=user_id,
+            present=present,
+            allow=allow,
+            deny=deny,
+            created_at=_now(at),
+        )
+    )
+    await s.flush()
+    return True
+
+
+async def saved_overwrites(
+    s: AsyncSession, game_id: int, channel_id: int | None = None
+) -> list[SavedOverwrite]:
+    stmt = select(SavedOverwrite).where(SavedOverwrite.game_id == game_id)
+    if channel_id is not None:
+        stmt = stmt.where(SavedOverwrite.channel_id == channel_id)
+    return list((await s.scalars(stmt.order_by(SavedOverwrite.id))).all())
+
+
+async def forget_overwrite(s: AsyncSession, saved_id: int) -> None:
+    await s.execute(delete(SavedOverwrite).where(SavedOverwrite.id == saved_id))
 
 
 async def count_rows(s: AsyncSession, model: type[Any]) -> int:

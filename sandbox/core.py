@@ -82,6 +82,30 @@ class FailRule:
     is_global: bool = False
 
 
+@dataclass
+class HoldRule:
+    """Matching requests wait until :meth:`release` (see :meth:`Sandbox.hold_route`)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    times: int
+    after: bool  # True: performed first, only the answer waits
+    hit: asyncio.Event
+    released: asyncio.Event
+    dropped: bool = False
+    held: int = 0
+
+    async def wait_hit(self, timeout: float = 10.0) -> None:
+        await asyncio.wait_for(self.hit.wait(), timeout)
+
+    def release(self, *, drop: bool = False) -> None:
+        """Let the held requests go on; ``drop``: answer 503 without performing them (as if
+        they never reached Discord)."""
+        self.dropped = drop
+        self.times = 0
+        self.released.set()
+
+
 Target = User | Member | Role | Channel
 
 
@@ -140,6 +164,7 @@ class Sandbox:
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[RequestRecord] = []
         self.fail_rules: list[FailRule] = []
+        self.hold_rules: list[HoldRule] = []
         self.identify_count = 0
         self.resume_count = 0
         self.replayed_events = 0
@@ -582,6 +607,18 @@ class Sandbox:
                 is_global,
             )
         )
+
+    def hold_route(
+        self, method: str, path_regex: str, *, times: int = 1, after: bool = False
+    ) -> HoldRule:
+        """Hold the next ``times`` matching requests until ``rule.release()``: before they
+        take effect, or with ``after=True`` once performed, holding only the answer (a client
+        killed meanwhile never learns that its message was created)."""
+        rule = HoldRule(
+            method.upper(), re.compile(path_regex), times, after, asyncio.Event(), asyncio.Event()
+        )
+        self.hold_rules.append(rule)
+        return rule
 
     # ------------------------------------------------------------------ dispatch helpers
     def _dispatch_guild_event(

@@ -77,10 +77,14 @@ class RouteDef:
     auth: bool
 
 
+NONCE_SECONDS = 300.0  # how long Discord remembers an enforced nonce ("a few minutes")
+
+
 class RestApi:
     def __init__(self, sb: Sandbox) -> None:
         self.sb = sb
         self.routes: list[RouteDef] = []
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}  # -> (message id, when)
         r = self._route
         r("GET", "/gateway", self.get_gateway, auth=False)
         r("GET", "/gateway/bot", self.get_gateway_bot)
@@ -304,8 +308,13 @@ class RestApi:
                     except ApiError:
                         spec_refused = True
                         raise
+                hold = self._hold_rule(method, path)
+                if hold is not None and not hold.after:
+                    await self._held(hold)
                 req = Req(method, params, query, body, files)
                 status, result = await route_def.handler(req)
+                if hold is not None and hold.after:
+                    await self._held(hold)
                 return self._json_response(status, result, self._headers(route_name, status))
             except ApiError as exc:
                 status = exc.status
@@ -330,11 +339,26 @@ class RestApi:
             self.sb._notify()
 
     def _fail_rule(self, method: str, path: str) -> Any:
-        for rule in self.sb.fail_rules:
+        return self._rule(self.sb.fail_rules, method, path)
+
+    def _hold_rule(self, method: str, path: str) -> Any:
+        return self._rule(self.sb.hold_rules, method, path)
+
+    @staticmethod
+    def _rule(rules: list[Any], method: str, path: str) -> Any:
+        """The first rule with uses left that matches (and one use of it)."""
+        for rule in rules:
             if rule.times > 0 and rule.method in (method, "*") and rule.pattern.search(path):
                 rule.times -= 1
                 return rule
         return None
+
+    async def _held(self, rule: Any) -> None:
+        rule.held += 1
+        rule.hit.set()
+        await rule.released.wait()
+        if rule.dropped:
+            raise ApiError(503, 0, "503: Service Unavailable")
 
     # ------------------------------------------------------------------ lookups & checks
     def _channel(self, req: Req) -> Channel:
@@ -913,8 +937,20 @@ class RestApi:
         self._check_can_send(channel)
         self._check_can_attach(channel, req.files)
         _validate_message_body(body, req.files)
+        key = (self.sb.bot_user.id, str(body.get("nonce")))
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            # Discord: the same author and nonce within a few minutes returns the message
+            # created the first time (Unknown Message if it was deleted since).
+            seen = self._nonces.get(key)
+            if seen is not None and util.monotonic() - seen[1] < NONCE_SECONDS:
+                first = self.sb.messages.get(seen[0])
+                if first is None or first.deleted:
+                    raise unknown("Message")
+                return 200, first.payload()
         msg = self._build_message(channel, self.sb.bot_user.id, body, req.files)
         self.sb._store_message(msg)
+        if body.get("enforce_nonce") and body.get("nonce") is not None:
+            self._nonces[key] = (msg.id, util.monotonic())
         self.sb._dispatch_message("MESSAGE_CREATE", msg)
         return 200, msg.payload()
 

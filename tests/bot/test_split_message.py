@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.records import split_message
+from bot.effects import split_message
 
 
 def test_paragraphs_stay_whole_when_they_fit() -> None:

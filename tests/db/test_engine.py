@@ -17,7 +17,17 @@ from db.migrate import alembic_config, script_location
 from db.models import Base, Player
 
 Sessions = async_sessionmaker[AsyncSession]
-TABLES = {"guild_settings", "games", "players", "votes", "events", "deadlines", "messages"}
+TABLES = {
+    "guild_settings",
+    "games",
+    "players",
+    "votes",
+    "events",
+    "deadlines",
+    "messages",
+    "outbox",
+    "saved_overwrites",
+}
 
 
 def test_default_url() -> None:

@@ -1,0 +1,621 @@
+"""The one place that performs game effects on Discord: it delivers the ``outbox`` table.
+
+- A game's rows are delivered strictly in ``seq`` order (the result before the next leader's
+  call), one worker task per game with something pending; games never wait for each other.
+- Woken after every commit that wrote rows (:meth:`Dispatcher.wake`), at start (everything
+  pending), by PostgreSQL ``NOTIFY`` when another process wrote rows of a game it owns, and by a
+  periodic sweep.
+- Only the process that owns the game's guild (``owns``, the shard formula) delivers its rows. A
+  row is claimed for a lease before it is delivered (PostgreSQL: several processes), and a
+  process that starts releases the claims on the rows of its guilds (their previous owner is
+  gone).
+- Posts and DMs carry a ``nonce`` derived from the row's idempotency key, which discord.py
+  sends with ``enforce_nonce``: a retry after a crash gets the message created the first time
+  instead of a second one. A post split in several messages remembers how many were sent.
+  Edits, pins, thread locks and permission overwrites are idempotent by nature.
+- 429: wait ``Retry-After``; 5xx and network errors: exponential backoff, the game's later rows
+  wait; a permanent refusal (403 — 50001, 50007, 50013 —, 404, any other 4xx) is recorded on the
+  row (``failed``, ``last_error``), never retried, and the game's next row goes on. A missing
+  permission is named in the game's channel (or by DM to the game's creator when the bot
+  cannot post there); ``/<game> resync`` re-applies the state once it is fixed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import aiohttp
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot import limits
+from bot.clock import utcnow
+from bot.effects import (
+    Attachment,
+    DebateLock,
+    DirectMessage,
+    EditSlot,
+    Pin,
+    Post,
+    Record,
+    View,
+    from_payload,
+    split_message,
+)
+from bot.i18n import t
+from db import repo
+from db.models import EffectStatus, Outbox
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(seconds=120)  # a claimed row is another process's for this long
+MAX_ATTEMPTS = 30  # tries of a row that keeps failing for a passing reason (~25 min)
+MAX_BACKOFF = 60.0
+MAX_RETRY_AFTER = 600.0
+SWEEP_SECONDS = 30.0
+SEND = discord.Permissions(send_messages=True, send_messages_in_threads=True).value
+THREAD_TYPES = {10, 11, 12}
+MEMBER = 1  # overwrite type
+
+ViewBuilder = Callable[..., discord.ui.View]
+FileBuilder = Callable[..., Awaitable[discord.File]]
+
+
+class Permanent(Exception):
+    """Discord refused for good (or the record cannot be delivered): record, go on."""
+
+
+def messages_of(
+    text: str, embeds: tuple[dict[str, Any], ...]
+) -> list[tuple[str, list[discord.Embed]]]:
+    """The Discord messages one post or DM becomes: the text's pieces (split between lines),
+    the first embeds with the last piece, then further messages of embeds, within Discord's
+    limits (10 embeds and 6,000 characters a message)."""
+    pieces = split_message(text) or [""]
+    chunks = limits.embed_chunks([discord.Embed.from_dict(e) for e in embeds])
+    out: list[tuple[str, list[discord.Embed]]] = [(p, []) for p in pieces]
+    if chunks:
+        out[-1] = (out[-1][0], chunks[0])
+        out += [("", chunk) for chunk in chunks[1:]]
+    return out
+
+
+def nonce(key: str, part: int) -> str:
+    """The nonce of message ``part`` of the row with idempotency key ``key`` (25 characters,
+    Discord's limit)."""
+    return hashlib.sha256(f"{key}#{part}".encode()).hexdigest()[:25]
+
+
+def backoff(attempts: int) -> float:
+    return float(min(0.5 * 2 ** max(attempts - 1, 0), MAX_BACKOFF))
+
+
+def retry_delay(exc: BaseException, attempts: int) -> float | None:
+    """How long to wait before trying again; None for a permanent refusal."""
+    if isinstance(exc, discord.RateLimited):
+        return min(exc.retry_after, MAX_RETRY_AFTER)
+    if isinstance(exc, discord.HTTPException):
+        if exc.status == 429:
+            headers = getattr(exc.response, "headers", {}) or {}
+            try:
+                wait = float(headers.get("Retry-After", "1"))
+            except ValueError:
+                wait = 1.0
+            return min(max(wait, 0.0), MAX_RETRY_AFTER)
+        if exc.status >= 500:
+            return backoff(attempts)
+        return None
+    if isinstance(exc, aiohttp.ClientError | OSError | asyncio.TimeoutError):
+        return backoff(attempts)
+    return None
+
+
+def describe(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return f"{exc.status} {exc.code}: {exc.text}"[:500]
+    return f"{type(exc).__name__}: {exc}"[:500]
+
+
+class Dispatcher:
+    def __init__(
+        self,
+        client: discord.Client,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        owns: Callable[[int], bool] = lambda guild_id: True,
+        sweep_seconds: float = SWEEP_SECONDS,
+    ) -> None:
+        self.client = client
+        self.sessions = sessions
+        self.owns = owns
+        self.instance = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"[:64]
+        self.views: dict[str, ViewBuilder] = {}
+        self.files: dict[str, FileBuilder] = {}
+        self._sweep_seconds = sweep_seconds
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._wakeups: dict[int, asyncio.Event] = {}
+        self._finished: dict[int, int] = {}  # game -> highest seq finished by this process
+        self._changed: dict[int, asyncio.Event] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._started = False
+        self.attempts = 0  # delivery attempts (tests, diagnostics)
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def register_view(self, kind: str, builder: ViewBuilder) -> None:
+        """How to build the ``discord.ui.View`` of ``View(kind, args)``: ``builder(*args)``."""
+        self.views[kind] = builder
+
+    def register_file(self, kind: str, builder: FileBuilder) -> None:
+        """How to build the file of ``Attachment(kind, args)``: ``await builder(*args)``."""
+        self.files[kind] = builder
+
+    async def build_files(self, specs: tuple[Attachment, ...]) -> list[discord.File]:
+        files = []
+        for spec in specs:
+            builder = self.files.get(spec.kind)
+            if builder is None:
+                raise Permanent(f"no file builder registered for {spec.kind!r}")
+            files.append(await builder(*spec.args))
+        return files
+
+    def build_view(self, spec: View | None) -> discord.ui.View | None:
+        if spec is None:
+            return None
+        builder = self.views.get(spec.kind)
+        if builder is None:
+            raise Permanent(f"no view builder registered for {spec.kind!r}")
+        return builder(*spec.args)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._started
+
+    async def start(self) -> None:
+        """Take over the rows of the guilds this process owns and deliver what is pending."""
+        if self._started:
+            return
+        self._started = True
+        async with self.sessions.begin() as s:
+            games = [g for g, guild in await repo.pending_effect_games(s) if self.owns(guild)]
+            await repo.release_claims(s, games)
+        await self.sweep()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="outbox")
+        log.info("outbox dispatcher started: %d game(s) with effects pending", len(games))
+
+    async def stop(self) -> None:
+        self._started = False
+        tasks = [t for t in (self._sweeper, *self._workers.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._workers.clear()
+        self._sweeper = None
+
+    async def _sweep_loop(self) -> None:
+        while self._started:
+            await asyncio.sleep(self._sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("outbox sweep failed")
+
+    async def sweep(self) -> int:
+        """Start a worker for every owned game with something pending; how many games."""
+        async with self.sessions() as s:
+            games = await repo.pending_effect_games(s)
+        owned = [g for g, guild in games if self.owns(guild)]
+        for game_id in owned:
+            self.wake(game_id)
+        return len(owned)
+
+    def wake(self, game_id: int) -> None:
+        """Deliver the game's pending rows (call after the commit that wrote them)."""
+        if not self._started:
+            return  # start() delivers everything pending
+        event = self._wakeups.setdefault(game_id, asyncio.Event())
+        event.set()
+        worker = self._workers.get(game_id)
+        if worker is None or worker.done():
+            self._workers[game_id] = asyncio.get_running_loop().create_task(
+                self._work(game_id), name=f"outbox-{game_id}"
+            )
+
+    async def delivered(self, game_id: int, seq: int, timeout: float) -> bool:
+        """Wait (up to ``timeout``) until this process has finished the game's rows up to
+        ``seq`` (delivered, or refused for good)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self._finished.get(game_id, 0) < seq:
+            remaining = end - loop.time()
+            if remaining <= 0:
+                return False
+            event = self._changed.setdefault(game_id, asyncio.Event())
+            try:
+                await asyncio.wait_for(event.wait(), remaining)
+            except TimeoutError:
+                return False
+        return True
+
+    def _finish(self, game_id: int, seq: int) -> None:
+        self._finished[game_id] = max(self._finished.get(game_id, 0), seq)
+        event = self._changed.pop(game_id, None)
+        if event is not None:
+            event.set()
+
+    # -- one game's worker -----------------------------------------------------------------
+
+    async def _work(self, game_id: int) -> None:
+        wake = self._wakeups.setdefault(game_id, asyncio.Event())
+        try:
+            while self._started:
+                wake.clear()
+                async with self.sessions() as s:
+                    row = await repo.next_effect(s, game_id)
+                if row is None:
+                    if wake.is_set():
+                        continue
+                    return
+                now = utcnow()
+                wait = (row.next_try_at - now).total_seconds()
+                if (
+                    row.claimed_until is not None
+                    and row.claimed_by != self.instance
+                    and row.claimed_until > now
+                ):
+                    wait = max(wait, (row.claimed_until - now).total_seconds())
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), wait)
+                    continue
+                if not await self._claim(row, now):
+                    await asyncio.sleep(1.0)
+                    continue
+                await self._attempt(row)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("outbox worker of game %s stopped", game_id)
+        finally:
+            if self._workers.get(game_id) is asyncio.current_task():
+                del self._workers[game_id]
+
+    async def _claim(self, row: Outbox, now: datetime) -> bool:
+        async with self.sessions.begin() as s:
+            if s.get_bind().dialect.name == "sqlite":
+                return True  # SQLite: one process, and one worker per game
+            return await repo.claim_effect(s, row.id, self.instance, now, now + LEASE)
+
+    async def _attempt(self, row: Outbox) -> None:
+        self.attempts += 1
+        attempts = row.attempts + 1
+        try:
+            record = from_payload(row.kind, row.payload)
+            discord_id = await self.deliver(row, record)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            delay = None if isinstance(exc, Permanent) else retry_delay(exc, attempts)
+            error = describe(exc)
+            if delay is not None and attempts < MAX_ATTEMPTS:
+                log.warning(
+                    "effect %s (game %s #%s, %s) failed, retrying in %.1f s: %s",
+                    row.id,
+                    row.game_id,
+                    row.seq,
+                    row.kind,
+                    delay,
+                    error,
+                )
+                await self._record(
+                    row,
+                    attempts=attempts,
+                    next_try_at=utcnow() + timedelta(seconds=delay),
+                    last_error=error,
+                )
+                return
+            if not isinstance(exc, discord.HTTPException | Permanent):
+                log.exception("effect %s (game %s) could not be delivered", row.id, row.game_id)
+            else:
+                log.warning(
+                    "effect %s (game %s #%s, %s) refused: %s",
+                    row.id,
+                    row.game_id,
+                    row.seq,
+                    row.kind,
+                    error,
+                )
+            await self._record(
+                row,
+                status=EffectStatus.FAILED.value,
+                attempts=attempts,
+                last_error=error,
+                done_at=utcnow(),
+            )
+            self._finish(row.game_id, row.seq)
+            if isinstance(exc, discord.Forbidden) and exc.code in (50001, 50013):
+                with contextlib.suppress(Exception):
+                    await self.report_missing(row, record)
+            return
+        await self._record(
+            row,
+            status=EffectStatus.DONE.value,
+            attempts=attempts,
+            discord_id=discord_id,
+            last_error=None,
+            done_at=utcnow(),
+        )
+        self._finish(row.game_id, row.seq)
+
+    async def _record(self, row: Outbox, **values: Any) -> None:
+        """What an attempt did, on the row; the claim is released."""
+        async with self.sessions.begin() as s:
+            await repo.update_effect(s, row.id, claimed_by=None, claimed_until=None, **values)
+
+    # -- delivery ------------------------------------------------------------------------------
+
+    async def deliver(self, row: Outbox, record: Record) -> int | None:
+        """Perform one record; the id of the (last) Discord message it produced, if any."""
+        if isinstance(record, Post):
+            return await self._post(row, record)
+        if isinstance(record, DirectMessage):
+            channel = await self.client.create_dm(discord.Object(id=record.user_id))
+            return await self._send(row, channel, record.text, record.embeds, record.view)
+        if isinstance(record, EditSlot):
+            return await self._edit(row, record)
+        if isinstance(record, Pin):
+            return await self._pin(row, record)
+        if isinstance(record, DebateLock):
+            await self._debate(row, record)
+            return None
+        raise Permanent(f"unknown effect {row.kind!r}")
+
+    async def _send(
+        self,
+        row: Outbox,
+        channel: Any,
+        text: str,
+        embeds: tuple[dict[str, Any], ...],
+        view: View | None,
+        files: tuple[Attachment, ...] = (),
+        mention: int | None = None,
+    ) -> int | None:
+        """Send the messages a text becomes, skipping those already sent (``parts_done``); the
+        view and the files go with the last one."""
+        parts = messages_of(text, embeds)
+        last_id = row.discord_id
+        for n, (content, chunk) in enumerate(parts):
+            if n < row.parts_done:
+                continue
+            extra: dict[str, Any] = {}
+            if chunk:
+                extra["embeds"] = chunk
+            if n == len(parts) - 1 and view is not None:
+                extra["view"] = self.build_view(view)
+            if n == len(parts) - 1 and files:
+                extra["files"] = await self.build_files(files)
+            allowed = discord.AllowedMentions.none()
+            if n == len(parts) - 1 and mention is not None:
+                allowed = discord.AllowedMentions(
+                    everyone=False,
+                    roles=False,
+                    users=[discord.Object(id=mention)],
+                    replied_user=False,
+                )
+            try:
+                message = await channel.send(
+                    content or None,
+                    nonce=nonce(row.key, n),
+                    allowed_mentions=allowed,
+                    **extra,
+                )
+            except discord.Forbidden as exc:
+                if "files" not in extra or exc.code != 50013:
+                    raise
+                # No Attach Files here: the text at least (the files are dropped).
+                del extra["files"]
+                message = await channel.send(
+                    content or None,
+                    nonce=nonce(row.key, n),
+                    allowed_mentions=allowed,
+                    **extra,
+                )
+            last_id = message.id
+            row.parts_done, row.discord_id = n + 1, last_id
+            if len(parts) > 1:
+                async with self.sessions.begin() as s:
+                    await repo.update_effect(s, row.id, parts_done=n + 1, discord_id=last_id)
+        return last_id
+
+    def _channel(self, channel_id: int) -> Any:
+        return self.client.get_channel(channel_id) or self.client.get_partial_messageable(
+            channel_id
+        )
+
+    async def _post(self, row: Outbox, record: Post) -> int | None:
+        channel = self._channel(record.channel_id)
+        message_id = await self._send(
+            row, channel, record.text, record.embeds, record.view, record.files, record.mention
+        )
+        if record.slot is not None and message_id is not None:
+            await self._into_slot(
+                row, record.channel_id, record.slot, message_id, record.pin, record.unpin_previous
+            )
+        return message_id
+
+    async def _into_slot(
+        self, row: Outbox, channel_id: int, slot: str, message_id: int, pin: bool, unpin: bool
+    ) -> None:
+        """The new message takes the slot: pinned if asked, the old one unpinned."""
+        if pin:
+            await self._channel(channel_id).get_partial_message(message_id).pin()
+        async with self.sessions() as s:
+            old = await repo.get_message(s, row.game_id, slot)
+        if unpin and old is not None and old.message_id != message_id:
+            with contextlib.suppress(discord.NotFound):
+                await self._channel(old.channel_id).get_partial_message(old.message_id).unpin()
+        async with self.sessions.begin() as s:
+            await repo.set_message(s, row.game_id, slot, channel_id, message_id)
+
+    async def _edit(self, row: Outbox, record: EditSlot) -> int | None:
+        async with self.sessions() as s:
+            old = await repo.get_message(s, row.game_id, record.slot)
+        if old is not None and row.parts_done == 0:
+            kw: dict[str, Any] = {}
+            if record.text is not None:
+                kw["content"] = record.text
+            if record.clear_view:
+                kw["view"] = None
+            try:
+                await self._channel(old.channel_id).get_partial_message(old.message_id).edit(**kw)
+                return old.message_id
+            except discord.HTTPException as exc:
+                # Gone, too many edits, not ours any more: post it anew if the record says so.
+                if exc.status == 429 or exc.status >= 500 or not record.repost:
+                    if isinstance(exc, discord.NotFound) and not record.repost:
+                        return None
+                    raise
+                log.info(
+                    "slot %s of game %s: edit refused (%s), posting anew",
+                    record.slot,
+                    row.game_id,
+                    describe(exc),
+                )
+        if not record.repost or record.text is None:
+            return None
+        channel = self._channel(record.channel_id)
+        message_id = await self._send(row, channel, record.text, (), record.view)
+        if message_id is not None:
+            await self._into_slot(row, record.channel_id, record.slot, message_id, record.pin, True)
+        return message_id
+
+    async def _pin(self, row: Outbox, record: Pin) -> int | None:
+        async with self.sessions() as s:
+            old = await repo.get_message(s, row.game_id, record.slot)
+        if old is None:
+            return None
+        message = self._channel(old.channel_id).get_partial_message(old.message_id)
+        await (message.pin() if record.pin else message.unpin())
+        return old.message_id
+
+    async def _debate(self, row: Outbox, record: DebateLock) -> None:
+        """Lock the thread; or save each player's overwrite, then deny Send Messages on top of
+        it; reopening restores what was saved (a missing overwrite is deleted again)."""
+        http = self.client.http
+        data: dict[str, Any] = dict(await http.get_channel(record.place_id))
+        if int(data.get("type", 0)) in THREAD_TYPES:
+            reason = "vote in progress" if record.locked else "vote closed: debate reopens"
+            await http.edit_channel(record.place_id, locked=record.locked, reason=reason)
+            return
+        place = record.place_id
+        if record.locked:
+            current = {
+                int(o["id"]): (int(o.get("allow", 0)), int(o.get("deny", 0)))
+                for o in data.get("permission_overwrites") or []
+                if int(o.get("type", 0)) == MEMBER
+            }
+            async with self.sessions.begin() as s:
+                for uid in record.user_ids:
+                    allow, deny = current.get(uid, (0, 0))
+                    await repo.save_overwrite(
+                        s, row.game_id, place, uid, present=uid in current, allow=allow, deny=deny
+                    )
+                saved = {o.user_id: o for o in await repo.saved_overwrites(s, row.game_id, place)}
+            for uid in record.user_ids:
+                before = saved[uid]
+                await http.edit_channel_permissions(
+                    place,
+                    uid,
+                    str(before.allow & ~SEND),
+                    str(before.deny | SEND),
+                    MEMBER,
+                    reason="vote in progress",
+                )
+            return
+        async with self.sessions() as s:
+            saved_rows = await repo.saved_overwrites(s, row.game_id, place)
+        for before in saved_rows:
+            if before.present:
+                await http.edit_channel_permissions(
+                    place,
+                    before.user_id,
+                    str(before.allow),
+                    str(before.deny),
+                    MEMBER,
+                    reason="vote closed: debate reopens",
+                )
+            else:
+                with contextlib.suppress(discord.NotFound):
+                    await http.delete_channel_permissions(
+                        place, before.user_id, reason="vote closed: debate reopens"
+                    )
+            async with self.sessions.begin() as s:
+                await repo.forget_overwrite(s, before.id)
+
+    # -- a permission lost mid-game ------------------------------------------------------------
+
+    def needed(self, record: Record, channel: Any) -> list[str]:
+        """The permissions the record needs where it acts."""
+        in_thread = isinstance(channel, discord.Thread)
+        send = "send_messages_in_threads" if in_thread else "send_messages"
+        if isinstance(record, Post):
+            needed = ["view_channel", send, "embed_links", "read_message_history"]
+            return needed + (["pin_messages"] if record.pin else [])
+        if isinstance(record, EditSlot):
+            return ["view_channel", send, "read_message_history"] + (
+                ["pin_messages"] if record.pin else []
+            )
+        if isinstance(record, Pin):
+            return ["view_channel", "read_message_history", "pin_messages"]
+        if isinstance(record, DebateLock):
+            return ["view_channel", "manage_threads" if in_thread else "manage_roles"]
+        return ["view_channel"]
+
+    async def report_missing(self, row: Outbox, record: Record) -> None:
+        """Name the missing permission: in the game's place if the bot can still post there,
+        else by DM to the game's creator."""
+        async with self.sessions() as s:
+            game = await repo.get_game(s, row.game_id)
+        if game is None:
+            return
+        place = game.place_id
+        channel = self.client.get_channel(place)
+        guild = getattr(channel, "guild", None)
+        me = getattr(guild, "me", None)
+        needed = self.needed(record, channel)
+        if channel is not None and me is not None:
+            perms = channel.permissions_for(me)  # type: ignore[union-attr]
+            missing = [p for p in needed if not getattr(perms, p, True)] or needed[1:]
+            can_post = perms.view_channel and (
+                perms.send_messages_in_threads
+                if isinstance(channel, discord.Thread)
+                else perms.send_messages
+            )
+        else:
+            missing, can_post = needed[1:], False
+        lang = game.lang
+        text = t(
+            "common.effects.missing_permission",
+            lang,
+            what=t(f"common.effects.what_{row.kind}", lang),
+            permissions=", ".join(f"`{p}`" for p in missing),
+            command=f"/{game.kind} resync",
+        )
+        if can_post:
+            await self._channel(place).send(text, allowed_mentions=discord.AllowedMentions.none())
+        else:
+            dm = await self.client.create_dm(discord.Object(id=game.created_by))
+            await dm.send(f"<#{place}> — {text}")

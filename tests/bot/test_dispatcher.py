@@ -1,0 +1,216 @@
+"""The outbox dispatcher against the sandbox with the real discord.py client, on SQLite and on
+PostgreSQL: order per game, independence between games, retries, permanent refusals, nonces
+after a crash, long texts, and several processes claiming rows."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.dispatcher import Dispatcher
+from bot.effects import DirectMessage, EditSlot, Post, Record
+from db import repo
+from db.models import EffectStatus
+from sandbox import Sandbox
+from sandbox.testing import FAST_CLIENT_OPTIONS, running
+from tests.e2e.play import until
+
+pytestmark = pytest.mark.timeout(60)
+
+Sessions = async_sessionmaker[AsyncSession]
+
+
+@pytest.fixture
+async def sb() -> AsyncIterator[Sandbox]:
+    async with Sandbox() as sandbox:
+        yield sandbox
+
+
+@pytest.fixture
+async def client(sb: Sandbox) -> AsyncIterator[discord.Client]:
+    async with running(
+        discord.Client(intents=discord.Intents.default(), **FAST_CLIENT_OPTIONS), sb
+    ) as c:
+        yield c
+
+
+@contextlib.asynccontextmanager
+async def dispatching(client: discord.Client, sessions: Sessions) -> AsyncIterator[Dispatcher]:
+    dispatcher = Dispatcher(client, sessions)
+    await dispatcher.start()
+    try:
+        yield dispatcher
+    finally:
+        await dispatcher.stop()
+
+
+async def new_game(sessions: Sessions, guild: Any, channel: Any) -> int:
+    async with sessions.begin() as s:
+        game = await repo.create_game(
+            s, kind="resistance", guild_id=guild.id, channel_id=channel.id, created_by=1
+        )
+        await s.flush()
+        return game.id
+
+
+async def write(sessions: Sessions, game_id: int, guild_id: int, *records: Record) -> int:
+    async with sessions.begin() as s:
+        rows = await repo.add_effects(
+            s, game_id, guild_id, [(r.KIND, r.payload()) for r in records]
+        )
+        return rows[-1].seq
+
+
+async def rows_of(sessions: Sessions, game_id: int) -> list[Any]:
+    async with sessions() as s:
+        return await repo.effects_of(s, game_id)
+
+
+def texts(sb: Sandbox, channel: Any) -> list[str]:
+    return [m.content for m in sb.channel_messages(channel)]
+
+
+async def test_each_game_in_order_and_a_failing_game_holds_up_no_other(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    guild = sb.add_guild("G")
+    a, b = guild.add_text_channel("a"), guild.add_text_channel("b")
+    game_a, game_b = await new_game(sessions, guild, a), await new_game(sessions, guild, b)
+    sb.fail_route("POST", rf"/channels/{a.id}/messages$", status=503, times=3)
+    async with dispatching(client, sessions) as dispatcher:
+        last_a = await write(sessions, game_a, guild.id, *(Post(a.id, f"a{i}") for i in range(3)))
+        last_b = await write(sessions, game_b, guild.id, *(Post(b.id, f"b{i}") for i in range(3)))
+        dispatcher.wake(game_a)
+        dispatcher.wake(game_b)
+        assert await dispatcher.delivered(game_b, last_b, 5)
+        assert texts(sb, b) == ["b0", "b1", "b2"]
+        assert texts(sb, a) == []  # game A is still waiting out its 503s
+        assert await dispatcher.delivered(game_a, last_a, 20)
+    assert texts(sb, a) == ["a0", "a1", "a2"]
+    first = (await rows_of(sessions, game_a))[0]
+    assert first.status == EffectStatus.DONE.value and first.attempts == 4
+    assert all(r.status == "done" and r.discord_id for r in await rows_of(sessions, game_b))
+
+
+async def test_a_permanent_refusal_is_recorded_once_and_the_game_goes_on(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    shy = sb.add_user("Shy", dms_open=False)
+    guild.add_member(shy)
+    game = await new_game(sessions, guild, channel)
+    async with dispatching(client, sessions) as dispatcher:
+        last = await write(
+            sessions, game, guild.id, DirectMessage(shy.id, "psst"), Post(channel.id, "after")
+        )
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, last, 5)
+    refused, posted = await rows_of(sessions, game)
+    assert refused.status == "failed" and "50007" in (refused.last_error or "")
+    assert posted.status == "done" and texts(sb, channel) == ["after"]
+    dm_posts = sb.requests_to("POST /channels/{channel_id}/messages")
+    assert sum(r.status == 403 for r in dm_posts) == 1  # never tried again
+
+
+async def test_a_crash_after_discord_created_the_message_does_not_post_it_twice(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    game = await new_game(sessions, guild, channel)
+    # Discord creates the message, but the answer never reaches the process: it dies.
+    hold = sb.hold_route("POST", rf"/channels/{channel.id}/messages$", after=True)
+    last = await write(
+        sessions, game, guild.id, Post(channel.id, "the result"), Post(channel.id, "next")
+    )
+    first = Dispatcher(client, sessions)
+    await first.start()
+    await hold.wait_hit()
+    await first.stop()  # the delivery in flight is lost with the process
+    hold.release()
+    assert texts(sb, channel) == ["the result"]
+    async with dispatching(client, sessions) as second:
+        assert await second.delivered(game, last, 5)
+    assert texts(sb, channel) == ["the result", "next"]
+    rows = await rows_of(sessions, game)
+    assert [r.status for r in rows] == ["done", "done"]
+    assert rows[0].discord_id == sb.channel_messages(channel)[0].id
+
+
+async def test_long_texts_are_split_at_line_boundaries(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    game = await new_game(sessions, guild, channel)
+    lines = [f"{n:03d} " + "x" * 60 for n in range(100)]  # 6,500 characters
+    async with dispatching(client, sessions) as dispatcher:
+        last = await write(sessions, game, guild.id, Post(channel.id, "\n".join(lines)))
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, last, 5)
+    sent = texts(sb, channel)
+    assert len(sent) == 4 and all(len(x) <= 2000 for x in sent)
+    assert "\n".join(sent).split("\n") == lines  # every line once, whole, in order
+
+
+async def test_a_slot_is_edited_in_place_and_posted_anew_when_discord_refuses(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    game = await new_game(sessions, guild, channel)
+    async with dispatching(client, sessions) as dispatcher:
+        seq = await write(
+            sessions, game, guild.id, Post(channel.id, "v1", slot="leader_list", pin=True)
+        )
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, seq, 5)
+        seq = await write(
+            sessions,
+            game,
+            guild.id,
+            EditSlot(channel.id, "leader_list", "v2", repost=True, pin=True),
+        )
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, seq, 5)
+        assert [m.content for m in sb.pins(channel)] == ["v2"]
+        sb.fail_route("PATCH", r"/messages/\d+$", status=403, code=50005)
+        seq = await write(
+            sessions,
+            game,
+            guild.id,
+            EditSlot(channel.id, "leader_list", "v3", repost=True, pin=True),
+        )
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, seq, 5)
+    assert [m.content for m in sb.pins(channel)] == ["v3"]
+    assert texts(sb, channel) == ["v2", "v3"]
+    async with sessions() as s:
+        slot = await repo.get_message(s, game, "leader_list")
+    assert slot is not None and slot.message_id == sb.pins(channel)[0].id
+
+
+async def test_two_processes_deliver_each_row_once_in_order(
+    sb: Sandbox, client: discord.Client, sessions: Sessions, backend: str
+) -> None:
+    if backend != "postgresql":
+        pytest.skip("several processes share PostgreSQL only")
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    game = await new_game(sessions, guild, channel)
+    async with dispatching(client, sessions) as one, dispatching(client, sessions) as two:
+        last = await write(sessions, game, guild.id, *(Post(channel.id, f"m{i}") for i in range(8)))
+        one.wake(game)
+        two.wake(game)
+        await until(lambda: len(texts(sb, channel)) >= 8, 20, "eight messages")
+        await asyncio.sleep(0.5)
+    assert texts(sb, channel) == [f"m{i}" for i in range(8)]
+    assert [r.status for r in await rows_of(sessions, game)] == ["done"] * 8
+    assert last == 8
