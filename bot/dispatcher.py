@@ -264,12 +264,12 @@ class Dispatcher:
             while self._started:
                 wake.clear()
                 async with self.sessions() as s:
-                    row = await repo.next_effect(s, game_id)
-                if row is None:
+                    rows = await repo.pending_effects(s, game_id)
+                if not rows:
                     if wake.is_set():
                         continue
                     return
-                now = utcnow()
+                row, now = rows[0], utcnow()
                 wait = (row.next_try_at - now).total_seconds()
                 if (
                     row.claimed_until is not None
@@ -281,10 +281,13 @@ class Dispatcher:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(wake.wait(), wait)
                     continue
-                if not await self._claim(row, now):
+                batch = await self._claim(rows, now)
+                if not batch:
                     await asyncio.sleep(1.0)
                     continue
-                await self._attempt(row)
+                for row in batch:
+                    if not await self._attempt(row):
+                        break  # to be tried again later: the game's next rows wait
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -293,13 +296,24 @@ class Dispatcher:
             if self._workers.get(game_id) is asyncio.current_task():
                 del self._workers[game_id]
 
-    async def _claim(self, row: Outbox, now: datetime) -> bool:
+    async def _claim(self, rows: list[Outbox], now: datetime) -> list[Outbox]:
+        """The rows this process may deliver now: the longest run from the first one that it
+        could claim (SQLite: one process, one worker per game, nothing to claim)."""
         async with self.sessions.begin() as s:
             if s.get_bind().dialect.name == "sqlite":
-                return True  # SQLite: one process, and one worker per game
-            return await repo.claim_effect(s, row.id, self.instance, now, now + LEASE)
+                return rows
+            taken = await repo.claim_effects(
+                s, [r.id for r in rows], self.instance, now, now + LEASE
+            )
+        batch: list[Outbox] = []
+        for row in rows:
+            if row.id not in taken:
+                break
+            batch.append(row)
+        return batch
 
-    async def _attempt(self, row: Outbox) -> None:
+    async def _attempt(self, row: Outbox) -> bool:
+        """One delivery attempt; False when the row is to be tried again later."""
         self.attempts += 1
         attempts = row.attempts + 1
         try:
@@ -326,7 +340,7 @@ class Dispatcher:
                     next_try_at=utcnow() + timedelta(seconds=delay),
                     last_error=error,
                 )
-                return
+                return False
             if not isinstance(exc, discord.HTTPException | Permanent):
                 log.exception("effect %s (game %s) could not be delivered", row.id, row.game_id)
             else:
@@ -349,7 +363,7 @@ class Dispatcher:
             if isinstance(exc, discord.Forbidden) and exc.code in (50001, 50013):
                 with contextlib.suppress(Exception):
                     await self.report_missing(row, record)
-            return
+            return True
         await self._record(
             row,
             status=EffectStatus.DONE.value,
@@ -359,6 +373,7 @@ class Dispatcher:
             done_at=utcnow(),
         )
         self._finish(row.game_id, row.seq)
+        return True
 
     async def _record(self, row: Outbox, **values: Any) -> None:
         """What an attempt did, on the row; the claim is released."""

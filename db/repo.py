@@ -870,7 +870,7 @@ async def add_effects(
             status=EffectStatus.PENDING.value,
             attempts=0,
             parts_done=0,
-            next_try_at=now,
+            next_try_at=utcnow(),  # delivery runs on real time, whatever the game's clock
             created_at=now,
         )
         s.add(row)
@@ -879,26 +879,36 @@ async def add_effects(
     return rows
 
 
-async def next_effect(s: AsyncSession, game_id: int) -> Outbox | None:
-    """The game's first pending effect (lowest ``seq``): the only one that may be delivered."""
+async def pending_effects(s: AsyncSession, game_id: int, limit: int = 50) -> list[Outbox]:
+    """The game's pending effects in order (the first is the only one that may be delivered
+    before the others)."""
     stmt = (
         select(Outbox)
         .where(Outbox.game_id == game_id, Outbox.status == EffectStatus.PENDING.value)
         .order_by(Outbox.seq)
-        .limit(1)
+        .limit(limit)
         .execution_options(populate_existing=True)
     )
-    return (await s.scalars(stmt)).first()
+    return list((await s.scalars(stmt)).all())
 
 
-async def claim_effect(
-    s: AsyncSession, effect_id: int, owner: str, now: datetime, until: datetime
-) -> bool:
-    """Take the pending effect for delivery until ``until``, unless another process holds it."""
+async def next_effect(s: AsyncSession, game_id: int) -> Outbox | None:
+    """The game's first pending effect (lowest ``seq``)."""
+    rows = await pending_effects(s, game_id, limit=1)
+    return rows[0] if rows else None
+
+
+async def claim_effects(
+    s: AsyncSession, effect_ids: Sequence[int], owner: str, now: datetime, until: datetime
+) -> set[int]:
+    """Take these pending effects for delivery until ``until``, except those another process
+    holds; the ids taken."""
+    if not effect_ids:
+        return set()
     result = await s.execute(
         update(Outbox)
         .where(
-            Outbox.id == effect_id,
+            Outbox.id.in_(list(effect_ids)),
             Outbox.status == EffectStatus.PENDING.value,
             or_(
                 Outbox.claimed_until.is_(None),
@@ -907,9 +917,10 @@ async def claim_effect(
             ),
         )
         .values(claimed_by=owner, claimed_until=until)
+        .returning(Outbox.id)
         .execution_options(synchronize_session=False)
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return set(result.scalars().all())
 
 
 async def update_effect(s: AsyncSession, effect_id: int, **values: Any) -> None:

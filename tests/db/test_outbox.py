@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -37,15 +37,20 @@ async def test_a_claim_holds_off_other_processes_until_it_expires(sessions: Sess
     async with sessions.begin() as s:
         (row,) = await repo.add_effects(s, game, 1, [("post", {})], at=T0)
     lease = T0 + timedelta(seconds=120)
+    minute = timedelta(seconds=60)
+
+    async def claim(owner: str, now: datetime, until: datetime) -> bool:
+        return await repo.claim_effects(s, [row.id], owner, now, until) == {row.id}
+
     async with sessions.begin() as s:
-        assert await repo.claim_effect(s, row.id, "one", T0, lease)
-        assert not await repo.claim_effect(s, row.id, "two", T0 + timedelta(seconds=60), lease)
-        assert await repo.claim_effect(s, row.id, "one", T0 + timedelta(seconds=60), lease)
-        assert await repo.claim_effect(s, row.id, "two", lease, lease + timedelta(seconds=9))
+        assert await claim("one", T0, lease)
+        assert not await claim("two", T0 + minute, lease)
+        assert await claim("one", T0 + minute, lease)
+        assert await claim("two", lease, lease + minute)
         await repo.release_claims(s, [game])
-        assert await repo.claim_effect(s, row.id, "three", T0, lease)
+        assert await claim("three", T0, lease)
         await repo.update_effect(s, row.id, status="done")
-        assert not await repo.claim_effect(s, row.id, "three", T0, lease)
+        assert not await claim("three", T0, lease)
         assert await repo.next_effect(s, game) is None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -160,10 +161,22 @@ class Game(TableGame):
         jobs += [self.click(u, "sabotage") for u in sabotage]
         await asyncio.gather(*jobs)
 
+    def pinned_text(self) -> str:
+        pins = self.sb.pins(self.channel)
+        return text_of(pins[-1]) if pins else ""
+
+    async def settled(self, pinned_before: str, timeout: float = 5.0) -> None:
+        """After a result: until the leader list shows it (the bot delivers the result, then
+        the leader list, then calls the next leader)."""
+        with contextlib.suppress(AssertionError):
+            await until(lambda: self.pinned_text() != pinned_before, timeout, "the leader list")
+
     async def resolve(self) -> str:
-        since = len(self.public())
+        since, pinned = len(self.public()), self.pinned_text()
         await self.slash(self.t.mod, "resistance resolve")
-        return await self.new_public(since, *RESULT_MARKERS)
+        result = await self.new_public(since, *RESULT_MARKERS)
+        await self.settled(pinned)
+        return result
 
     async def round(
         self,

@@ -105,10 +105,12 @@ async def play_round(
     game: Game, team: list[Any], *, accept: list[Any], reject: list[Any], timeout: float = 15
 ) -> str:
     """Propose ``team``; everyone votes by DM; the team supports; early close gives the result."""
-    before = len(results(game))
+    before, pinned = len(results(game)), game.pinned_text()
     await game.propose(team)
     await game.vote(accept=accept, reject=reject, support=team)
-    return await next_result(game, before, timeout)
+    result = await next_result(game, before, timeout)
+    await game.settled(pinned)
+    return result
 
 
 def team_of(game: Game, size: int) -> list[Any]:
@@ -153,7 +155,7 @@ async def test_two_shard_processes_share_one_database(
         # Mission 2 of game B: its owner is killed mid-vote; the votes keep arriving at shard 0
         # and are acknowledged; the owner resolves the (now overdue) vote when it is back.
         team = team_of(game_b, game_b.team_size(2))
-        before = len(results(game_b))
+        before, pinned = len(results(game_b)), game_b.pinned_text()
         await game_b.propose(team)
         await game_b.vote(accept=b.users[:2])
         await p1.kill()
@@ -163,13 +165,14 @@ async def test_two_shard_processes_share_one_database(
         await p1.start()
         await p1.wait_ready()
         result = await next_result(game_b, before)
+        await game_b.settled(pinned)
         assert "Accepted (4)" in result and "Rejected (1)" in result, result
         assert "Mission 2 succeeds" in result, result
 
         # Mission 2 of game A: the shard-0 process (owner, and receiver of every click) is
         # killed after some votes and a mission choice are acknowledged; nothing is lost.
         team = team_of(game_a, game_a.team_size(2))
-        before = len(results(game_a))
+        before, pinned = len(results(game_a)), game_a.pinned_text()
         await game_a.propose(team)
         await game_a.vote(accept=a.users[:3], support=team[:1])
         await p0.kill()
@@ -177,6 +180,7 @@ async def test_two_shard_processes_share_one_database(
         await p0.wait_ready()
         await game_a.vote(reject=a.users[3:], support=team[1:])
         result = await next_result(game_a, before)
+        await game_a.settled(pinned)
         assert "Accepted (3)" in result and "Rejected (2)" in result, result
         assert "Mission 2 succeeds" in result and "0 sabotage(s)" in result, result
 
