@@ -140,7 +140,7 @@ def check_rendering(deck: Deck) -> None:
     and refuse the first page that breaks one of Discord's limits: a card's embed, its reference
     page, the select option of the secret choice, the vote buttons, a hand of the largest size
     (4 refutation cards and a technique card: one message), and the vote message."""
-    from bot.refutation import RefutationService, m
+    from bot.refutation import RefutationService, m, option_data
     from cogs.refutation import choice_view, vote_view
 
     render = RefutationService(None)  # rendering needs no app: no database, no Discord
@@ -153,7 +153,8 @@ def check_rendering(deck: Deck) -> None:
             sizes[number] = len(embed)
             page = render.reference_embed(deck, number, lang)
             _refuse(limits.embed_breaches(page), "reference", number, lang)
-            view = choice_view(big_id, big_id, [render.card_option(deck, number, lang)], lang)
+            option = option_data(render.card_option(deck, number, lang))
+            view = choice_view(big_id, big_id, [option], lang)
             _refuse(limits.components_breaches(view.to_components()), "choice", number, lang)
         # The largest hand: its embeds go in one message (a DM, or /refutation hand).
         refutations = sorted((sizes[c.number], c.number) for c in deck.refutations())
@@ -163,14 +164,14 @@ def check_rendering(deck: Deck) -> None:
         head = m("hand.dm", lang, where=f"<#{big_id}>", count=len(hand))
         embeds = [render.card_embed(deck, c, lang) for c in hand]
         _refuse(limits.message_breaches(head, embeds), "hand", None, lang)
-        options = [render.card_option(deck, c, lang) for c in hand]
-        options.append(render.pass_option(lang))
+        options = [option_data(render.card_option(deck, c, lang)) for c in hand]
+        options.append(option_data(render.pass_option(lang)))
         view = choice_view(big_id, big_id, options, lang)
         _refuse(limits.components_breaches(view.to_components()), "choice", None, lang)
         # The vote message: a button for each revealed card (one per player), Abstain and
         # Reference page; its content names no card title.
         revealed = [n for _, n in sorted(refutations + techniques)[-MAX_PLAYERS:]]
-        buttons = [(c, render.label(deck, c, lang)) for c in revealed]
+        buttons: list[list[Any]] = [[c, render.label(deck, c, lang)] for c in revealed]
         vote = vote_view(big_id, big_id, buttons, True, lang)
         _refuse(limits.components_breaches(vote.to_components()), "vote", None, lang)
 

@@ -86,7 +86,9 @@ def file_builders(
         game = await repo.get_game(s, game_id)
         if game is None or game.kind not in services:
             raise UserError("common.error.no_game")
-        return game, services[game.kind].load(game)
+        service = services[game.kind]
+        await service.prepare(s, game)
+        return game, service.load(game)
 
     async def matrix(game_id: int, lang: str) -> discord.File:
         async with sessions() as s:

@@ -73,6 +73,11 @@ def stars(n: int) -> str:
     return "★" * n + "☆" * (3 - n)
 
 
+def option_data(option: discord.SelectOption) -> list[str]:
+    """A select option as the data a ``View`` record carries: label, value, description."""
+    return [option.label, option.value, option.description or ""]
+
+
 def parse_card(value: str | int) -> int:
     try:
         return int(str(value).strip().lstrip("#"))
@@ -668,10 +673,7 @@ class RefutationService(GameService):
             )
             if not state.eligible_cards(p.user_id):
                 text += "\n" + m("refute.dm_none", lang)
-            options = [
-                [o.label, o.value, o.description or ""]
-                for o in self.choice_options(state, p.user_id, lang)
-            ]
+            options = [option_data(o) for o in self.choice_options(state, p.user_id, lang)]
             view = View("rf_choice", (game.id, n, options, lang_of(lang)))
             embed = self.card_embed(deck, number, lang).to_dict()
             effects.append(DirectMessage(p.user_id, text, embeds=(embed,), view=view))

@@ -13,7 +13,7 @@ import pytest
 
 from bot import limits
 from bot.decks import DeckRefused, check_deck, name_from_filename, problem_text, read_capped
-from bot.refutation import RefutationService
+from bot.refutation import RefutationService, option_data
 from cogs.refutation import choice_view, vote_view
 from games.refutation import DeckError, default_deck_path
 
@@ -391,10 +391,10 @@ def test_the_default_deck_passes_and_every_page_renders() -> None:
         for number in deck.cards:
             assert limits.embed_breaches(RENDER.reference_embed(deck, number, lang)) == []
         view = vote_view(
-            1, 1, [(c, RENDER.label(deck, c, lang)) for c in list(deck.cards)[:6]], True, lang
+            1, 1, [[c, RENDER.label(deck, c, lang)] for c in list(deck.cards)[:6]], True, lang
         )
         assert limits.components_breaches(view.to_components()) == []
-        options = [RENDER.card_option(deck, c, lang) for c in list(deck.cards)[:5]]
+        options = [option_data(RENDER.card_option(deck, c, lang)) for c in list(deck.cards)[:5]]
         assert limits.components_breaches(choice_view(1, 1, options, lang).to_components()) == []
 
 
