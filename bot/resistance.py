@@ -865,6 +865,18 @@ class ResistanceService(AvalonSteps, GameService):
 
     # -- moderation ---------------------------------------------------------------------------
 
+    async def resync_effects(self, s: AsyncSession, game: Game) -> list[Effect]:
+        """The leader list as the state has it, and the debate closed during a vote, open
+        otherwise (what a missing Manage Roles or Manage Threads left behind is put back)."""
+        if game.state is None:
+            return await super().resync_effects(s, game)
+        state = self.load(game)
+        effects: list[Effect] = [self.post_leader_list(game, state)]
+        if game.options.get("lock_during_vote", True):
+            voting = game.status == "running" and state.phase is Phase.VOTE
+            effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=voting))
+        return effects
+
     async def remind(self, actor: Actor, game_id: int) -> str:
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)

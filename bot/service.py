@@ -27,7 +27,7 @@ from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
 from bot.decks import DeckRegistry
-from bot.effects import DebateLock, EditSlot, Post, Record, View
+from bot.effects import DebateLock, EditSlot, Post, Record, View, from_payload
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.locks import GameLocks
@@ -35,7 +35,7 @@ from bot.names import listing, ordered, shown
 from bot.notify import notify_effects
 from db import repo
 from db.engine import is_busy
-from db.models import Deadline, Game, Player
+from db.models import Deadline, EffectStatus, Game, Player
 from games.common import Player as EnginePlayer
 
 if TYPE_CHECKING:
@@ -304,6 +304,41 @@ class GameService:
             except Exception:
                 log.exception("an after-commit step failed")
         return outcome.reply
+
+    # -- Discord put back in order -----------------------------------------------------------
+
+    async def game_to_resync(self, channel_id: int) -> int:
+        """The game of this channel or post to resync: the active one, else the last one (a
+        game that ended while a permission was missing still left players muted)."""
+        async with self.app.sessions() as s:
+            game = await repo.active_game_in_channel(s, channel_id)
+            if game is None or game.kind != self.kind:
+                game = await repo.last_game_in_place(s, channel_id, self.kind)
+            if game is None:
+                raise UserError("common.error.no_game_here")
+            return game.id
+
+    async def resync(self, actor: Actor, game_id: int) -> str:
+        """A moderator, once a missing permission is given back: what Discord refused is queued
+        again (DMs apart: closed DMs are the player's choice), then the game's own state is put
+        back (its pinned messages, the debate lock as the phase wants it)."""
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            refused = await repo.effects_of(s, game.id, [EffectStatus.FAILED.value])
+            again = [from_payload(r.kind, r.payload) for r in refused if r.kind != "dm"]
+            for r in refused:
+                if r.kind != "dm":
+                    await repo.update_effect(s, r.id, status=EffectStatus.DROPPED.value)
+            effects: list[Effect] = [*again, *await self.resync_effects(s, game)]
+            reply = t("common.resync.done", actor.lang, count=len(again))
+            outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
+        return await self.run(outcome)
+
+    async def resync_effects(self, s: AsyncSession, game: Game) -> list[Effect]:
+        """The Discord side of the game's current state (each game adds its own)."""
+        if game.status == "lobby":
+            return [await self.refresh_lobby(s, game)]
+        return []
 
     # -- moderators ---------------------------------------------------------------------------
 

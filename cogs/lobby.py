@@ -276,6 +276,18 @@ class ModerationCommands:
 
         await answer(interaction, work)
 
+    @app_commands.command(
+        name="resync",
+        description="Put the game back in order on Discord once a permission is fixed (moderators)",
+    )
+    async def resync(self, interaction: discord.Interaction) -> None:
+        async def work() -> str:
+            assert interaction.channel_id is not None
+            game_id = await self.service.game_to_resync(interaction.channel_id)
+            return await self.service.resync(Actor.of(interaction), game_id)  # type: ignore[no-any-return]
+
+        await answer(interaction, work)
+
     @app_commands.command(name="substitute", description="Replace a player (moderators)")
     @app_commands.describe(
         old="The player who leaves (even one who left the server)",

@@ -294,6 +294,12 @@ async def create_game(
     return game
 
 
+async def last_game_in_place(s: AsyncSession, place_id: int, kind: str) -> Game | None:
+    """The most recent game of ``kind`` in this channel or thread, whatever its status."""
+    stmt = select(Game).where(_in_place(place_id), Game.kind == kind).order_by(Game.id.desc())
+    return (await s.scalars(stmt.limit(1))).first()
+
+
 async def get_game(s: AsyncSession, game_id: int, *, for_update: bool = False) -> Game | None:
     """The game; ``for_update`` locks its row until the transaction ends (PostgreSQL;
     SQLite transactions already hold the database's write lock) and reloads its columns."""

@@ -1,0 +1,147 @@
+"""Effects survive a crash and an outage: a real bot process (``python -m bot run``) on a SQLite
+file, SIGKILLed while the sandbox holds the post of a result; and a sandbox answering 503 to
+every post for 30 seconds. Everything is delivered once, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.harness import sqlite_url
+from tests.e2e.play import RESULT_MARKERS, Game, text_of, until
+from tests.e2e.shard_procs import BotProcess, processes
+from tests.e2e.test_debate_lock import overwrites, team_of
+
+pytestmark = pytest.mark.timeout(150)
+
+CALL = ("debate is open",)  # the next leader's call, after every result
+
+
+def config(sb: Any, database_url: str) -> str:
+    return (
+        "[discord]\n"
+        f'token = "{sb.token}"\n'
+        f'api_base = "{sb.api_base}"\n'
+        f'gateway_url = "{sb.gateway_url}"\n'
+        "\n[database]\n"
+        f'url = "{database_url}"\n'
+        "\n[logging]\n"
+        'level = "INFO"\n'
+    )
+
+
+def bot_process(table: Any, tmp_path: Path) -> BotProcess:
+    path = tmp_path / "bot.toml"
+    path.write_text(config(table.sb, sqlite_url(tmp_path / "crash.sqlite3")))
+    return BotProcess("bot", path, tmp_path / "bot.log")
+
+
+def kinds(texts: list[str]) -> list[str]:
+    """The transcript as what each message is (names and ids differ from game to game)."""
+    out = []
+    for x in texts:
+        if any(m in x for m in RESULT_MARKERS):
+            out.append("result")
+        elif any(m in x for m in CALL):
+            out.append("call")
+        else:
+            out.append("other")
+    return out
+
+
+@pytest.mark.parametrize("performed", [False, True], ids=["before-discord", "after-discord"])
+async def test_a_kill_between_the_result_and_its_post_delivers_it_once_after_restart(
+    table: Any, tmp_path: Path, performed: bool
+) -> None:
+    sb = table.sb
+    proc = bot_process(table, tmp_path)
+    async with processes(proc):
+        players = table.users[:5]
+        channel = sb.channel(table.channel.id)
+        before = overwrites(channel)
+        game = Game(table, players)
+        await game.open(lock_during_vote=True, reminder_hours=0.0)
+        await game.start()
+        team = team_of(game)
+        await game.propose(team)
+        await until(lambda: all(p.id in channel.permission_overwrites for p in players))
+        await game.vote(accept=players, support=team)
+        since = len(game.public())
+        pinned = game.pinned_text()
+        # The result is committed; its post is held by "Discord" (before it is created, or
+        # once created, holding only the answer), and the process dies meanwhile.
+        hold = sb.hold_route("POST", rf"/channels/{channel.id}/messages$", after=performed)
+        await sb.slash(table.mod, "resistance resolve", channel=channel)
+        await hold.wait_hit(15)
+        await proc.kill()
+        hold.release(drop=not performed)
+        assert len([x for x in game.public()[since:] if "Team accepted" in x]) == int(performed)
+        await proc.start()
+        await proc.wait_ready()
+        await game.new_public(since, *CALL, timeout=20)
+        await game.settled(pinned)
+        await until(lambda: overwrites(channel) == before, what="the debate reopened")
+        await asyncio.sleep(1.0)  # time for a duplicate to show up, if there were one
+    after = game.public()[since:]
+    assert kinds(after) == ["result", "call"], after
+    assert "Accepted (5)" in after[0]
+    pins = sb.pins(channel)
+    assert len(pins) == 1 and "mission 2" in text_of(pins[0])  # the list after the result
+    leader = re.search(r"\*\*(.+?)\*\* ←", text_of(pins[0]))
+    assert leader is not None and f"<@{game.by_name[leader.group(1)].id}>" in after[1]
+
+
+async def test_every_post_refused_for_30_seconds_is_delivered_once_in_order_after(
+    table: Any, tmp_path: Path
+) -> None:
+    sb, guild = table.sb, table.guild
+    proc = bot_process(table, tmp_path)
+    async with processes(proc):
+        a = Game(table, table.users[:5])
+        b = Game(table, table.users[5:10], channel=guild.add_text_channel("other"))
+        for game in (a, b):
+            await game.open(lock_during_vote=False, reminder_hours=0.0)
+            await game.start()
+        team_b = team_of(b)
+        await b.propose(team_b)
+        since_a, since_b = len(a.public()), len(b.public())
+        dms_before = {u.id: len(sb.dms(u)) for u in a.players}
+        sb.fail_route("POST", r"/channels/\d+/messages$", status=503, times=1_000_000)
+        rule = sb.fail_rules[-1]
+        started = time.monotonic()
+        try:
+            # Game A: a proposal whose post and vote DMs all wait for Discord to come back.
+            leader = a.leader()
+            team = [leader, next(u for u in a.players if u is not leader)]
+            await sb.slash(
+                leader, "resistance propose", channel=a.channel, player1=team[0], player2=team[1]
+            )
+            # Game B keeps going: its votes are acknowledged and recorded, its result decided.
+            await b.vote(accept=b.players, support=team_b)
+            await sb.slash(table.mod, "resistance resolve", channel=b.channel)
+            assert a.public()[since_a:] == [] and b.public()[since_b:] == []
+            await asyncio.sleep(max(0.0, 30 - (time.monotonic() - started)))
+        finally:
+            rule.times = 0
+        await b.new_public(since_b, *CALL, timeout=70)
+        await until(
+            lambda: all(any(m.labels for m in sb.dms(u)[dms_before[u.id] :]) for u in a.players),
+            70,
+            "game A's vote DMs",
+        )
+        await asyncio.sleep(1.0)
+    assert kinds(b.public()[since_b:]) == ["result", "call"]
+    posted_a = a.public()[since_a:]
+    assert len(posted_a) == 1 and "proposes for mission 1" in posted_a[0], posted_a
+    for u in a.players:
+        new = sb.dms(u)[dms_before[u.id] :]
+        assert sum(bool(m.labels) for m in new) == 1, u.name  # the vote DM, once
+    posts = [r for r in sb.requests_to("POST /channels/{channel_id}/messages") if r.time > started]
+    assert any(r.status == 503 for r in posts)
+    delivered = [r.time - started for r in posts if r.status == 200]
+    assert delivered and min(delivered) >= 29.5  # nothing got through the outage

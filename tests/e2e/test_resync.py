@@ -1,0 +1,63 @@
+"""A permission lost mid-game: the failed effect names it in the channel (or by DM to the
+game's creator when the bot cannot post there), and ``/<game> resync`` puts the game back in
+order once it is given back."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from db import repo
+from sandbox import util
+from tests.e2e.play import Game, text_of, until
+from tests.e2e.test_debate_lock import overwrites, team_of
+
+pytestmark = pytest.mark.timeout(90)
+
+
+async def test_manage_roles_lost_mid_vote_is_named_then_resync_reopens_the_debate(
+    table: Any, bot: Any
+) -> None:
+    sb, guild = table.sb, table.guild
+    players = table.users[:5]
+    channel = sb.channel(table.channel.id)
+    before = overwrites(channel)
+    game = Game(table, players)
+    await game.open(lock_during_vote=True, reminder_hours=0.0)
+    await game.start()
+    await game.propose(team_of(game))
+    await until(lambda: all(p.id in channel.permission_overwrites for p in players), what="lock")
+    full = guild.bot_role.permissions
+    guild.set_role_permissions(guild.bot_role, full & ~util.MANAGE_ROLES)
+    await asyncio.sleep(0.3)  # the role update reaches the bot
+    await game.vote(accept=players)
+    since = len(game.public())
+    result = await game.resolve()
+    assert "Team accepted" in result
+    notice = await game.new_public(since, "manage_roles")
+    assert "/resistance resync" in notice
+    assert all(not guild.permissions_in(p.id, channel) & util.SEND_MESSAGES for p in players)
+    async with bot.sessions() as s:
+        game_row = await repo.active_game_in_channel(s, channel.id)
+        assert game_row is not None
+        failed = await repo.effects_of(s, game_row.id, ["failed"])
+    assert [r.kind for r in failed] == ["debate"] and "50013" in (failed[0].last_error or "")
+
+    guild.set_role_permissions(guild.bot_role, full)
+    await asyncio.sleep(0.3)
+    reply = await game.slash(table.mod, "resistance resync")
+    assert "Done: 1 message(s)" in reply, reply
+    await until(lambda: overwrites(channel) == before, what="the overwrites as they were")
+    for p in players:
+        assert guild.permissions_in(p.id, channel) & util.SEND_MESSAGES, p.name
+    pins = sb.pins(channel)
+    assert len(pins) == 1 and "rejected teams 0/5" in text_of(pins[0])
+
+
+async def test_resync_is_for_moderators(table: Any, bot: Any) -> None:
+    game = Game(table, table.users[:5])
+    await game.open(lock_during_vote=True, reminder_hours=0.0)
+    reply = await game.slash(table.users[0], "resistance resync")
+    assert "moderator" in reply.lower(), reply
