@@ -94,6 +94,7 @@ class HoldRule:
     released: asyncio.Event
     dropped: bool = False
     held: int = 0
+    skip: int = 0  # matching requests let through before the first one held
 
     async def wait_hit(self, timeout: float = 10.0) -> None:
         await asyncio.wait_for(self.hit.wait(), timeout)
@@ -609,13 +610,20 @@ class Sandbox:
         )
 
     def hold_route(
-        self, method: str, path_regex: str, *, times: int = 1, after: bool = False
+        self, method: str, path_regex: str, *, times: int = 1, after: bool = False, skip: int = 0
     ) -> HoldRule:
-        """Hold the next ``times`` matching requests until ``rule.release()``: before they
-        take effect, or with ``after=True`` once performed, holding only the answer (a client
-        killed meanwhile never learns that its message was created)."""
+        """Hold the next ``times`` matching requests (after letting ``skip`` through) until
+        ``rule.release()``: before they take effect, or with ``after=True`` once performed,
+        holding only the answer (a client killed meanwhile never learns that its message was
+        created)."""
         rule = HoldRule(
-            method.upper(), re.compile(path_regex), times, after, asyncio.Event(), asyncio.Event()
+            method.upper(),
+            re.compile(path_regex),
+            times,
+            after,
+            asyncio.Event(),
+            asyncio.Event(),
+            skip=skip,
         )
         self.hold_rules.append(rule)
         return rule

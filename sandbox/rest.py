@@ -342,6 +342,11 @@ class RestApi:
         return self._rule(self.sb.fail_rules, method, path)
 
     def _hold_rule(self, method: str, path: str) -> Any:
+        for rule in self.sb.hold_rules:
+            live = rule.skip > 0 and rule.times > 0 and rule.method in (method, "*")
+            if live and rule.pattern.search(path):
+                rule.skip -= 1
+                return None
         return self._rule(self.sb.hold_rules, method, path)
 
     @staticmethod

@@ -17,7 +17,7 @@ from tests.e2e.play import RESULT_MARKERS, Game, text_of, until
 from tests.e2e.shard_procs import BotProcess, processes
 from tests.e2e.test_debate_lock import overwrites, team_of
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = pytest.mark.timeout(300)
 
 CALL = ("debate is open",)  # the next leader's call, after every result
 
@@ -145,3 +145,77 @@ async def test_every_post_refused_for_30_seconds_is_delivered_once_in_order_afte
     assert any(r.status == 503 for r in posts)
     delivered = [r.time - started for r in posts if r.status == 200]
     assert delivered and min(delivered) >= 29.5  # nothing got through the outage
+
+
+def normalized(game: Game, texts: list[str]) -> list[str]:
+    """Texts with the players' names, mentions and timestamps made alike (each game of the
+    scripted round has other leaders and teams, not another shape)."""
+    out = []
+    for x in texts:
+        for name in game.by_name:
+            x = x.replace(name, "P")
+        x = re.sub(r"<@!?\d+>", "<@U>", x)
+        x = re.sub(r"<t:\d+:\w>", "<t>", x)
+        out.append(x)
+    return out
+
+
+async def scripted_round(
+    table: Any, proc: BotProcess, crash_at: int | None, performed: bool = False
+) -> list[str]:
+    """Open a game in a new channel, play a vote to its result, and (``crash_at``) kill the
+    process at the ``crash_at``-th write the bot makes on that channel after the resolution
+    (held before or after Discord performs it), then restart it. The round's transcript."""
+    sb = table.sb
+    channel = table.guild.add_text_channel(f"round-{crash_at}-{performed}")
+    players = table.users[:5]
+    game = Game(table, players, channel=channel)
+    before = overwrites(channel)
+    await game.open(lock_during_vote=True, reminder_hours=0.0)
+    await game.start()
+    team = sorted(players, key=lambda u: u.name)[:2]
+    leader = game.leader()
+    if leader not in team:
+        team = [leader, team[0]]
+    await game.propose(team)
+    await game.vote(accept=players, support=team)
+    since, pinned = len(game.public()), game.pinned_text()
+    writes = rf"/channels/{channel.id}/(messages|permissions|pins)"
+    hold = None
+    if crash_at is not None:
+        hold = sb.hold_route("*", writes, skip=crash_at, after=performed)
+    await sb.slash(table.mod, "resistance resolve", channel=channel)
+    if hold is not None:
+        await hold.wait_hit(15)
+        await proc.kill()
+        hold.release(drop=not performed)
+        await proc.start()
+        await proc.wait_ready()
+    await game.new_public(since, *CALL, timeout=20)
+    await game.settled(pinned)
+    await until(lambda: overwrites(channel) == before, what="the debate reopened")
+    await asyncio.sleep(0.5)  # time for a duplicate to show up, if there were one
+    transcript = normalized(game, game.public()[since:])
+    # The leader list, its lines sorted: whose seat leads is the game's draw.
+    pins = [
+        "\n".join(sorted(re.sub(r"(?m)^\d+\. ", "", x).split("\n")))
+        for x in normalized(game, [text_of(m) for m in sb.pins(channel)])
+    ]
+    transcript += ["pins:", *pins]
+    transcript.append(f"locked during the vote, restored after: {overwrites(channel) == before}")
+    await game.slash(table.mod, "resistance cancel")  # its players are free for the next one
+    return transcript
+
+
+async def test_a_crash_at_each_effect_boundary_of_a_round_gives_the_same_transcript(
+    table: Any, tmp_path: Path
+) -> None:
+    proc = bot_process(table, tmp_path)
+    async with processes(proc):
+        reference = await scripted_round(table, proc, None)
+        assert [k for k in kinds(reference) if k != "other"] == ["result", "call"]
+        # The result's post, the five overwrites put back, the leader list's edit, the call.
+        boundaries = 8
+        for k in range(boundaries):
+            performed = k % 2 == 1
+            assert await scripted_round(table, proc, k, performed) == reference, (k, performed)
