@@ -194,9 +194,18 @@ class Dispatcher:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="outbox")
         log.info("outbox dispatcher started: %d game(s) with effects pending", len(games))
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 5.0) -> None:
+        """Stop: the deliveries in flight may finish (up to ``grace`` seconds), then the rest is
+        cancelled (a row cut short stays pending: its nonce makes the next try safe)."""
         self._started = False
-        tasks = [t for t in (self._sweeper, *self._workers.values()) if t is not None]
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for event in self._wakeups.values():
+            event.set()  # sleeping workers see that the dispatcher stops
+        workers = list(self._workers.values())
+        if workers:
+            await asyncio.wait(workers, timeout=grace)
+        tasks = [t for t in (self._sweeper, *workers) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:

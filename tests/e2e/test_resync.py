@@ -61,3 +61,38 @@ async def test_resync_is_for_moderators(table: Any, bot: Any) -> None:
     await game.open(lock_during_vote=True, reminder_hours=0.0)
     reply = await game.slash(table.users[0], "resistance resync")
     assert "moderator" in reply.lower(), reply
+
+
+async def test_a_channel_the_bot_cannot_post_in_is_named_by_dm_then_resync_posts_it(
+    table: Any, bot: Any
+) -> None:
+    sb, guild = table.sb, table.guild
+    players = table.users[:5]
+    channel = sb.channel(table.channel.id)
+    game = Game(table, players)
+    await game.open(lock_during_vote=False, reminder_hours=0.0)
+    await game.start()
+    team = team_of(game)
+    await game.propose(team)
+    await game.vote(accept=players, support=team)
+    channel.set_permissions(guild.bot_role, deny=util.SEND_MESSAGES)
+    await asyncio.sleep(0.3)
+    since, dms = len(game.public()), len(sb.dms(table.mod))
+    await game.slash(table.mod, "resistance resolve")
+
+    def notices() -> list[str]:
+        texts = [text_of(m) for m in sb.dms(table.mod)[dms:]]
+        return [x for x in texts if "send_messages" in x]
+
+    # The result and the next leader's call are refused: each named to the game's creator.
+    await until(lambda: len(notices()) == 2, what="the DMs naming the missing permission")
+    assert all("/resistance resync" in x and f"<#{channel.id}>" in x for x in notices())
+    assert game.public()[since:] == []
+    channel.set_permissions(guild.bot_role)  # given back
+    await asyncio.sleep(0.3)
+    reply = await game.slash(table.mod, "resistance resync")
+    assert "Done: 2 message(s)" in reply, reply
+    await game.new_public(since, "debate is open")
+    posted = game.public()[since:]
+    assert "Team accepted" in posted[0] and "debate is open" in posted[1], posted
+    assert len(posted) == 2
