@@ -56,9 +56,25 @@ async def test_channel_deleted_mid_vote(table: Any, bot: Any) -> None:
     assert status == "running" and open_ids
     assert set(open_ids) <= set(bot.scheduler.scheduled_ids())
 
+    # A public post that Discord keeps failing (503): its outbox row waits for a retry.
+    sb.fail_route("POST", rf"/channels/{table.channel.id}/messages$", status=503, times=1000)
+    await sb.slash(table.mod, "resistance extend", channel=table.channel, hours=1.0)
+    pending: list[Any] = []
+    for _ in range(200):
+        async with bot.sessions() as s:
+            pending = await repo.effects_of(s, gid, ["pending"])
+        if pending:
+            break
+        await asyncio.sleep(0.05)
+    assert pending, "no pending post"
+
     table.guild.delete_channel(table.channel)
     await cancelled(bot, gid)
     assert (await state_of(bot, gid))[1] == []  # its deadlines are dropped
+    async with bot.sessions() as s:
+        assert await repo.effects_of(s, gid, ["pending"]) == []  # and its pending effects
+        dropped = await repo.effects_of(s, gid, ["dropped"])
+    assert {e.id for e in pending} <= {e.id for e in dropped}
     assert not set(open_ids) & set(bot.scheduler.scheduled_ids())  # and their jobs
     dm = await until(
         lambda: dm_with(sb, table.mod, "has ended: its channel or post was deleted"),
