@@ -7,7 +7,7 @@ Avalon differs. The rules are in ``games.resistance``; this is only their Discor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ from bot.effects import DirectMessage, View
 from bot.errors import UserError
 from bot.i18n import DEFAULT_LANG, t
 from bot.names import shown, sort_key
-from bot.service import Actor, Effect, Outcome
+from bot.service import Actor, Effect, GameService, Outcome
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import (
@@ -36,13 +36,6 @@ from games.resistance import (
     good_characters,
     verify_options,
 )
-
-if TYPE_CHECKING:
-    from bot.resistance import ResistanceService
-
-    _Base = ResistanceService
-else:
-    _Base = object
 
 #: The deadline of the current Lady choice or assassination, and its reminder.
 AVALON = "rs_avalon"
@@ -73,7 +66,7 @@ def engine_options(options: dict[str, Any]) -> Options:
     return Options(
         missing_vote=MissingVote(options.get("missing_vote", "reject")),
         variant=Variant(options.get("variant") or "classic"),
-        **{name: bool(options.get(name)) for name in AVALON_OPTIONS},  # type: ignore[arg-type]
+        **{name: bool(options.get(name)) for name in AVALON_OPTIONS},
     )
 
 
@@ -82,7 +75,9 @@ def step_of(state: Resistance) -> int:
     return len(state.lady_holders) if state.phase is Phase.LADY else 0
 
 
-def history_line(kind: str, d: dict[str, Any], name: Callable[[Any], str], lang: str) -> str | None:
+def history_line(
+    kind: str, d: Mapping[str, Any], name: Callable[[Any], str], lang: str
+) -> str | None:
     """One line of the history (and of the game's record) for an Avalon event, else None."""
     if kind == "lady_examined":
         return t(
@@ -111,8 +106,51 @@ def outcome_head(state: Resistance, lang: str) -> str:
     return t(key(f"end.{side}"), lang, reason=t(key(f"end.reason.{state.win_reason}"), lang))
 
 
-class AvalonSteps(_Base):
-    """The Avalon side of the Resistance service."""
+class AvalonSteps(GameService):
+    """The Avalon side of the Resistance service (ResistanceService's first base, so its
+    ``super()`` is GameService)."""
+
+    if TYPE_CHECKING:
+        # What these steps use of ResistanceService (defined there, declared here for the type
+        # checker only, so that nothing shadows GameService at run time).
+        def load(self, game: Game) -> Resistance: ...
+
+        def announce(self, game: Game, text: str, *, mention: int | None = None) -> Effect: ...
+
+        def names(
+            self, state: Resistance, ids: Sequence[int], lang: str, *, bold: bool = False
+        ) -> str: ...
+
+        def end_text(self, game: Game, state: Resistance) -> str: ...
+
+        def post_leader_list(
+            self, game: Game, state: Resistance, *, new: bool = False
+        ) -> Effect: ...
+
+        async def cancel_deadlines(
+            self, s: AsyncSession, game: Game, kinds: Sequence[str]
+        ) -> None: ...
+
+        async def arm_vote_deadlines(
+            self,
+            s: AsyncSession,
+            game: Game,
+            state: Resistance,
+            now: datetime,
+            due: datetime,
+            *,
+            kinds: tuple[str, str] = ...,
+            payload: dict[str, Any] | None = None,
+        ) -> list[Effect]: ...
+
+        async def open_debate(
+            self,
+            s: AsyncSession,
+            game: Game,
+            state: Resistance,
+            events: list[Event],
+            actor: int | None,
+        ) -> list[Effect]: ...
 
     # -- options and start ---------------------------------------------------------------------
 

@@ -749,10 +749,11 @@ class RefutationService(GameService):
             if state.can_choose(uid, card):
                 events += state.choose(uid, card)
         events += state.reveal()
+        phase: Phase = state.phase  # read again: reveal() moved it on from CHOICE
         await self.cancel_deadlines(s, game, (CHOICE,))
         effects: list[Effect] = []
         lang, deck = game.lang, state.deck
-        if state.phase is Phase.VOTE:
+        if phase is Phase.VOTE:
             due = await self.due_at(s, game, "vote_hours")
             lines = [m("reveal.public", lang, n=n, number=state.target_card)]
             lines += [
@@ -771,11 +772,11 @@ class RefutationService(GameService):
             effects.append(self.vote_message(game, state, due, list(state.revealed), True))
         else:
             effects += self.posts(game, state, events)
-            if state.phase is Phase.OVER:
+            if phase is Phase.OVER:
                 game.status = "ended"
                 game.ended_at = self.now()
         await self.save(s, game, state, events, None)
-        if state.phase is Phase.OVER:
+        if phase is Phase.OVER:
             effects.append(await records.archive_post(self, s, game, state))
         return Outcome("", effects)
 

@@ -620,19 +620,20 @@ class ResistanceService(AvalonSteps, GameService):
             return None
         events = self.apply_ballots(state, *await self.ballots(s, game, state))
         events += state.resolve()
+        phase: Phase = state.phase  # read again: resolve() moved it on from VOTE
         await self.cancel_deadlines(s, game, (VOTE, REMINDER))
         players = await repo.players(s, game.id)
         effects: list[Effect] = [self.announce(game, self.result_text(game, state, events))]
         if game.options.get("lock_during_vote", True):
             effects.append(self.debate_lock(game, players, lock=False))
-        if state.phase is Phase.OVER:
+        if phase is Phase.OVER:
             game.status = "ended"
             game.ended_at = self.now()
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
             effects.append(self.announce(game, self.end_text(game, state)))
             effects.append(await records.resistance_end_post(self, s, game, state))
-        elif state.phase in AVALON_PHASES:
+        elif phase in AVALON_PHASES:
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
             effects += await self.open_avalon_step(s, game, state)
@@ -850,8 +851,9 @@ class ResistanceService(AvalonSteps, GameService):
         if state.phase is not Phase.DEBATE or state.proposal_number != proposal:
             return None
         events = state.skip_leader()
+        phase: Phase = state.phase  # read again: skip_leader() may end the game
         effects: list[Effect] = [self.announce(game, self.result_text(game, state, events))]
-        if state.phase is Phase.OVER:
+        if phase is Phase.OVER:
             game.status = "ended"
             game.ended_at = self.now()
             await self.save(s, game, state, events, None)
@@ -881,6 +883,7 @@ class ResistanceService(AvalonSteps, GameService):
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
+            outcome: Outcome | None
             if state.phase in AVALON_PHASES:
                 outcome = await self.avalon_remind_in(s, game, state, actor.lang)
             else:

@@ -626,6 +626,10 @@ class GameService:
             await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
+    def load(self, game: Game) -> Any:
+        """The game's engine state, read from its stored row."""
+        raise NotImplementedError
+
     def end_state(self, state: Any) -> list[Any]:
         """The engine's events for a game ended from outside (its place is gone)."""
         raise NotImplementedError
