@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from sqlalchemy import select
@@ -20,6 +20,10 @@ from bot.errors import UserError
 from bot.i18n import t
 from db import repo
 from db.models import Game, GameStatus
+
+if TYPE_CHECKING:
+    from bot.resistance import ResistanceService
+    from bot.service import Actor, GameService, Reply
 
 FileMaker = Callable[[], discord.File]
 
@@ -169,7 +173,7 @@ async def archive_choices(
     return out
 
 
-async def archive_reply(service: Any, actor: Any, guild_id: int, number: int) -> Any:
+async def archive_reply(service: GameService, actor: Actor, guild_id: int, number: int) -> Reply:
     """``archive game``: the record of an ended game of this server, in the reader's language."""
     from bot.service import Reply
 
@@ -203,7 +207,7 @@ async def archive_reply(service: Any, actor: Any, guild_id: int, number: int) ->
     return Reply(text, files=files)
 
 
-async def resistance_history(service: Any, actor: Any, game_id: int) -> Any:
+async def resistance_history(service: ResistanceService, actor: Actor, game_id: int) -> Reply:
     """``/resistance history``: the text history and the vote matrix, in the reader's language."""
     from bot.service import Reply
 

@@ -723,6 +723,32 @@ class GameService:
             return []
         return [close]
 
+    # -- each game's moderation and status (the shared commands call these) -----------------
+
+    async def cancel(self, actor: Actor, game_id: int) -> str:
+        """A moderator ends the game (lobby or running) without a winner."""
+        raise NotImplementedError
+
+    async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
+        """A moderator pushes the current deadline back by ``hours``."""
+        raise NotImplementedError
+
+    async def close_now(self, actor: Actor, game_id: int) -> str:
+        """A moderator closes the current vote or choice now."""
+        raise NotImplementedError
+
+    async def remind(self, actor: Actor, game_id: int) -> str:
+        """A moderator reminds the players who have not answered yet."""
+        raise NotImplementedError
+
+    async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
+        """A moderator gives ``old``'s seat to ``new``."""
+        raise NotImplementedError
+
+    async def status(self, actor: Actor, game_id: int) -> str:
+        """Where the game stands, as anyone may see it."""
+        raise NotImplementedError
+
     # -- start --------------------------------------------------------------------------------
 
     def bad_player_count(self, count: int) -> Exception:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -13,6 +13,18 @@ from bot.effects import split_message
 from bot.errors import report
 from bot.i18n import Lang, lang_of, t
 from bot.service import Actor, GameService, Reply, TagRequired
+
+if TYPE_CHECKING:
+    from discord.ext.commands import GroupCog
+
+    class CommandMixin(GroupCog):
+        """The shared command classes are only ever mixed into a game's GroupCog (which
+        app_commands requires of a command's owner): the type checker sees them as one."""
+
+else:
+
+    class CommandMixin:
+        """A base of the command classes mixed into each game's GroupCog."""
 
 
 def service_for(client: discord.Client, kind: str) -> GameService:
@@ -167,20 +179,20 @@ async def open_game(
     await answer(interaction, work)
 
 
-class LobbyCommands:
+class LobbyCommands(CommandMixin):
     """``join``, ``leave``, ``add``, ``remove``, ``start`` and ``cancel``: the same for every
     game. Mixed into each game's GroupCog, which sets ``service``."""
 
-    service: Any
+    service: GameService
 
     async def game_here(self, interaction: discord.Interaction) -> int:
         assert interaction.channel_id is not None
-        return await self.service.game_id_in(interaction.channel_id)  # type: ignore[no-any-return]
+        return await self.service.game_id_in(interaction.channel_id)
 
     @app_commands.command(name="join", description="Join the game in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
         async def work() -> str:
-            return await self.service.join(Actor.of(interaction), await self.game_here(interaction))  # type: ignore[no-any-return]
+            return await self.service.join(Actor.of(interaction), await self.game_here(interaction))
 
         await answer(interaction, work)
 
@@ -189,7 +201,7 @@ class LobbyCommands:
         async def work() -> str:
             return await self.service.leave(
                 Actor.of(interaction), await self.game_here(interaction)
-            )  # type: ignore[no-any-return]
+            )
 
         await answer(interaction, work)
 
@@ -198,7 +210,7 @@ class LobbyCommands:
     async def add(self, interaction: discord.Interaction, user: discord.User) -> None:
         async def work() -> str:
             actor = Actor.of(interaction)
-            return await self.service.join(  # type: ignore[no-any-return]
+            return await self.service.join(
                 actor,
                 await self.game_here(interaction),
                 member=Actor.of_member(user, actor.lang),
@@ -212,7 +224,7 @@ class LobbyCommands:
     async def remove(self, interaction: discord.Interaction, user: discord.User) -> None:
         async def work() -> str:
             actor = Actor.of(interaction)
-            return await self.service.leave(  # type: ignore[no-any-return]
+            return await self.service.leave(
                 actor,
                 await self.game_here(interaction),
                 member=Actor.of_member(user, actor.lang),
@@ -226,7 +238,7 @@ class LobbyCommands:
         async def work() -> str:
             return await self.service.start(
                 Actor.of(interaction), await self.game_here(interaction)
-            )  # type: ignore[no-any-return]
+            )
 
         await answer(interaction, work)
 
@@ -235,16 +247,16 @@ class LobbyCommands:
         async def work() -> str:
             return await self.service.cancel(
                 Actor.of(interaction), await self.game_here(interaction)
-            )  # type: ignore[no-any-return]
+            )
 
         await answer(interaction, work)
 
 
-class ModerationCommands:
+class ModerationCommands(CommandMixin):
     """``extend``, ``resolve``, ``remind`` and ``substitute``: a moderator's hands on the
     running step of any game. Mixed in after LobbyCommands, which gives ``game_here``."""
 
-    service: Any
+    service: GameService
     game_here: Callable[[discord.Interaction], Awaitable[int]]
 
     @app_commands.command(name="extend", description="Push the current deadline back (moderators)")
@@ -254,7 +266,7 @@ class ModerationCommands:
     ) -> None:
         async def work() -> str:
             game_id = await self.game_here(interaction)
-            return await self.service.extend(Actor.of(interaction), game_id, hours)  # type: ignore[no-any-return]
+            return await self.service.extend(Actor.of(interaction), game_id, hours)
 
         await answer(interaction, work)
 
@@ -262,7 +274,7 @@ class ModerationCommands:
     async def resolve(self, interaction: discord.Interaction) -> None:
         async def work() -> str:
             game_id = await self.game_here(interaction)
-            return await self.service.close_now(Actor.of(interaction), game_id)  # type: ignore[no-any-return]
+            return await self.service.close_now(Actor.of(interaction), game_id)
 
         await answer(interaction, work)
 
@@ -272,7 +284,7 @@ class ModerationCommands:
     async def remind(self, interaction: discord.Interaction) -> None:
         async def work() -> str:
             game_id = await self.game_here(interaction)
-            return await self.service.remind(Actor.of(interaction), game_id)  # type: ignore[no-any-return]
+            return await self.service.remind(Actor.of(interaction), game_id)
 
         await answer(interaction, work)
 
@@ -300,6 +312,6 @@ class ModerationCommands:
             actor = Actor.of(interaction)
             game_id = await self.game_here(interaction)
             leaver, newcomer = Actor.of_member(old, actor.lang), Actor.of_member(new, actor.lang)
-            return await self.service.substitute(actor, game_id, leaver, newcomer)  # type: ignore[no-any-return]
+            return await self.service.substitute(actor, game_id, leaver, newcomer)
 
         await answer(interaction, work)

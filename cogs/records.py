@@ -4,22 +4,20 @@ Mixed into each game's GroupCog (which sets ``service``), like the lobby command
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
 from bot import records
 from bot.i18n import lang_of
-from bot.service import Actor, Reply
-from cogs.lobby import answer
+from bot.service import Actor, GameService, Reply
+from cogs.lobby import CommandMixin, answer
 
 #: The largest integer Discord carries in an option (2^53 - 1): game numbers stay far below.
 MAX_ID = 2**53 - 1
 
 
-class RecordCommands:
-    service: Any
+class RecordCommands(CommandMixin):
+    service: GameService
 
     @app_commands.command(name="archive", description="The record of an ended game of this server")
     @app_commands.describe(game="The game: type its number or its date")
