@@ -29,9 +29,9 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import discord
@@ -64,7 +64,7 @@ MAX_RETRY_AFTER = 600.0
 SWEEP_SECONDS = 30.0
 SEND = discord.Permissions(send_messages=True, send_messages_in_threads=True).value
 THREAD_TYPES = {10, 11, 12}
-MEMBER = 1  # overwrite type
+MEMBER: Literal[1] = 1  # overwrite type
 
 ViewBuilder = Callable[..., discord.ui.View]
 FileBuilder = Callable[..., Awaitable[discord.File]]
@@ -75,7 +75,7 @@ class Permanent(Exception):
 
 
 def messages_of(
-    text: str, embeds: tuple[dict[str, Any], ...]
+    text: str, embeds: tuple[Mapping[str, Any], ...]
 ) -> list[tuple[str, list[discord.Embed]]]:
     """The Discord messages one post or DM becomes: the text's pieces (split between lines),
     the first embeds with the last piece, then further messages of embeds, within Discord's
@@ -412,7 +412,7 @@ class Dispatcher:
         row: Outbox,
         channel: Any,
         text: str,
-        embeds: tuple[dict[str, Any], ...],
+        embeds: tuple[Mapping[str, Any], ...],
         view: View | None,
         files: tuple[Attachment, ...] = (),
         mention: int | None = None,

@@ -13,6 +13,7 @@ the plain dicts Discord's API takes (``discord.Embed.from_dict`` reads them).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
@@ -68,7 +69,7 @@ class Post(Record):
     KIND: ClassVar[str] = "post"
     channel_id: int
     text: str
-    embeds: tuple[dict[str, Any], ...] = ()
+    embeds: tuple[Mapping[str, Any], ...] = ()
     view: View | None = None
     files: tuple[Attachment, ...] = ()
     mention: int | None = None
@@ -84,7 +85,7 @@ class DirectMessage(Record):
     KIND: ClassVar[str] = "dm"
     user_id: int
     text: str
-    embeds: tuple[dict[str, Any], ...] = ()
+    embeds: tuple[Mapping[str, Any], ...] = ()
     view: View | None = None
 
 

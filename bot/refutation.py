@@ -24,7 +24,7 @@ from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import lang_of, t
 from bot.names import listing, ordered, shown
-from bot.service import Actor, Effect, GameService, Outcome, Reply
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply
 from db import repo
 from db.models import Deadline, Game, Player
 from games.refutation import (
@@ -723,7 +723,7 @@ class RefutationService(GameService):
                 )
         return await self.run(Outcome(reply, effects))
 
-    def later(self, method: Callable[[int, int], Any], game_id: int, n: int) -> Effect:
+    def later(self, method: Callable[[int, int], Any], game_id: int, n: int) -> AfterCommit:
         async def go() -> None:
             await method(game_id, n)
 

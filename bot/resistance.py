@@ -25,7 +25,7 @@ from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import listing, shown
-from bot.service import Actor, Effect, GameService, Outcome, Services
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import (
@@ -573,7 +573,7 @@ class ResistanceService(AvalonSteps, GameService):
         lines.append(t("resistance.vote.can_change", lang))
         return "\n".join(lines)
 
-    def resolve_later(self, game_id: int, proposal: int) -> Effect:
+    def resolve_later(self, game_id: int, proposal: int) -> AfterCommit:
         async def resolve() -> None:
             await self.resolve(game_id, proposal)
 

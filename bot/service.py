@@ -707,7 +707,7 @@ class GameService:
 
     async def close_early(
         self, s: AsyncSession, game: Game, kind: str, close: AfterCommit
-    ) -> list[AfterCommit]:
+    ) -> list[Effect]:
         """Everyone has answered: close now, as the process that owns the game's guild.
 
         DM clicks arrive on shard 0, maybe in a process that does not own the guild: that one

@@ -296,7 +296,7 @@ class ModerationCommands(CommandMixin):
         async def work() -> str:
             assert interaction.channel_id is not None
             game_id = await self.service.game_to_resync(interaction.channel_id)
-            return await self.service.resync(Actor.of(interaction), game_id)  # type: ignore[no-any-return]
+            return await self.service.resync(Actor.of(interaction), game_id)
 
         await answer(interaction, work)
 
