@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.app import GameBot
 from bot.effects import split_message
 from bot.errors import report
 from bot.i18n import Lang, lang_of, t
@@ -27,9 +28,14 @@ else:
         """A base of the command classes mixed into each game's GroupCog."""
 
 
+def game_bot(client: discord.Client) -> GameBot:
+    """The bot the cogs run in: only GameBot loads them (bot.app.COGS)."""
+    assert isinstance(client, GameBot)
+    return client
+
+
 def service_for(client: discord.Client, kind: str) -> GameService:
-    services: dict[str, GameService] = client.services  # type: ignore[attr-defined]
-    return services[kind]
+    return game_bot(client).services[kind]
 
 
 class LobbyButton(

@@ -24,6 +24,7 @@ from cogs.lobby import (
     forum_tags,
     open_game,
     register_views,
+    service_for,
 )
 from cogs.records import RecordCommands
 
@@ -39,7 +40,9 @@ TARGET_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)]
 
 
 def service(client: discord.Client) -> RefutationService:
-    return client.services["refutation"]  # type: ignore[attr-defined, no-any-return]
+    rf = service_for(client, "refutation")
+    assert isinstance(rf, RefutationService)
+    return rf
 
 
 class ChoiceSelect(
@@ -198,7 +201,7 @@ class RefutationCog(
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.service: RefutationService = bot.services["refutation"]  # type: ignore[attr-defined]
+        self.service: RefutationService = service(bot)
         register_views(bot, {"rf_choice": choice_view, "rf_vote": vote_view})
         super().__init__()
 

@@ -23,6 +23,7 @@ from cogs.lobby import (
     forum_tags,
     open_game,
     register_views,
+    service_for,
 )
 from cogs.records import RecordCommands
 from games.resistance import MissionChoice, TeamVote
@@ -62,7 +63,9 @@ VARIANT = [
 
 
 def service(client: discord.Client) -> ResistanceService:
-    return client.services["resistance"]  # type: ignore[attr-defined, no-any-return]
+    rs = service_for(client, "resistance")
+    assert isinstance(rs, ResistanceService)
+    return rs
 
 
 class VoteButton(
@@ -181,7 +184,7 @@ class ResistanceCog(
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.service: ResistanceService = bot.services["resistance"]  # type: ignore[attr-defined]
+        self.service: ResistanceService = service(bot)
         register_views(bot, {"rs_vote": vote_view, "rs_avalon_choice": choice_view})
         super().__init__()
 

@@ -14,7 +14,7 @@ from bot.i18n import lang_of
 from bot.service import Actor
 from cogs import refutation as refutation_cog
 from cogs import resistance as resistance_cog
-from cogs.lobby import answer
+from cogs.lobby import answer, game_bot
 
 
 @app_commands.guild_only()
@@ -24,7 +24,7 @@ class SettingsCog(
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.service = GuildSettingsService(bot.app)  # type: ignore[attr-defined]
+        self.service = GuildSettingsService(game_bot(bot).app)
         super().__init__()
 
     @app_commands.command(name="show", description="Show this server's settings")

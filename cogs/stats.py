@@ -10,7 +10,7 @@ from bot.effects import split_message
 from bot.errors import report
 from bot.i18n import lang_of
 from bot.stats import StatsService
-from cogs.lobby import answer
+from cogs.lobby import answer, game_bot
 
 GAMES = [
     app_commands.Choice(name="The Resistance", value="resistance"),
@@ -22,7 +22,7 @@ GAMES = [
 class StatsCog(commands.GroupCog, group_name="stats", group_description="Players' statistics"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.service = StatsService(bot.app)  # type: ignore[attr-defined]
+        self.service = StatsService(game_bot(bot).app)
         super().__init__()
 
     @app_commands.command(name="player", description="A player's statistics, privately")
