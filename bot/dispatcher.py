@@ -620,8 +620,9 @@ class Dispatcher:
         guild = getattr(channel, "guild", None)
         me = getattr(guild, "me", None)
         needed = self.needed(record, channel)
-        if channel is not None and me is not None:
-            perms = channel.permissions_for(me)  # type: ignore[union-attr]
+        # a guild's channel or thread (a DM channel has no guild, so no ``me``)
+        if isinstance(channel, discord.abc.GuildChannel | discord.Thread) and me is not None:
+            perms = channel.permissions_for(me)
             missing = [p for p in needed if not getattr(perms, p, True)] or needed[1:]
             can_post = perms.view_channel and (
                 perms.send_messages_in_threads

@@ -970,7 +970,7 @@ async def drop_pending_effects(s: AsyncSession, game_id: int, *, at: datetime | 
         .values(status=EffectStatus.DROPPED.value, done_at=_now(at))
         .execution_options(synchronize_session=False)
     )
-    return int(result.rowcount)  # type: ignore[attr-defined]
+    return _rowcount(result)
 
 
 async def effects_of(
