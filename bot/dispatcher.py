@@ -37,7 +37,7 @@ import aiohttp
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot import limits
+from bot import limits, metrics
 from bot.clock import utcnow
 from bot.effects import (
     Attachment,
@@ -368,6 +368,7 @@ class Dispatcher:
                 last_error=error,
                 done_at=utcnow(),
             )
+            metrics.EFFECT_FAILURES.inc()
             self._finish(row.game_id, row.seq)
             if isinstance(exc, discord.Forbidden) and exc.code in (50001, 50013):
                 with contextlib.suppress(Exception):

@@ -95,14 +95,17 @@ DEADLINE_LATENESS = Histogram(
 )
 EFFECTS_PENDING = Gauge(
     "pbp_effects_pending",
-    "Discord effects of committed actions (posts, DMs, edits) not delivered yet",
+    "Discord effects of committed actions not delivered yet: the outbox's pending rows (every "
+    "process's, read at each scrape) and the after-commit calls running in this process",
     registry=REGISTRY,
 )
 EFFECT_FAILURES = Counter(
     "pbp_effect_delivery_failures",
-    "Discord effects of committed actions whose delivery failed",
+    "Discord effects of committed actions given up: refused for good (403, 404, closed DMs) or "
+    "out of attempts (outbox rows marked failed), or an after-commit call that raised",
     registry=REGISTRY,
 )
+_running_effects = 0
 RATE_LIMITED = Counter(
     "pbp_discord_rate_limited",
     "HTTP 429 answers from Discord (api: the REST API; webhook: interaction follow-ups)",
@@ -139,14 +142,15 @@ def since_click(interaction: discord.Interaction) -> float:
 
 async def effect_delivered(effect: Any) -> Any:
     """Run one after-commit effect, counted as pending until it is delivered (or failed)."""
-    EFFECTS_PENDING.inc()
+    global _running_effects
+    _running_effects += 1
     try:
         return await effect()
     except Exception:
         EFFECT_FAILURES.inc()
         raise
     finally:
-        EFFECTS_PENDING.dec()
+        _running_effects -= 1
 
 
 # -- Discord's answers --------------------------------------------------------------------------
@@ -235,8 +239,23 @@ class MetricsServer:
 
     async def metrics(self, request: web.Request) -> web.Response:
         READY.set(1 if self.ready() else 0)
+        EFFECTS_PENDING.set(await self.pending_effects() + _running_effects)
         body = generate_latest(REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def pending_effects(self) -> int:
+        """The outbox's pending rows (0 without a database, or if it cannot be read now)."""
+        sessions = getattr(self.bot, "sessions", None)
+        if sessions is None:
+            return 0
+        from db import repo
+
+        try:
+            async with sessions() as s:
+                return await repo.count_pending_effects(s)
+        except Exception:
+            log.warning("metrics: could not count the pending effects", exc_info=True)
+            return 0
 
     async def healthz(self, request: web.Request) -> web.Response:
         ready = self.ready()

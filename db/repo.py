@@ -950,6 +950,14 @@ async def pending_effect_games(s: AsyncSession) -> list[tuple[int, int]]:
     return [(g, guild) for g, guild in (await s.execute(stmt)).all()]
 
 
+async def count_pending_effects(s: AsyncSession) -> int:
+    """How many effects the outbox still has to deliver (every game, every process)."""
+    stmt = (
+        select(func.count()).select_from(Outbox).where(Outbox.status == EffectStatus.PENDING.value)
+    )
+    return int((await s.execute(stmt)).scalar_one())
+
+
 async def release_claims(s: AsyncSession, game_ids: Sequence[int]) -> None:
     """Forget the claims on these games' pending effects (their owner restarted)."""
     if game_ids:
