@@ -154,6 +154,7 @@ class TagPicker(discord.ui.View):
                 for tag_id, name in tags[:25]
             ],
         )
+        # discord.py documents assigning an item's callback; its stub types it as a method.
         self.select.callback = self.picked  # type: ignore[method-assign]
         self.add_item(self.select)
 
