@@ -355,12 +355,6 @@ async def set_status(
     await s.flush()
 
 
-async def delete_game(s: AsyncSession, game_id: int) -> bool:
-    """Delete a game and (ON DELETE CASCADE) everything that belongs to it."""
-    result = await s.execute(delete(Game).where(Game.id == game_id))
-    return bool(_rowcount(result))
-
-
 # -- players ---------------------------------------------------------------------------------
 
 
@@ -650,18 +644,6 @@ async def votes_for(s: AsyncSession, game_id: int, round_key: str, kind: str) ->
     return {user_id: value for user_id, value in (await s.execute(stmt)).all()}
 
 
-async def vote_rows(
-    s: AsyncSession, game_id: int, round_key: str | None = None, kind: str | None = None
-) -> list[Vote]:
-    """The vote rows themselves (with ``seq`` and ``updated_at``), by id."""
-    stmt = select(Vote).where(Vote.game_id == game_id).order_by(Vote.id)
-    if round_key is not None:
-        stmt = stmt.where(Vote.round_key == round_key)
-    if kind is not None:
-        stmt = stmt.where(Vote.kind == kind)
-    return list((await s.scalars(stmt)).all())
-
-
 async def delete_votes(
     s: AsyncSession,
     game_id: int,
@@ -898,12 +880,6 @@ async def pending_effects(s: AsyncSession, game_id: int, limit: int = 50) -> lis
     return list((await s.scalars(stmt)).all())
 
 
-async def next_effect(s: AsyncSession, game_id: int) -> Outbox | None:
-    """The game's first pending effect (lowest ``seq``)."""
-    rows = await pending_effects(s, game_id, limit=1)
-    return rows[0] if rows else None
-
-
 async def claim_effects(
     s: AsyncSession, effect_ids: Sequence[int], owner: str, now: datetime, until: datetime
 ) -> set[int]:
@@ -1042,8 +1018,3 @@ async def saved_overwrites(
 
 async def forget_overwrite(s: AsyncSession, saved_id: int) -> None:
     await s.execute(delete(SavedOverwrite).where(SavedOverwrite.id == saved_id))
-
-
-async def count_rows(s: AsyncSession, model: type[Any]) -> int:
-    """How many rows a table holds (tests and diagnostics)."""
-    return int((await s.execute(select(func.count()).select_from(model))).scalar_one())

@@ -15,9 +15,9 @@ from bot.decks import DeckRegistry
 from bot.errors import UserError
 from bot.guild_settings import GuildSettingsService
 from bot.service import Actor, Services
-from db import repo
 from db.models import DeckContent, GuildDeck
 from games.refutation import default_deck_path
+from tests.db import queries
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -50,7 +50,7 @@ def service(sessions: Any, settings: DeckSettings) -> GuildSettingsService:
 
 async def stored(sessions: Any) -> tuple[int, int]:
     async with sessions() as s:
-        return await repo.count_rows(s, DeckContent), await repo.count_rows(s, GuildDeck)
+        return await queries.count_rows(s, DeckContent), await queries.count_rows(s, GuildDeck)
 
 
 async def test_upload_then_replace_keeps_the_first_content(sessions: Any) -> None:

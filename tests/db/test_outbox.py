@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from db import repo
+from tests.db import queries
 from tests.db.test_repo import T0, new_game
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -28,7 +29,7 @@ async def test_effects_are_numbered_per_game_with_unique_keys(sessions: Sessions
         assert [r.seq for r in await repo.effects_of(s, b)] == [1]
         keys = [r.key for r in rows + await repo.effects_of(s, b)]
         assert len(set(keys)) == 4
-        assert (await repo.next_effect(s, a)).seq == 1  # type: ignore[union-attr]
+        assert (await queries.next_effect(s, a)).seq == 1  # type: ignore[union-attr]
         assert sorted(await repo.pending_effect_games(s)) == [(a, 1), (b, 1)]
 
 
@@ -51,7 +52,7 @@ async def test_a_claim_holds_off_other_processes_until_it_expires(sessions: Sess
         assert await claim("three", T0, lease)
         await repo.update_effect(s, row.id, status="done")
         assert not await claim("three", T0, lease)
-        assert await repo.next_effect(s, game) is None
+        assert await queries.next_effect(s, game) is None
 
 
 async def test_drop_pending_effects_leaves_what_was_delivered(sessions: Sessions) -> None:

@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from db import repo
 from db.models import Game, GuildSettings
+from tests.db import queries
 
 Sessions = async_sessionmaker[AsyncSession]
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
@@ -36,7 +37,7 @@ async def test_guild_settings_default_then_saved(sessions: Sessions) -> None:
         assert settings.language == "en"
         assert settings.moderator_role_id is None
         assert settings.resistance_defaults == {}
-        assert await repo.count_rows(s, GuildSettings) == 0  # not saved by a read
+        assert await queries.count_rows(s, GuildSettings) == 0  # not saved by a read
         settings.language = "fr"
         settings.resistance_defaults = {"vote_hours": 48}
         await repo.save_guild_settings(s, settings, at=T0)
@@ -200,7 +201,7 @@ async def test_record_vote_is_an_upsert(sessions: Sessions) -> None:
     async with sessions.begin() as s:
         assert await repo.votes_for(s, game_id, "p1", "team") == {11: "reject", 12: "accept"}
         assert await repo.votes_for(s, game_id, "p1", "mission") == {11: "support"}
-        rows = await repo.vote_rows(s, game_id, "p1", "team")
+        rows = await queries.vote_rows(s, game_id, "p1", "team")
         assert [(r.user_id, r.seq) for r in rows] == [(11, 2), (12, 1)]
         assert await repo.delete_votes(s, game_id, "p1") == 3
         assert await repo.votes_for(s, game_id, "p1", "team") == {}
@@ -255,7 +256,7 @@ async def test_record_votes_many_at_once(sessions: Sessions) -> None:
         (other, 12): "en",
     }
     async with sessions.begin() as s:
-        rows = await repo.vote_rows(s, game_id, "p1", "team")
+        rows = await queries.vote_rows(s, game_id, "p1", "team")
         assert [(r.user_id, r.value, r.seq) for r in rows] == [(11, "reject", 2)]
         assert rows[0].updated_at == T0 + timedelta(minutes=1)
         locales = {(p.game_id, p.user_id): p.locale for p in await repo.players(s, game_id)}
@@ -282,7 +283,7 @@ async def test_50_concurrent_votes_by_10_players(sessions: Sessions) -> None:
 
     writes = await asyncio.gather(*(click(i) for i in range(50)))
     async with sessions.begin() as s:
-        rows = await repo.vote_rows(s, game_id, "p3", "team")
+        rows = await queries.vote_rows(s, game_id, "p3", "team")
     assert sorted(r.user_id for r in rows) == players  # exactly one row per player
     for row in rows:
         mine = [(seq, value) for uid, value, seq in writes if uid == row.user_id]
@@ -352,10 +353,10 @@ async def test_deleting_a_game_deletes_what_belongs_to_it(sessions: Sessions) ->
         await repo.set_message(s, game_id, "lobby", 1, 2)
         await repo.add_deadline(s, game_id=game_id, guild_id=1, kind="vote", due_at=T0)
     async with sessions.begin() as s:
-        assert await repo.delete_game(s, game_id)
+        assert await queries.delete_game(s, game_id)
     async with sessions.begin() as s:
         for model in (Player, Vote, Event, Message):
-            assert await repo.count_rows(s, model) == 0
+            assert await queries.count_rows(s, model) == 0
         assert await repo.open_deadlines(s) == []
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from db import repo
+from tests.db import queries
 from tests.e2e.play import Game, until
 from tests.e2e.refutation_play import RfGame
 
@@ -85,7 +86,7 @@ async def test_channel_deleted_mid_vote(table: Any, bot: Any) -> None:
     reply = await game.click(game.players[3], "accept")
     assert "an ended game" in reply, reply
     async with bot.sessions() as s:
-        assert len(await repo.vote_rows(s, gid)) == 2
+        assert len(await queries.vote_rows(s, gid)) == 2
 
 
 async def test_forum_post_deleted_in_the_lobby_french(table: Any, bot: Any) -> None:
