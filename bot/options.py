@@ -1,0 +1,389 @@
+"""Each game's options, declared once.
+
+An ``OptionsSchema`` lists a game's options in order; each ``Option`` says its name, type,
+default, English description, bounds or choices, and where it appears: a parameter of
+``/<kind> new``, of ``/settings <kind>`` (the guild's defaults), a key of ``[games.<kind>]`` in
+the config. From it come the config defaults (``parse_config``), the slash-command parameters
+(``cogs/game_options.py``), the merge of config, guild and per-game values (``merge``) and the
+README's options table (``markdown_table``; ``python -m bot options-table``).
+
+Pure: standard library only, so the config can read it before anything else is imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Place = Literal["new", "settings", "config"]
+PLACES: tuple[Place, ...] = ("new", "settings", "config")
+OptionType = type[bool] | type[int] | type[float] | type[str]
+
+TYPE_WORDS: dict[type[Any], str] = {
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+}
+
+
+class OptionError(ValueError):
+    """A value an option cannot take. The message names the option and says why (for the
+    config); ``key`` and ``params`` are its catalogue message (for a command's answer)."""
+
+    def __init__(self, message: str, key: str = "common.error.bad_option", **params: Any):
+        super().__init__(message)
+        self.key = key
+        self.params = params
+
+
+def _shown(value: Any) -> str:
+    """A value as a TOML file (and the README) writes it: true, 24.0, "reject"."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def _bound(value: float) -> str:
+    """A bound as people write it: 336, 0.0005."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game.
+
+    ``check`` is an extra test of a value (a deck name's spelling…): it returns what is wrong,
+    or ``None``. ``new``/``settings``/``config``: whether the option is a parameter of
+    ``/<kind> new``, of ``/settings <kind>``, a key of ``[games.<kind>]``.
+    """
+
+    name: str
+    type: OptionType
+    default: Any
+    description: str
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[Any, ...] = ()
+    new: bool = True
+    settings: bool = True
+    config: bool = True
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        problem = self.problem(self.default)
+        if problem is not None:
+            raise TypeError(f"option {self.name}: its default {self.default!r} {problem}")
+        if (self.min is None) != (self.max is None):
+            raise TypeError(f"option {self.name}: give both bounds or neither")
+        if self.min is not None and self.type not in (int, float):
+            raise TypeError(f"option {self.name}: only a number has bounds")
+
+    def appears(self, place: Place) -> bool:
+        return bool(getattr(self, place))
+
+    def coerce(self, value: Any) -> Any:
+        """``value`` as the option's type (an integer given for a number becomes a float)."""
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        return value
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with ``value`` for this option, or ``None`` when it fits."""
+        value = self.coerce(value)
+        if isinstance(value, bool) is not (self.type is bool) or not isinstance(value, self.type):
+            return f"must be {TYPE_WORDS[self.type]}"
+        if self.choices and value not in self.choices:
+            return "must be " + " or ".join(_shown(c) for c in self.choices)
+        if (
+            isinstance(value, int | float)
+            and self.min is not None
+            and self.max is not None
+            and not self.min <= value <= self.max
+        ):
+            return f"must be from {_bound(self.min)} to {_bound(self.max)}"
+        if self.check is not None:
+            return self.check(value)
+        return None
+
+    def validate(self, value: Any) -> Any:
+        """``value`` coerced to the option's type, or ``OptionError`` saying why not."""
+        problem = self.problem(value)
+        if problem is None:
+            return self.coerce(value)
+        message, value = f"{self.name} {problem}", self.coerce(value)
+        if self.choices and value not in self.choices:
+            choices = ", ".join(str(c) for c in self.choices)
+            raise OptionError(
+                message, "common.error.not_a_choice", option=self.name, choices=choices
+            )
+        if self.min is not None and self.max is not None and isinstance(value, int | float):
+            if isinstance(value, bool):
+                raise OptionError(message, option=self.name)
+            raise OptionError(
+                message,
+                "common.error.out_of_range",
+                option=self.name,
+                low=_bound(self.min),
+                high=_bound(self.max),
+                value=_bound(value),
+            )
+        raise OptionError(message, option=self.name)
+
+    def limits_text(self) -> str:
+        """The bounds or choices, for the README: ``0.0005–336``, ``5, 7, 9``."""
+        if self.choices:
+            return ", ".join(_shown(c) for c in self.choices)
+        if self.min is not None and self.max is not None:
+            return f"{_bound(self.min)}–{_bound(self.max)}"
+        return ""
+
+
+@dataclass(frozen=True)
+class OptionsSchema:
+    """The options of one game, in the order its commands list them."""
+
+    kind: str
+    options: tuple[Option, ...]
+
+    def __post_init__(self) -> None:
+        names = [o.name for o in self.options]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise TypeError(f"{self.kind}: options declared twice: {', '.join(twice)}")
+
+    def __getitem__(self, name: str) -> Option:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return any(o.name == name for o in self.options)
+
+    def at(self, place: Place) -> tuple[Option, ...]:
+        """The options of ``/<kind> new``, of ``/settings <kind>`` or of the config, in order."""
+        return tuple(o for o in self.options if o.appears(place))
+
+    def names(self, place: Place) -> tuple[str, ...]:
+        return tuple(o.name for o in self.at(place))
+
+    def defaults(self) -> dict[str, Any]:
+        """The built-in defaults (a config without ``[games.<kind>]``)."""
+        return {o.name: o.default for o in self.at("config")}
+
+    def parse_config(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The config defaults: ``[games.<kind>]`` over the built-in ones. A key the game does
+        not have, or a value its option cannot take, raises ``OptionError`` naming the section
+        and the key."""
+        where = f"[games.{self.kind}]"
+        known = set(self.names("config"))
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise OptionError(f"unknown key(s) in {where}: {', '.join(unknown)}")
+        values = self.defaults()
+        for name, value in data.items():
+            problem = self[name].problem(value)
+            if problem is not None:
+                raise OptionError(f"{where} {name} {problem}")
+            values[name] = self[name].coerce(value)
+        return values
+
+    def given(self, values: Mapping[str, Any], place: Place) -> dict[str, Any]:
+        """What a command was given (``None``: not given), checked; the other keys dropped.
+        Raises ``OptionError`` for a value its option cannot take (a modified client)."""
+        names = set(self.names(place))
+        return {
+            name: self[name].validate(value)
+            for name, value in values.items()
+            if value is not None and name in names
+        }
+
+    def merge(self, *layers: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The options of a new game: each layer over the one before, only the keys the config
+        has (``merge(config_defaults, guild_defaults, given)``: per game, then the guild's,
+        then the config's); ``None`` values and keys the game does not know are skipped."""
+        first, *rest = layers
+        options = dict(first or {})
+        for layer in rest:
+            options.update(
+                {k: v for k, v in (layer or {}).items() if v is not None and k in options}
+            )
+        return options
+
+    def markdown_rows(self, game: str) -> list[str]:
+        rows = []
+        for o in self.options:
+            where = ", ".join(place for place in PLACES if o.appears(place))
+            cells = [
+                game,
+                f"`{o.name}`",
+                TYPE_WORDS[o.type],
+                f"`{_shown(o.default)}`",
+                o.limits_text(),
+                where,
+                o.description,
+            ]
+            rows.append("| " + " | ".join(cells) + " |")
+        return rows
+
+
+def markdown_table(schemas: Iterable[tuple[str, OptionsSchema]]) -> str:
+    """The README's table of every game's options (``(game name, schema)`` pairs)."""
+    lines = [
+        "| game | option | type | default | bounds or choices | in | what |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for game, schema in schemas:
+        lines += schema.markdown_rows(game)
+    return "\n".join(lines)
+
+
+# -- the two games' options -------------------------------------------------------------------
+
+#: The daily-deadline options every game offers.
+DAILY_OPTIONS = (
+    Option(
+        "deadline_time",
+        str,
+        "",
+        "Close votes and choices at this time of day, HH:MM in the server's time zone "
+        "(empty: after the hours)",
+    ),
+    Option(
+        "min_hours",
+        float,
+        12.0,
+        "With deadline_time: the least time a step stays open (default 12)",
+        min=0.0,
+        max=336.0,
+    ),
+)
+
+#: The bounds of a step's hours, and of hours where 0 means "off".
+HOURS, HOURS_OR_OFF = (0.0005, 336.0), (0.0, 336.0)
+
+RESISTANCE_OPTIONS = OptionsSchema(
+    "resistance",
+    (
+        Option(
+            "vote_hours",
+            float,
+            24.0,
+            "Hours from a proposal to the result (default 24)",
+            min=HOURS[0],
+            max=HOURS[1],
+        ),
+        Option("early_close", bool, False, "Resolve as soon as every vote is in"),
+        Option("lock_during_vote", bool, True, "Close the debate while the vote runs"),
+        Option(
+            "missing_vote", str, "reject", "How a missing vote counts", choices=("reject", "accept")
+        ),
+        Option(
+            "reminder_hours",
+            float,
+            2.0,
+            "Remind non-voters this many hours before the deadline (0 = off)",
+            min=HOURS_OR_OFF[0],
+            max=HOURS_OR_OFF[1],
+        ),
+        Option(
+            "leader_hours",
+            float,
+            0.0,
+            "Skip a leader who has not proposed within this many hours (0 = off)",
+            min=HOURS_OR_OFF[0],
+            max=HOURS_OR_OFF[1],
+        ),
+        Option(
+            "moderators_see_roles",
+            bool,
+            False,
+            "Moderators who do not play may see the roles",
+            new=False,
+        ),
+        *DAILY_OPTIONS,
+        Option(
+            "variant",
+            str,
+            "classic",
+            "classic, or avalon (Merlin and the Assassin, and the roles below)",
+            choices=("classic", "avalon"),
+        ),
+        Option("percival", bool, False, "Avalon: Percival, who sees Merlin (and Morgana)"),
+        Option(
+            "morgana",
+            bool,
+            False,
+            "Avalon: Morgana, whom Percival may take for Merlin (needs Percival)",
+        ),
+        Option("mordred", bool, False, "Avalon: Mordred, hidden from Merlin"),
+        Option("oberon", bool, False, "Avalon: Oberon, unknown to the other evil players"),
+        Option(
+            "lady_of_the_lake",
+            bool,
+            False,
+            "Avalon: the Lady of the Lake (recommended from 7 players)",
+        ),
+    ),
+)
+
+
+def _deck_name(value: Any) -> str | None:
+    if not value:
+        return None
+    from bot.decks import NAME
+
+    if not NAME.fullmatch(str(value)):
+        return (
+            "is a deck name (lower-case letters, digits, - and _, at most 32): put the file in "
+            "[decks] decks_dir and give its name without .toml"
+        )
+    return None
+
+
+REFUTATION_OPTIONS = OptionsSchema(
+    "refutation",
+    (
+        Option(
+            "target",
+            int,
+            5,
+            "Refuted disinformation cards the table needs to win (5, 7 or 9)",
+            choices=(5, 7, 9),
+        ),
+        Option("techniques", bool, False, "Play with the rhetorical-technique cards"),
+        Option(
+            "choice_hours",
+            float,
+            24.0,
+            "Hours for the secret choice of cards (default 24)",
+            min=HOURS[0],
+            max=HOURS[1],
+        ),
+        Option(
+            "vote_hours", float, 24.0, "Hours for the vote (default 24)", min=HOURS[0], max=HOURS[1]
+        ),
+        Option(
+            "deck",
+            str,
+            "",
+            "The deck of new games, by name (empty: the default deck; a guild chooses its own "
+            "with `/settings refutation deck`)",
+            new=False,
+            settings=False,
+            check=_deck_name,
+        ),
+        *DAILY_OPTIONS,
+    ),
+)
+
+#: Every game's options schema, by kind (the config reads ``[games.<kind>]`` of each).
+GAME_SCHEMAS: dict[str, OptionsSchema] = {
+    schema.kind: schema for schema in (RESISTANCE_OPTIONS, REFUTATION_OPTIONS)
+}

@@ -1,0 +1,139 @@
+"""The options schemas: the one declaration of each game's options (bot/options.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.options import (
+    GAME_SCHEMAS,
+    REFUTATION_OPTIONS,
+    RESISTANCE_OPTIONS,
+    Option,
+    OptionError,
+    OptionsSchema,
+)
+
+
+def test_the_defaults_are_those_of_the_games() -> None:
+    assert RESISTANCE_OPTIONS.defaults() == {
+        "vote_hours": 24.0,
+        "early_close": False,
+        "lock_during_vote": True,
+        "missing_vote": "reject",
+        "reminder_hours": 2.0,
+        "leader_hours": 0.0,
+        "moderators_see_roles": False,
+        "deadline_time": "",
+        "min_hours": 12.0,
+        "variant": "classic",
+        "percival": False,
+        "morgana": False,
+        "mordred": False,
+        "oberon": False,
+        "lady_of_the_lake": False,
+    }
+    assert REFUTATION_OPTIONS.defaults() == {
+        "target": 5,
+        "techniques": False,
+        "choice_hours": 24.0,
+        "vote_hours": 24.0,
+        "deck": "",
+        "deadline_time": "",
+        "min_hours": 12.0,
+    }
+    assert set(GAME_SCHEMAS) == {"resistance", "refutation"}
+
+
+def test_each_place_lists_its_options_in_order() -> None:
+    new = RESISTANCE_OPTIONS.names("new")
+    settings = RESISTANCE_OPTIONS.names("settings")
+    assert "moderators_see_roles" not in new and "moderators_see_roles" in settings
+    assert [n for n in settings if n != "moderators_see_roles"] == list(new)
+    assert REFUTATION_OPTIONS.names("new") == (
+        "target",
+        "techniques",
+        "choice_hours",
+        "vote_hours",
+        "deadline_time",
+        "min_hours",
+    )
+    assert "deck" in REFUTATION_OPTIONS.names("config")
+    assert "deck" not in REFUTATION_OPTIONS.names("settings")
+
+
+def test_a_config_section_overrides_the_defaults() -> None:
+    values = RESISTANCE_OPTIONS.parse_config({"vote_hours": 48, "variant": "avalon"})
+    assert values["vote_hours"] == 48.0 and isinstance(values["vote_hours"], float)
+    assert values["variant"] == "avalon" and values["missing_vote"] == "reject"
+
+
+@pytest.mark.parametrize(
+    ("schema", "data", "words"),
+    [
+        (RESISTANCE_OPTIONS, {"vote_hour": 2}, "unknown key(s) in [games.resistance]: vote_hour"),
+        (RESISTANCE_OPTIONS, {"vote_hours": "2"}, "[games.resistance] vote_hours must be a number"),
+        (RESISTANCE_OPTIONS, {"vote_hours": 0}, "vote_hours must be from 0.0005 to 336"),
+        (RESISTANCE_OPTIONS, {"leader_hours": 337}, "leader_hours must be from 0 to 336"),
+        (RESISTANCE_OPTIONS, {"early_close": 1}, "early_close must be true or false"),
+        (RESISTANCE_OPTIONS, {"variant": "x"}, 'variant must be "classic" or "avalon"'),
+        (RESISTANCE_OPTIONS, {"missing_vote": "abstain"}, 'must be "reject" or "accept"'),
+        (REFUTATION_OPTIONS, {"target": 6}, "[games.refutation] target must be 5 or 7 or 9"),
+        (REFUTATION_OPTIONS, {"target": 5.0}, "target must be an integer"),
+        (REFUTATION_OPTIONS, {"target": True}, "target must be an integer"),
+        (REFUTATION_OPTIONS, {"deck": "../x.toml"}, "deck is a deck name"),
+    ],
+)
+def test_a_bad_config_value_is_refused_with_its_key_named(
+    schema: OptionsSchema, data: dict[str, Any], words: str
+) -> None:
+    with pytest.raises(OptionError) as caught:
+        schema.parse_config(data)
+    assert words in str(caught.value)
+
+
+def test_what_a_command_was_given_is_checked() -> None:
+    given = RESISTANCE_OPTIONS.given(
+        {"vote_hours": 3, "early_close": None, "moderators_see_roles": True, "tag": "x"}, "new"
+    )
+    assert given == {"vote_hours": 3.0}  # not given, not of /resistance new: dropped
+    with pytest.raises(OptionError) as caught:
+        RESISTANCE_OPTIONS.given({"vote_hours": 400.0}, "new")
+    assert caught.value.key == "common.error.out_of_range"
+    assert caught.value.params == {
+        "option": "vote_hours",
+        "low": "0.0005",
+        "high": "336",
+        "value": "400",
+    }
+    with pytest.raises(OptionError) as caught:
+        RESISTANCE_OPTIONS.given({"missing_vote": "maybe"}, "settings")
+    assert caught.value.key == "common.error.not_a_choice"
+    assert caught.value.params == {"option": "missing_vote", "choices": "reject, accept"}
+    with pytest.raises(OptionError) as caught:
+        REFUTATION_OPTIONS.given({"techniques": "yes"}, "new")
+    assert caught.value.key == "common.error.bad_option"
+
+
+def test_merge_given_over_guild_over_config() -> None:
+    config = RESISTANCE_OPTIONS.defaults()
+    guild = {"vote_hours": 48.0, "early_close": True, "retired_option": 1}
+    given = {"vote_hours": 6.0, "early_close": None}
+    merged = RESISTANCE_OPTIONS.merge(config, guild, given)
+    assert merged["vote_hours"] == 6.0  # per game
+    assert merged["early_close"] is True  # the guild's (None: not given)
+    assert merged["lock_during_vote"] is True  # the config's
+    assert "retired_option" not in merged
+    assert RESISTANCE_OPTIONS.merge(config, None, {}) == config
+
+
+def test_a_schema_refuses_a_bad_declaration() -> None:
+    with pytest.raises(TypeError, match="its default"):
+        Option("hours", float, "24", "Hours")
+    with pytest.raises(TypeError, match="its default"):
+        Option("hours", float, 400.0, "Hours", min=0.0, max=336.0)
+    with pytest.raises(TypeError, match="both bounds"):
+        Option("hours", float, 4.0, "Hours", min=0.0)
+    with pytest.raises(TypeError, match="declared twice"):
+        OptionsSchema("poll", (Option("a", bool, False, "A"), Option("a", bool, True, "A")))
