@@ -13,6 +13,7 @@ import discord
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot import metrics
 from bot.dispatcher import Dispatcher
 from bot.effects import DirectMessage, EditSlot, Post, Record
 from db import repo
@@ -72,6 +73,11 @@ async def rows_of(sessions: Sessions, game_id: int) -> list[Any]:
         return await repo.effects_of(s, game_id)
 
 
+def failures() -> float:
+    """The delivery-failure counter as /metrics shows it (the registry is the process's)."""
+    return metrics.REGISTRY.get_sample_value("pbp_effect_delivery_failures_total") or 0.0
+
+
 def texts(sb: Sandbox, channel: Any) -> list[str]:
     return [m.content for m in sb.channel_messages(channel)]
 
@@ -83,6 +89,7 @@ async def test_each_game_in_order_and_a_failing_game_holds_up_no_other(
     a, b = guild.add_text_channel("a"), guild.add_text_channel("b")
     game_a, game_b = await new_game(sessions, guild, a), await new_game(sessions, guild, b)
     sb.fail_route("POST", rf"/channels/{a.id}/messages$", status=503, times=3)
+    failed_before = failures()
     async with dispatching(client, sessions) as dispatcher:
         last_a = await write(sessions, game_a, guild.id, *(Post(a.id, f"a{i}") for i in range(3)))
         last_b = await write(sessions, game_b, guild.id, *(Post(b.id, f"b{i}") for i in range(3)))
@@ -96,6 +103,7 @@ async def test_each_game_in_order_and_a_failing_game_holds_up_no_other(
     first = (await rows_of(sessions, game_a))[0]
     assert first.status == EffectStatus.DONE.value and first.attempts == 4
     assert all(r.status == "done" and r.discord_id for r in await rows_of(sessions, game_b))
+    assert failures() == failed_before  # retried, then delivered: not a failure
 
 
 async def test_a_permanent_refusal_is_recorded_once_and_the_game_goes_on(
@@ -106,6 +114,7 @@ async def test_a_permanent_refusal_is_recorded_once_and_the_game_goes_on(
     shy = sb.add_user("Shy", dms_open=False)
     guild.add_member(shy)
     game = await new_game(sessions, guild, channel)
+    failed_before = failures()
     async with dispatching(client, sessions) as dispatcher:
         last = await write(
             sessions, game, guild.id, DirectMessage(shy.id, "psst"), Post(channel.id, "after")
@@ -117,6 +126,7 @@ async def test_a_permanent_refusal_is_recorded_once_and_the_game_goes_on(
     assert posted.status == "done" and texts(sb, channel) == ["after"]
     dm_posts = sb.requests_to("POST /channels/{channel_id}/messages")
     assert sum(r.status == 403 for r in dm_posts) == 1  # never tried again
+    assert failures() == failed_before + 1  # the effect given up, counted once
 
 
 async def test_a_crash_after_discord_created_the_message_does_not_post_it_twice(
