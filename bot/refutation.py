@@ -427,29 +427,38 @@ class RefutationService(GameService):
             )
         return "\n".join(lines)
 
-    def posts(self, game: Game, state: Refutation, events: Sequence[Event]) -> list[Effect]:
+    def posts(
+        self,
+        game: Game,
+        state: Refutation,
+        events: Sequence[Event],
+        locales: Mapping[int, str],
+    ) -> list[Effect]:
+        """The public posts of ``events``, and the call of the next active player (their DM in
+        their own language: ``locales``, user id to locale, see :meth:`locales`)."""
         effects = [
             self.post(game, text, embeds) for text, embeds in self.event_posts(game, state, events)
         ]
         turn_passed = any(e.kind == "turn_passed" for e in events)
         if state.phase is Phase.TURN and (turn_passed or state.must_place):
-            effects += self.call_active(game, state)
+            effects += self.call_active(game, state, locales)
         return effects
 
-    def call_active(self, game: Game, state: Refutation) -> list[Effect]:
+    async def locales(self, s: AsyncSession, game: Game) -> dict[int, str]:
+        """Each player's language (their DMs'), read in the action's transaction."""
+        return {p.user_id: p.locale for p in await repo.players(s, game.id)}
+
+    def call_active(
+        self, game: Game, state: Refutation, locales: Mapping[int, str]
+    ) -> list[Effect]:
         """The turn prompt with the feed. A new turn pings the active player (only them: names
-        in lists never ping) and DMs them a link to the game."""
+        in lists never ping) and DMs them a link to the game, in their language."""
         text, embeds = self.turn_post(game, state)
         if state.must_place:  # the same player, who has just refreshed the feed
             return [self.post(game, text, embeds)]
-        active, turn, game_id, link = state.active_player, state.turn, game.id, self.link(game)
-
-        async def dm() -> None:
-            async with self.app.sessions() as rs:
-                row = await repo.player(rs, game_id, active)
-            lang = row.locale if row is not None else game.lang
-            await self.app.courier.dm(active, m("turn.dm", lang, turn=turn, link=link))
-
+        active = state.active_player
+        lang = locales.get(active, game.lang)
+        dm = DirectMessage(active, m("turn.dm", lang, turn=state.turn, link=self.link(game)))
         return [self.post(game, text, embeds, mention=active), dm]
 
     # -- start --------------------------------------------------------------------------------
@@ -506,10 +515,11 @@ class RefutationService(GameService):
             self.post(game, text),
             self.hand_dms(game, state, players),
         ]
+        locales = {p.user_id: p.locale for p in players}
         if over:
-            effects += self.posts(game, state, events)
+            effects += self.posts(game, state, events, locales)
         else:
-            effects += self.call_active(game, state)
+            effects += self.call_active(game, state, locales)
         return Outcome(m("start.done", actor.lang), effects)
 
     def hand_reply(self, state: Refutation, player_id: int, lang: str, head: str) -> Reply:
@@ -575,7 +585,9 @@ class RefutationService(GameService):
                 else m("watch.pick_again", actor.lang, number=card)
             )
             outcome = await self.commit_outcome(
-                s, game, Outcome(reply, list(self.posts(game, state, events)))
+                s,
+                game,
+                Outcome(reply, self.posts(game, state, events, await self.locales(s, game))),
             )
         return await self.run(outcome)
 
@@ -771,7 +783,7 @@ class RefutationService(GameService):
             effects += await self.arm(s, game, VOTE, due, n)
             effects.append(self.vote_message(game, state, due, list(state.revealed), True))
         else:
-            effects += self.posts(game, state, events)
+            effects += self.posts(game, state, events, await self.locales(s, game))
             if phase is Phase.OVER:
                 game.status = "ended"
                 game.ended_at = self.now()
@@ -879,7 +891,8 @@ class RefutationService(GameService):
             game.status = "ended"
             game.ended_at = self.now()
         await self.save(s, game, state, events, None)
-        effects = [self.close_vote_buttons(game), *self.posts(game, state, events)]
+        posts = self.posts(game, state, events, await self.locales(s, game))
+        effects = [self.close_vote_buttons(game), *posts]
         if state.phase is Phase.OVER:
             effects.append(await records.archive_post(self, s, game, state))
         return Outcome("", effects)
@@ -972,7 +985,7 @@ class RefutationService(GameService):
                 await self.cancel_deadlines(s, game, KINDS)
                 await self.save(s, game, state, events, actor.id)
                 effects.append(self.close_vote_buttons(game))
-                effects += self.posts(game, state, events)
+                effects += self.posts(game, state, events, await self.locales(s, game))
             else:
                 effects.append(self.post(game, t("common.lobby.cancelled", game.lang)))
             game.status = "cancelled"
