@@ -308,6 +308,8 @@ class GameBot(commands.AutoShardedBot):
         await self.scheduler.shutdown()
         await self.dispatcher.stop()
         await super().close()
+        for service in self.services.values():
+            await service.shutdown()
         await self.engine.dispose()
 
 

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 import discord
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from bot import metrics, records
 from bot.avalon import AVALON_KINDS, AVALON_PHASES, AvalonSteps, engine_options, step_of
@@ -27,6 +27,8 @@ from bot.i18n import t
 from bot.names import listing, shown
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
+from db.direct import DirectVotes, open_direct_votes
+from db.engine import is_busy
 from db.models import Deadline, Game, Player
 from games.resistance import (
     Event,
@@ -65,6 +67,25 @@ class VoteRequest:
     choice: TeamVote | MissionChoice
 
 
+# An accepted click: (its place in the batch, the request, its game's state, the round, a note).
+_Accepted = tuple[int, VoteRequest, Resistance, str, str | None]
+# check_batch: (results, votes to write, clickers' locales, accepted clicks).
+_Checked = tuple[
+    list[Outcome | BaseException],
+    dict[tuple[int, str, str, int], str],
+    dict[tuple[int, int], str],
+    list[_Accepted],
+]
+# A batch written: (results, accepted, what is on record, early-close effects by game, writes).
+_Done = tuple[
+    list[Outcome | BaseException],
+    list[_Accepted],
+    dict[tuple[int, str, str, int], str],
+    dict[int, list[Effect]],
+    dict[tuple[int, str, str, int], str],
+]
+
+
 class ResistanceService(AvalonSteps, GameService):
     kind = "resistance"
     min_players = 5
@@ -75,6 +96,7 @@ class ResistanceService(AvalonSteps, GameService):
         #: clicks on vote buttons, written by group commit (:meth:`record_votes`)
         self.vote_writer: GroupCommit[VoteRequest, Outcome] = GroupCommit(self.record_votes)
         self._parsed: dict[int, tuple[tuple[int, Any], Resistance]] = {}
+        self._direct: DirectVotes | Literal[False] | None = False  # False: not opened yet
 
     # -- state --------------------------------------------------------------------------------
 
@@ -398,65 +420,15 @@ class ResistanceService(AvalonSteps, GameService):
         """Many clicks in one transaction: each checked against its game as the rules say (in
         the order they came), the accepted ones written by one UPSERT (the last click of a
         player wins), then each answered with what the votes table holds."""
-        results: list[Outcome | BaseException] = [RuntimeError("vote not handled") for _ in batch]
         game_ids = sorted({r.game_id for r in batch})
         async with AsyncExitStack() as stack:
             for game_id in game_ids:  # in id order, like the row locks: no deadlock
                 await stack.enter_async_context(self.app.locks(game_id))
-            # The heads of the games, with their earliest open vote deadline (deadlines exact
-            # at the click), in one statement.
-            async with self.transaction(lambda s: repo.lock_games(s, game_ids, VOTE), "votes") as (
-                s,
-                heads,
-            ):
-                misses = [g for g in heads if self.cached(g, heads[g]) is None]
-                raw = await repo.game_states(s, misses) if misses else {}
-                writes: dict[tuple[int, str, str, int], str] = {}
-                locales: dict[tuple[int, int], str] = {}
-                accepted: list[tuple[int, VoteRequest, Resistance, str, str | None]] = []
-                for i, r in enumerate(batch):
-                    try:
-                        head = heads.get(r.game_id)
-                        if head is None:
-                            raise UserError("common.error.no_game")
-                        if head.status != "running":
-                            raise UserError(
-                                "resistance.error.stale_button"
-                                if r.proposal is not None
-                                else "resistance.error.game_over"
-                            )
-                        state = self.cached(r.game_id, head) or self.parsed(
-                            r.game_id, head, raw.get(r.game_id)
-                        )
-                        due = [head.due_at] if head.due_at is not None else []
-                        value, kind, note = self.check_vote(state, r, due)
-                    except Exception as exc:  # refused: this click only
-                        results[i] = exc
-                        continue
-                    round_key = f"p{state.proposal_number}"
-                    writes[(r.game_id, round_key, kind, r.actor.id)] = value
-                    locales[(r.game_id, r.actor.id)] = r.actor.lang
-                    accepted.append((i, r, state, round_key, note))
-                if not accepted:
-                    return results
-                # What the clickers have on record and their locales, read before the write
-                # (their games are locked): the answers show that with this batch's votes on top.
-                on_record, stored = await repo.ballots_and_locales(
-                    s, [r.game_id for _, r, *_ in accepted], [r.actor.id for _, r, *_ in accepted]
-                )
-                on_record.update(writes)
-                await repo.record_votes(s, [(*key, v) for key, v in writes.items()], at=self.now())
-                # Later DMs follow the language of the client the player clicks with (written
-                # only when it changed).
-                changed = [
-                    (g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc
-                ]
-                await repo.set_player_locales(s, changed)
-                closing: dict[int, list[Effect]] = {}
-                for game_id in sorted({r.game_id for _, r, *_ in accepted}):
-                    if heads[game_id].options.get("early_close"):
-                        closing[game_id] = await self.close_if_all_in(s, game_id)
-            # Committed: every accepted click is on record.
+            direct = self.direct_votes()
+            done = await self.record_votes_direct(direct, batch) if direct is not None else None
+            if done is None:
+                done = await self.record_votes_sqlalchemy(batch, game_ids)
+        results, accepted, on_record, closing, writes = done
         metrics.VOTE_BATCH.observe(len(batch))
         for _game, _round, kind, _user in writes:
             metrics.VOTES_RECORDED.labels("resistance", kind).inc()
@@ -475,6 +447,122 @@ class ResistanceService(AvalonSteps, GameService):
             effects = closing.get(r.game_id, []) if last[r.game_id] == i else []
             results[i] = Outcome(reply, effects)
         return results
+
+    def direct_votes(self) -> DirectVotes | None:
+        """The direct SQLite path of the vote batches (db/direct.py), made on first use; None
+        on PostgreSQL and in-memory SQLite."""
+        if self._direct is False:
+            bind = self.app.sessions.kw.get("bind")
+            self._direct = open_direct_votes(bind) if isinstance(bind, AsyncEngine) else None
+        return self._direct
+
+    async def shutdown(self) -> None:
+        if self._direct:
+            await self._direct.close()
+        self._direct = False
+
+    def check_batch(
+        self, batch: list[VoteRequest], heads: dict[int, Any], states: dict[int, Any]
+    ) -> _Checked:
+        """Each click checked against its game's head (``states``: the raw states of the games
+        not parsed yet): the results so far (refusals), the votes to write ``{(game, round,
+        kind, user): value}``, the clickers' locales, and the accepted clicks."""
+        results: list[Outcome | BaseException] = [RuntimeError("vote not handled") for _ in batch]
+        writes: dict[tuple[int, str, str, int], str] = {}
+        locales: dict[tuple[int, int], str] = {}
+        accepted: list[_Accepted] = []
+        for i, r in enumerate(batch):
+            try:
+                head = heads.get(r.game_id)
+                if head is None:
+                    raise UserError("common.error.no_game")
+                if head.status != "running":
+                    raise UserError(
+                        "resistance.error.stale_button"
+                        if r.proposal is not None
+                        else "resistance.error.game_over"
+                    )
+                state = self.cached(r.game_id, head) or self.parsed(
+                    r.game_id, head, states.get(r.game_id)
+                )
+                due = [head.due_at] if head.due_at is not None else []
+                value, kind, note = self.check_vote(state, r, due)
+            except Exception as exc:  # refused: this click only
+                results[i] = exc
+                continue
+            round_key = f"p{state.proposal_number}"
+            writes[(r.game_id, round_key, kind, r.actor.id)] = value
+            locales[(r.game_id, r.actor.id)] = r.actor.lang
+            accepted.append((i, r, state, round_key, note))
+        return results, writes, locales, accepted
+
+    async def record_votes_direct(
+        self, direct: DirectVotes, batch: list[VoteRequest]
+    ) -> _Done | None:
+        """The batch's transaction on SQLite in two trips to one thread (db/direct.py): the
+        same checks, statements and answers as :meth:`record_votes_sqlalchemy`. None (nothing
+        written) when a game of the batch closes early once every vote is in (that check reads
+        the whole game in the same transaction: SQLAlchemy's path does it), or when another
+        process holds the write lock longer than ``busy_timeout`` (that path waits for it)."""
+        game_ids = [r.game_id for r in batch]
+        try:
+            async with direct.transaction(game_ids, VOTE, [r.actor.id for r in batch]) as (
+                tx,
+                heads,
+                on_record,
+                stored,
+            ):
+                misses = [g for g in heads if self.cached(g, heads[g]) is None]
+                raw = await tx.game_states(misses) if misses else {}
+                results, writes, locales, accepted = self.check_batch(batch, heads, raw)
+                if any(heads[r.game_id].options.get("early_close") for _, r, *_ in accepted):
+                    return None  # rolled back: nothing was written
+                if not accepted:
+                    return results, accepted, {}, {}, writes
+                on_record.update(writes)
+                changed = [
+                    (g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc
+                ]
+                await tx.write_and_commit(
+                    [(*key, v) for key, v in writes.items()], changed, self.now()
+                )
+        except Exception as exc:
+            if is_busy(exc):
+                return None
+            raise
+        return results, accepted, on_record, {}, writes
+
+    async def record_votes_sqlalchemy(self, batch: list[VoteRequest], game_ids: list[int]) -> _Done:
+        """The batch's transaction through SQLAlchemy (PostgreSQL; SQLite when a game of the
+        batch closes early)."""
+        # The heads of the games, with their earliest open vote deadline (deadlines exact
+        # at the click), in one statement.
+        async with self.transaction(lambda s: repo.lock_games(s, game_ids, VOTE), "votes") as (
+            s,
+            heads,
+        ):
+            misses = [g for g in heads if self.cached(g, heads[g]) is None]
+            raw = await repo.game_states(s, misses) if misses else {}
+            results, writes, locales, accepted = self.check_batch(batch, heads, raw)
+            if not accepted:
+                return results, accepted, {}, {}, writes
+            # What the clickers have on record and their locales, read before the write
+            # (their games are locked): the answers show that with this batch's votes on top.
+            on_record, stored = await repo.ballots_and_locales(
+                s, [r.game_id for _, r, *_ in accepted], [r.actor.id for _, r, *_ in accepted]
+            )
+            on_record.update(writes)
+            await repo.record_votes(s, [(*key, v) for key, v in writes.items()], at=self.now())
+            # Later DMs follow the language of the client the player clicks with (written
+            # only when it changed).
+            changed = [(g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc]
+            await repo.set_player_locales(s, changed)
+            closing: dict[int, list[Effect]] = {}
+            for game_id in sorted({r.game_id for _, r, *_ in accepted}):
+                if heads[game_id].options.get("early_close"):
+                    closing[game_id] = await self.close_if_all_in(s, game_id)
+        # Committed: every accepted click is on record.
+        return results, accepted, on_record, closing, writes
 
     def check_vote(
         self, state: Resistance, r: VoteRequest, due: list[datetime]

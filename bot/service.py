@@ -178,6 +178,9 @@ class GameService:
     def __init__(self, app: Services) -> None:
         self.app = app
 
+    async def shutdown(self) -> None:
+        """Release what the service holds of its own (the bot is closing)."""
+
     # -- transactions -------------------------------------------------------------------------
 
     @asynccontextmanager

@@ -15,9 +15,12 @@ Discord inside one. Read-only work can use ``make_sessions(engine, read_only=Tru
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import time
+import weakref
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +60,8 @@ def is_sqlite(url: str | URL) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def _sqlite_file(url: URL) -> Path | None:
+def sqlite_file(url: URL) -> Path | None:
+    """The database file of a SQLite URL (None: in memory)."""
     database = url.database
     if not database or database == ":memory:" or database.startswith("file:"):
         return None
@@ -73,7 +77,7 @@ def make_engine(url: str | URL, *, sqlite_foreign_keys: bool = True, **kw: Any) 
     """
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
-        path = _sqlite_file(u)
+        path = sqlite_file(u)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(u, **kw)
@@ -93,17 +97,10 @@ def _install_sqlite_hooks(engine: AsyncEngine, *, foreign_keys: bool) -> None:
     def _on_connect(dbapi_connection: Any, connection_record: Any) -> None:
         # Let SQLAlchemy emit BEGIN (the driver's legacy mode skips it before SELECTs).
         dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        try:
-            for name, value in pragmas.items():
-                if name == "journal_mode":
-                    _set_wal(cursor)
-                else:
-                    cursor.execute(f"PRAGMA {name}={value}")
-        finally:
-            cursor.close()
+        set_pragmas(dbapi_connection, pragmas)
 
     gate = _WriterGate(int(pragmas["busy_timeout"]) / 1000)
+    _GATES[engine.sync_engine] = gate
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
@@ -131,6 +128,24 @@ def _install_sqlite_hooks(engine: AsyncEngine, *, foreign_keys: bool) -> None:
             gate.release(record.info)
 
 
+def set_pragmas(dbapi_connection: Any, pragmas: dict[str, str] = SQLITE_PRAGMAS) -> None:
+    """Every SQLite connection's pragmas (see the module docstring)."""
+    cursor = dbapi_connection.cursor()
+    try:
+        for name, value in pragmas.items():
+            if name == "journal_mode":
+                _set_wal(cursor)
+            else:
+                cursor.execute(f"PRAGMA {name}={value}")
+    finally:
+        cursor.close()
+
+
+def writer_gate(engine: AsyncEngine) -> _WriterGate | None:
+    """The writer gate of a SQLite engine made by :func:`make_engine` (None otherwise)."""
+    return _GATES.get(engine.sync_engine)
+
+
 class _WriterGate:
     """Writers of this process queue here, in order, before ``BEGIN IMMEDIATE``.
 
@@ -149,23 +164,42 @@ class _WriterGate:
         self._lock: asyncio.Lock | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def acquire(self, info: dict[Any, Any]) -> None:
-        if info.get(self.KEY) is not None or not in_greenlet():
-            return
+    def _lock_of_loop(self) -> asyncio.Lock:
         loop = asyncio.get_running_loop()
         if self._lock is None or self._loop is not loop:
             self._lock, self._loop = asyncio.Lock(), loop
-        lock = self._lock
+        return self._lock
+
+    def acquire(self, info: dict[Any, Any]) -> None:
+        if info.get(self.KEY) is not None or not in_greenlet():
+            return
+        lock = self._lock_of_loop()
         try:
             await_(asyncio.wait_for(lock.acquire(), self.timeout))
         except TimeoutError:
             raise sqlite3.OperationalError("database is locked") from None
         info[self.KEY] = lock
 
+    @contextlib.asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        """The gate held around a transaction made outside SQLAlchemy (db/direct.py)."""
+        lock = self._lock_of_loop()
+        try:
+            await asyncio.wait_for(lock.acquire(), self.timeout)
+        except TimeoutError:
+            raise sqlite3.OperationalError("database is locked") from None
+        try:
+            yield
+        finally:
+            lock.release()
+
     def release(self, info: dict[Any, Any]) -> None:
         lock = info.pop(self.KEY, None)
         if lock is not None and lock.locked():
             lock.release()
+
+
+_GATES: weakref.WeakKeyDictionary[Any, _WriterGate] = weakref.WeakKeyDictionary()
 
 
 def is_busy(exc: BaseException) -> bool:

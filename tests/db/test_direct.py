@@ -1,0 +1,160 @@
+"""The vote batch's direct SQLite path (db/direct.py) reads and writes what SQLAlchemy's
+statements of db/repo.py read and write, queues on the engine's writer gate like them, and
+rolls back what it does not commit."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from db import repo
+from db.direct import open_direct_votes
+from db.engine import make_engine
+from tests.db import queries
+
+Sessions = async_sessionmaker[AsyncSession]
+T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+
+
+async def two_games(sessions: Sessions) -> tuple[int, int]:
+    """Two games with players 11 and 12, a vote on record, and deadlines."""
+    async with sessions.begin() as s:
+        ids = []
+        for channel in (100, 101):
+            game = await repo.create_game(
+                s, kind="resistance", guild_id=1, channel_id=channel, created_by=42, at=T0
+            )
+            game.options = {"early_close": channel == 101, "vote_hours": 24}
+            ids.append(game.id)
+        game_id, other = ids
+        for gid in ids:
+            for uid in (11, 12):
+                await repo.add_player(s, gid, uid, f"p{uid}", locale="en", at=T0)
+        await repo.record_vote(s, game_id, "p1", "team", 11, "accept", at=T0)
+        for hours in (2, 1):
+            await repo.add_deadline(
+                s, game_id=game_id, guild_id=1, kind="rs_vote", due_at=T0 + timedelta(hours=hours)
+            )
+        await repo.add_deadline(s, game_id=other, guild_id=1, kind="rs_reminder", due_at=T0)
+    return game_id, other
+
+
+async def test_direct_reads_and_writes_what_sqlalchemy_does(
+    backend: str, engine: AsyncEngine, sessions: Sessions
+) -> None:
+    direct = open_direct_votes(engine)
+    if backend != "sqlite":
+        assert direct is None  # PostgreSQL: the batch goes through SQLAlchemy
+        return
+    assert direct is not None
+    game_id, other = await two_games(sessions)
+    try:
+        async with sessions.begin() as s:
+            heads_sa = await repo.lock_games(s, [other, game_id, 999], "rs_vote")
+            ballots_sa, locales_sa = await repo.ballots_and_locales(s, [game_id, other], [11, 12])
+            states_sa = await repo.game_states(s, [game_id])
+        async with direct.transaction([other, game_id, 999], "rs_vote", [11, 12]) as (
+            tx,
+            heads,
+            ballots,
+            locales,
+        ):
+            assert sorted(heads) == sorted(heads_sa) == [game_id, other]
+            for gid, head in heads.items():
+                sa = heads_sa[gid]
+                assert (head.status, head.version, head.guild_id, head.options) == (
+                    sa.status,
+                    sa.version,
+                    sa.guild_id,
+                    sa.options,
+                )
+                assert head.created_at == sa.created_at and head.created_at.tzinfo is not None
+                assert head.due_at == sa.due_at
+            assert heads[game_id].due_at == T0 + timedelta(hours=1)  # the earliest open one
+            assert heads[other].due_at is None
+            assert (ballots, locales) == (ballots_sa, locales_sa)
+            assert await tx.game_states([game_id]) == states_sa == {game_id: None}
+            await tx.write_and_commit(
+                [
+                    (game_id, "p1", "team", 11, "reject"),  # a change: seq 2
+                    (game_id, "p1", "mission", 11, "support"),
+                    (other, "p1", "team", 12, "accept"),
+                ],
+                [(game_id, 11, "fr")],
+                T0 + timedelta(minutes=1),
+            )
+        async with sessions.begin() as s:
+            rows = await queries.vote_rows(s, game_id)
+            assert [(r.round_key, r.kind, r.user_id, r.value, r.seq) for r in rows] == [
+                ("p1", "team", 11, "reject", 2),
+                ("p1", "mission", 11, "support", 1),
+            ]
+            assert all(r.updated_at == T0 + timedelta(minutes=1) for r in rows)
+            assert await repo.votes_for(s, other, "p1", "team") == {12: "accept"}
+            _, locales = await repo.ballots_and_locales(s, [game_id], [11, 12])
+            assert locales == {(game_id, 11): "fr", (game_id, 12): "en"}
+    finally:
+        await direct.close()
+
+
+async def test_direct_rolls_back_what_it_does_not_commit(
+    backend: str, engine: AsyncEngine, sessions: Sessions
+) -> None:
+    if backend != "sqlite":
+        pytest.skip("the direct path is SQLite's")
+    direct = open_direct_votes(engine)
+    assert direct is not None
+    game_id, _ = await two_games(sessions)
+    try:
+        async with direct.transaction([game_id], "rs_vote", [11]):
+            pass  # left without writing
+        with pytest.raises(RuntimeError, match="refused"):
+            async with direct.transaction([game_id], "rs_vote", [11]):
+                raise RuntimeError("refused")
+        # The write lock was released each time: a SQLAlchemy writer goes at once.
+        async with asyncio.timeout(2), sessions.begin() as s:
+            await repo.record_vote(s, game_id, "p1", "team", 12, "reject", at=T0)
+        async with sessions.begin() as s:
+            assert await repo.votes_for(s, game_id, "p1", "team") == {11: "accept", 12: "reject"}
+    finally:
+        await direct.close()
+
+
+async def test_direct_queues_on_the_writer_gate_behind_sqlalchemy(
+    backend: str, engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """A direct transaction waits for the process's SQLAlchemy writer to commit, then reads
+    what it committed (the gate, not SQLite's busy handler, orders them)."""
+    if backend != "sqlite":
+        pytest.skip("the direct path is SQLite's")
+    direct = open_direct_votes(engine)
+    assert direct is not None
+    game_id, _ = await two_games(sessions)
+    started = asyncio.Event()
+
+    async def direct_read() -> dict[tuple[int, str, str, int], str]:
+        async with direct.transaction([game_id], "rs_vote", [11, 12]) as (_, _, ballots, _):
+            started.set()
+            return ballots
+
+    try:
+        async with sessions.begin() as s:
+            await repo.record_vote(s, game_id, "p1", "team", 12, "accept", at=T0)
+            task = asyncio.create_task(direct_read())
+            await asyncio.sleep(0.2)
+            assert not started.is_set()  # queued behind the open transaction
+        ballots = await asyncio.wait_for(task, 5)
+        assert ballots[(game_id, "p1", "team", 12)] == "accept"
+    finally:
+        await direct.close()
+
+
+async def test_no_direct_path_for_an_in_memory_database() -> None:
+    engine = make_engine("sqlite+aiosqlite:///:memory:")
+    try:
+        assert open_direct_votes(engine) is None
+    finally:
+        await engine.dispose()
