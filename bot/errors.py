@@ -14,7 +14,8 @@ from discord import app_commands
 
 from bot.i18n import lang_of, t
 from bot.names import shown
-from db.repo import StaleState
+from db.engine import is_busy
+from db.repo import ChannelBusy, StaleState
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,10 @@ def describe(error: BaseException, lang: str) -> str | None:
     error = _unwrap(error)
     if isinstance(error, StaleState):
         return t("common.error.conflict", lang)
+    if isinstance(error, ChannelBusy):  # a game opened here at the same moment
+        return t("common.error.channel_busy", lang)
+    if is_busy(error):  # still locked by another process after the action's retries
+        return t("common.error.busy", lang)
     if isinstance(error, Keyed):
         params = error.params if isinstance(error, UserError) else engine_params(error.params)
         return t(error.key, lang, **params)

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 import discord
 from discord import app_commands
 
 from bot.app import GameBot
-from bot.effects import split_message
 from bot.errors import report
 from bot.i18n import Lang, lang_of, t
 from bot.service import Actor, GameService, Reply, TagRequired
+from cogs.interaction import Answer, respond
+
+P = ParamSpec("P")
 
 if TYPE_CHECKING:
     from discord.ext.commands import GroupCog
@@ -60,19 +62,12 @@ class LobbyButton(
         return cls(match["kind"], int(match["game"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            service = service_for(interaction.client, self.kind)
-            actor = Actor.of(interaction)
-            # The click counts only in the lobby's own guild and channel (Actor.place), not on
-            # a forwarded copy.
-            if self.action == "join":
-                reply = await service.join(actor, self.game_id)
-            else:
-                reply = await service.leave(actor, self.game_id)
-            await interaction.followup.send(reply, ephemeral=True)
-        except Exception as exc:
-            await report(interaction, exc)
+        service = service_for(interaction.client, self.kind)
+        # The click counts only in the lobby's own guild and channel (Actor.place), not on a
+        # forwarded copy.
+        await respond(
+            interaction, service.join if self.action == "join" else service.leave, self.game_id
+        )
 
 
 def lobby_view(kind: str, game_id: int, lang: Lang) -> discord.ui.View:
@@ -89,33 +84,6 @@ def register_views(client: discord.Client, builders: dict[str, Callable[..., Any
     if dispatcher is not None:
         for kind, builder in {"lobby": lobby_view, **builders}.items():
             dispatcher.register_view(kind, builder)
-
-
-async def send_private(interaction: discord.Interaction, reply: str | Reply | None) -> None:
-    """The private answer; a text over 2,000 characters goes in several messages."""
-    if isinstance(reply, Reply):
-        parts = split_message(reply.content) or ["\u200b"]
-        for part in parts[:-1]:
-            await interaction.followup.send(part, ephemeral=True)
-        extra: dict[str, Any] = {} if reply.view is None else {"view": reply.view}
-        await interaction.followup.send(
-            parts[-1],
-            embeds=reply.embeds[:10],
-            files=[make() for make in reply.files[:10]],
-            ephemeral=True,
-            **extra,
-        )
-    else:
-        for part in split_message(reply or "✅"):
-            await interaction.followup.send(part, ephemeral=True)
-
-
-async def answer(
-    interaction: discord.Interaction, work: Callable[[], Awaitable[str | Reply | None]]
-) -> None:
-    """Defer privately, run the service call, show its answer; errors take the one error path."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    await send_private(interaction, await work())
 
 
 TAG_DESCRIPTION = "The forum tag of the game's post (forum channels)"
@@ -175,20 +143,19 @@ async def open_game(
 ) -> None:
     """``/<game> new``: open the game; if the forum requires a tag and none fits, ask the
     moderator privately to choose one (the same options, with that tag)."""
-    lang = lang_of(interaction.locale)
 
-    async def work() -> str | Reply:
+    async def work(actor: Actor) -> Answer:
         try:
             return await open_with(tag)
         except TagRequired as need:
-            return Reply(t(need.key, lang), view=TagPicker(need.tags, lang, open_with))
+            return Reply(t(need.key, actor.lang), view=TagPicker(need.tags, actor.lang, open_with))
 
-    await answer(interaction, work)
+    await respond(interaction, work)
 
 
-class LobbyCommands(CommandMixin):
-    """``join``, ``leave``, ``add``, ``remove``, ``start`` and ``cancel``: the same for every
-    game. Mixed into each game's GroupCog, which sets ``service``."""
+class GameCommands(CommandMixin):
+    """What the shared command classes stand on: the game's service (each game's GroupCog
+    sets it) and the game of the channel a command is typed in."""
 
     service: GameService
 
@@ -196,116 +163,88 @@ class LobbyCommands(CommandMixin):
         assert interaction.channel_id is not None
         return await self.service.game_id_in(interaction.channel_id)
 
+    async def in_game(
+        self,
+        interaction: discord.Interaction,
+        call: Callable[Concatenate[Actor, int, P], Awaitable[Answer]],
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> None:
+        """Answer with ``call(actor, game_id, *args, **kwargs)`` for the game of this channel
+        (:func:`cogs.interaction.respond`: no game here is a private refusal like any other)."""
+
+        async def here(actor: Actor, /, *args: P.args, **kwargs: P.kwargs) -> Answer:
+            return await call(actor, await self.game_here(interaction), *args, **kwargs)
+
+        await respond(interaction, here, *args, **kwargs)
+
+
+class LobbyCommands(GameCommands):
+    """``join``, ``leave``, ``add``, ``remove``, ``start`` and ``cancel``: the same for every
+    game. Mixed into each game's GroupCog."""
+
     @app_commands.command(name="join", description="Join the game in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.join(Actor.of(interaction), await self.game_here(interaction))
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.join)
 
     @app_commands.command(name="leave", description="Leave the lobby of this channel's game")
     async def leave(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.leave(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.leave)
 
     @app_commands.command(name="add", description="Sign a member up for the lobby (moderators)")
     @app_commands.describe(user="The member to add")
     async def add(self, interaction: discord.Interaction, user: discord.User) -> None:
-        async def work() -> str:
-            actor = Actor.of(interaction)
-            return await self.service.join(
-                actor,
-                await self.game_here(interaction),
-                member=Actor.of_member(user, actor.lang),
-                by_moderator=True,
-            )
-
-        await answer(interaction, work)
+        member = Actor.of_member(user, lang_of(interaction.locale))
+        await self.in_game(interaction, self.service.join, member=member, by_moderator=True)
 
     @app_commands.command(name="remove", description="Take a member out of the lobby (moderators)")
     @app_commands.describe(user="The member to remove (even one who left the server)")
     async def remove(self, interaction: discord.Interaction, user: discord.User) -> None:
-        async def work() -> str:
-            actor = Actor.of(interaction)
-            return await self.service.leave(
-                actor,
-                await self.game_here(interaction),
-                member=Actor.of_member(user, actor.lang),
-                by_moderator=True,
-            )
-
-        await answer(interaction, work)
+        member = Actor.of_member(user, lang_of(interaction.locale))
+        await self.in_game(interaction, self.service.leave, member=member, by_moderator=True)
 
     @app_commands.command(name="start", description="Deal and start the game (moderators)")
     async def start(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.start(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.start)
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (moderators)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.cancel(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.cancel)
 
 
-class ModerationCommands(CommandMixin):
-    """``extend``, ``resolve``, ``remind`` and ``substitute``: a moderator's hands on the
-    running step of any game. Mixed in after LobbyCommands, which gives ``game_here``."""
-
-    service: GameService
-    game_here: Callable[[discord.Interaction], Awaitable[int]]
+class ModerationCommands(GameCommands):
+    """``extend``, ``resolve``, ``remind``, ``resync`` and ``substitute``: a moderator's hands
+    on the running step of any game."""
 
     @app_commands.command(name="extend", description="Push the current deadline back (moderators)")
     @app_commands.describe(hours="How many hours to add")
     async def extend(
         self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0005, 336.0]
     ) -> None:
-        async def work() -> str:
-            game_id = await self.game_here(interaction)
-            return await self.service.extend(Actor.of(interaction), game_id, hours)
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.extend, hours)
 
     @app_commands.command(name="resolve", description="Close the current vote now (moderators)")
     async def resolve(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            game_id = await self.game_here(interaction)
-            return await self.service.close_now(Actor.of(interaction), game_id)
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.close_now)
 
     @app_commands.command(
         name="remind", description="Remind the players who have not answered yet (moderators)"
     )
     async def remind(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            game_id = await self.game_here(interaction)
-            return await self.service.remind(Actor.of(interaction), game_id)
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.remind)
 
     @app_commands.command(
         name="resync",
         description="Put the game back in order on Discord once a permission is fixed (moderators)",
     )
     async def resync(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
+        async def resync(actor: Actor) -> str:
             assert interaction.channel_id is not None
             game_id = await self.service.game_to_resync(interaction.channel_id)
-            return await self.service.resync(Actor.of(interaction), game_id)
+            return await self.service.resync(actor, game_id)
 
-        await answer(interaction, work)
+        await respond(interaction, resync)
 
     @app_commands.command(name="substitute", description="Replace a player (moderators)")
     @app_commands.describe(
@@ -315,10 +254,6 @@ class ModerationCommands(CommandMixin):
     async def substitute(
         self, interaction: discord.Interaction, old: discord.User, new: discord.User
     ) -> None:
-        async def work() -> str:
-            actor = Actor.of(interaction)
-            game_id = await self.game_here(interaction)
-            leaver, newcomer = Actor.of_member(old, actor.lang), Actor.of_member(new, actor.lang)
-            return await self.service.substitute(actor, game_id, leaver, newcomer)
-
-        await answer(interaction, work)
+        lang = lang_of(interaction.locale)
+        leaver, newcomer = Actor.of_member(old, lang), Actor.of_member(new, lang)
+        await self.in_game(interaction, self.service.substitute, leaver, newcomer)

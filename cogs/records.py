@@ -10,7 +10,8 @@ from discord import app_commands
 from bot import records
 from bot.i18n import lang_of
 from bot.service import Actor, GameService, Reply
-from cogs.lobby import CommandMixin, answer
+from cogs.interaction import answer, respond
+from cogs.lobby import CommandMixin
 
 #: The largest integer Discord carries in an option (2^53 - 1): game numbers stay far below.
 MAX_ID = 2**53 - 1
@@ -24,13 +25,11 @@ class RecordCommands(CommandMixin):
     async def archive(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_ID]
     ) -> None:
-        async def work() -> Reply:
-            reply: Reply = await records.archive_reply(
-                self.service, Actor.of(interaction), interaction.guild_id or 0, game
-            )
-            return reply
+        await respond(interaction, self.archive_reply, interaction.guild_id or 0, game)
 
-        await answer(interaction, work)
+    async def archive_reply(self, actor: Actor, guild_id: int, game: int) -> Reply:
+        reply: Reply = await records.archive_reply(self.service, actor, guild_id, game)
+        return reply
 
     @archive.autocomplete("game")
     async def archive_game(

@@ -11,16 +11,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import limits
-from bot.errors import report
 from bot.i18n import Lang, lang_of
 from bot.refutation import ABSTAIN, RefutationService, m
-from bot.service import Actor, Reply
+from bot.service import Actor
 from cogs.daily_options import DAILY_OPTIONS
+from cogs.interaction import respond
 from cogs.lobby import (
     TAG_DESCRIPTION,
     LobbyCommands,
     ModerationCommands,
-    answer,
     forum_tags,
     open_game,
     register_views,
@@ -76,15 +75,8 @@ class ChoiceSelect(
         return cls(int(match["game"]), int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            value = self.item.values[0]
-            reply = await service(interaction.client).choose(
-                Actor.of(interaction), self.game_id, self.n, value
-            )
-            await interaction.followup.send(reply, ephemeral=True)
-        except Exception as exc:
-            await report(interaction, exc)
+        rf = service(interaction.client)
+        await respond(interaction, rf.choose, self.game_id, self.n, self.item.values[0])
 
 
 def choice_view(game_id: int, n: int, options: list[list[str]], lang: Lang) -> discord.ui.View:
@@ -127,16 +119,11 @@ class VoteButton(
         return cls(int(match["game"]), int(match["n"]), match["choice"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            svc, actor = service(interaction.client), Actor.of(interaction)
-            if self.choice == "ref":
-                reply = await svc.consult(actor, self.game_id, self.n)
-            else:
-                reply = await svc.vote(actor, self.game_id, self.n, self.choice)
-            await interaction.followup.send(reply, ephemeral=True)
-        except Exception as exc:
-            await report(interaction, exc)
+        rf = service(interaction.client)
+        if self.choice == "ref":
+            await respond(interaction, rf.consult, self.game_id, self.n)
+        else:
+            await respond(interaction, rf.vote, self.game_id, self.n, self.choice)
 
 
 def vote_view(
@@ -256,28 +243,16 @@ class RefutationCog(
         refresh: bool = False,
         return_current: bool = False,
     ) -> None:
-        async def work() -> str:
-            return await self.service.watch(
-                Actor.of(interaction),
-                await self.game_here(interaction),
-                card,
-                refresh=refresh,
-                return_current=return_current,
-            )
-
-        await answer(interaction, work)
+        await self.in_game(
+            interaction, self.service.watch, card, refresh=refresh, return_current=return_current
+        )
 
     @app_commands.command(
         name="refute", description="Refute the disinformation in front of a player (your turn)"
     )
     @app_commands.describe(target="The player whose disinformation card is targeted")
     async def refute(self, interaction: discord.Interaction, target: discord.User) -> None:
-        async def work() -> str:
-            return await self.service.refute(
-                Actor.of(interaction), await self.game_here(interaction), target.id
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.refute, target.id)
 
     @app_commands.command(
         name="choose", description="Your secret card for the refutation, privately (as by DM)"
@@ -285,56 +260,31 @@ class RefutationCog(
     @app_commands.describe(card="A card number of your hand, or pass")
     @app_commands.autocomplete(card=hand_cards)
     async def choose(self, interaction: discord.Interaction, card: str) -> None:
-        async def work() -> str:
-            return await self.service.choose(
-                Actor.of(interaction), await self.game_here(interaction), None, card
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.choose, None, card)
 
     @app_commands.command(name="vote", description="Vote for a revealed card, or abstain")
     @app_commands.describe(card="A revealed card number, or abstain")
     @app_commands.autocomplete(card=revealed_cards)
     async def vote(self, interaction: discord.Interaction, card: str) -> None:
-        async def work() -> str:
-            return await self.service.vote(
-                Actor.of(interaction), await self.game_here(interaction), None, card
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.vote, None, card)
 
     @app_commands.command(name="hand", description="Your hand, privately")
     async def hand(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            return await self.service.hand(Actor.of(interaction), await self.game_here(interaction))
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.hand)
 
     @app_commands.command(name="card", description="A card's reference page, privately")
     @app_commands.describe(number="The card's number")
     async def card(
         self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 1_000_000]
     ) -> None:
-        async def work() -> Reply:
-            return await self.service.card(
-                Actor.of(interaction),
-                interaction.channel_id or 0,
-                interaction.guild_id or 0,
-                number,
-            )
-
-        await answer(interaction, work)
+        where = interaction.channel_id or 0, interaction.guild_id or 0
+        await respond(interaction, self.service.card, *where, number)
 
     @app_commands.command(
         name="status", description="Feed, cards in play, refuted pile, turn, phase and deadline"
     )
     async def status(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.status(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.status)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,16 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import metrics, records
-from bot.errors import report
 from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
 from cogs.daily_options import DAILY_OPTIONS
+from cogs.interaction import respond
 from cogs.lobby import (
     TAG_DESCRIPTION,
     LobbyCommands,
     ModerationCommands,
-    answer,
     forum_tags,
     open_game,
     register_views,
@@ -99,15 +98,9 @@ class VoteButton(
         return cls(int(match["game"]), int(match["proposal"]), match["choice"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            reply = await service(interaction.client).vote(
-                Actor.of(interaction), self.game_id, self.proposal, CHOICES[self.choice]
-            )
-            await interaction.followup.send(reply, ephemeral=True)
+        rs = service(interaction.client)
+        if await respond(interaction, rs.vote, self.game_id, self.proposal, CHOICES[self.choice]):
             metrics.CONFIRM_SECONDS.labels("resistance").observe(metrics.since_click(interaction))
-        except Exception as exc:
-            await report(interaction, exc)
 
 
 class ChoiceMenu(
@@ -144,15 +137,12 @@ class ChoiceMenu(
         return cls(int(match["game"]), match["act"], int(match["step"]), item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            target = int(self.item.values[0])
+        async def choose(actor: Actor) -> str:
             rs = service(interaction.client)
-            choose = rs.lady if self.act == "lady" else rs.assassinate
-            reply = await choose(Actor.of(interaction), self.game_id, self.step, target)
-            await interaction.followup.send(reply, ephemeral=True)
-        except Exception as exc:
-            await report(interaction, exc)
+            pick = rs.lady if self.act == "lady" else rs.assassinate
+            return await pick(actor, self.game_id, self.step, int(self.item.values[0]))
+
+        await respond(interaction, choose)
 
 
 def choice_view(
@@ -259,38 +249,24 @@ class ResistanceCog(
     ) -> None:
         team = [p.id for p in (player1, player2, player3, player4, player5) if p is not None]
 
-        async def work() -> str:
-            return await self.service.propose(
-                Actor.of(interaction), await self.game_here(interaction), team
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.propose, team)
 
     @app_commands.command(
         name="status", description="Missions, rejections, leader, deadline, who has not voted"
     )
     async def status(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.status(
-                Actor.of(interaction), await self.game_here(interaction)
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.status)
 
     @app_commands.command(name="history", description="Every proposal, vote and mission so far")
     async def history(self, interaction: discord.Interaction) -> None:
-        async def work() -> Reply:
-            game_id = await self.game_here(interaction)
-            return await records.resistance_history(self.service, Actor.of(interaction), game_id)
+        async def history(actor: Actor, game_id: int) -> Reply:
+            return await records.resistance_history(self.service, actor, game_id)
 
-        await answer(interaction, work)
+        await self.in_game(interaction, history)
 
     @app_commands.command(name="role", description="A private reminder of your role")
     async def role(self, interaction: discord.Interaction) -> None:
-        async def work() -> str:
-            return await self.service.role(Actor.of(interaction), await self.game_here(interaction))
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.role)
 
     @app_commands.command(name="vote", description="Vote on the proposed team, privately")
     @app_commands.describe(choice="Accept or reject the team")
@@ -301,12 +277,7 @@ class ResistanceCog(
         ]
     )
     async def vote(self, interaction: discord.Interaction, choice: str) -> None:
-        async def work() -> str:
-            return await self.service.vote(
-                Actor.of(interaction), await self.game_here(interaction), None, CHOICES[choice]
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.vote, None, CHOICES[choice])
 
     @app_commands.command(
         name="mission", description="Support or sabotage the mission, privately (team members)"
@@ -319,23 +290,14 @@ class ResistanceCog(
         ]
     )
     async def mission(self, interaction: discord.Interaction, choice: str) -> None:
-        async def work() -> str:
-            return await self.service.vote(
-                Actor.of(interaction), await self.game_here(interaction), None, CHOICES[choice]
-            )
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.vote, None, CHOICES[choice])
 
     @app_commands.command(
         name="lady", description="Examine a player with the Lady of the Lake, privately (holder)"
     )
     @app_commands.describe(player="A player who has never held the Lady of the Lake")
     async def lady(self, interaction: discord.Interaction, player: discord.User) -> None:
-        async def work() -> str:
-            game_id = await self.game_here(interaction)
-            return await self.service.lady(Actor.of(interaction), game_id, None, player.id)
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.lady, None, player.id)
 
     @app_commands.command(
         name="assassinate",
@@ -343,11 +305,7 @@ class ResistanceCog(
     )
     @app_commands.describe(player="The player you believe is Merlin")
     async def assassinate(self, interaction: discord.Interaction, player: discord.User) -> None:
-        async def work() -> str:
-            game_id = await self.game_here(interaction)
-            return await self.service.assassinate(Actor.of(interaction), game_id, None, player.id)
-
-        await answer(interaction, work)
+        await self.in_game(interaction, self.service.assassinate, None, player.id)
 
 
 async def setup(bot: commands.Bot) -> None:

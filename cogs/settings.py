@@ -14,7 +14,8 @@ from bot.i18n import lang_of
 from bot.service import Actor
 from cogs import refutation as refutation_cog
 from cogs import resistance as resistance_cog
-from cogs.lobby import answer, game_bot
+from cogs.interaction import answer
+from cogs.lobby import game_bot
 
 
 @app_commands.guild_only()

@@ -10,7 +10,8 @@ from bot.effects import split_message
 from bot.errors import report
 from bot.i18n import lang_of
 from bot.stats import StatsService
-from cogs.lobby import answer, game_bot
+from cogs.interaction import answer
+from cogs.lobby import game_bot
 
 GAMES = [
     app_commands.Choice(name="The Resistance", value="resistance"),

@@ -1,0 +1,78 @@
+"""The one way an interaction is answered, for slash commands and buttons alike.
+
+``respond(interaction, call, *args, **kwargs)`` acknowledges the interaction at once (a private
+"thinking…", within Discord's 3 seconds), calls ``call(actor, *args, **kwargs)`` with the
+:class:`~bot.service.Actor` of the interaction, and sends its answer privately: a text, a
+:class:`~bot.service.Reply` (embeds, files, a view), or None for a plain ✅. Any error is turned
+into a private, localized message by :func:`bot.errors.report`: a domain refusal (a rule, a
+moderator-only command, "too late", a stale button), a channel that already holds a game, a
+database kept busy past its retries. Nothing else is written: the service call is the only
+work, so a click costs one acknowledgement, the call and one message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec
+
+import discord
+
+from bot.effects import split_message
+from bot.errors import report
+from bot.limits import MESSAGE_CONTENT
+from bot.service import Actor, Reply
+
+P = ParamSpec("P")
+
+#: What a service call answers: a text, a text with embeds/files/a view, or nothing (✅).
+Answer = str | Reply | None
+
+
+async def send_private(interaction: discord.Interaction, reply: Answer) -> None:
+    """The private answer; a text over 2,000 characters goes in several messages."""
+    if isinstance(reply, Reply):
+        parts = split_message(reply.content) or ["\u200b"]
+        for part in parts[:-1]:
+            await interaction.followup.send(part, ephemeral=True)
+        extra: dict[str, Any] = {} if reply.view is None else {"view": reply.view}
+        await interaction.followup.send(
+            parts[-1],
+            embeds=reply.embeds[:10],
+            files=[make() for make in reply.files[:10]],
+            ephemeral=True,
+            **extra,
+        )
+    else:
+        for part in split_message(reply or "✅"):
+            await interaction.followup.send(part, ephemeral=True)
+
+
+async def respond(
+    interaction: discord.Interaction,
+    call: Callable[Concatenate[Actor, P], Awaitable[Answer]],
+    /,
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> bool:
+    """Defer privately, run ``call(actor, *args, **kwargs)``, answer privately; every error
+    takes the one error path. True when the call's answer was sent."""
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        reply = await call(Actor.of(interaction), *args, **kwargs)
+        if isinstance(reply, str) and 0 < len(reply) <= MESSAGE_CONTENT:
+            await interaction.followup.send(reply, ephemeral=True)  # a click's answer
+        else:
+            await send_private(interaction, reply)
+        return True
+    except Exception as exc:
+        await report(interaction, exc)
+        return False
+
+
+async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Answer]]) -> bool:
+    """:func:`respond` for a call that needs no actor (settings, statistics, rules)."""
+
+    async def call(actor: Actor) -> Answer:
+        return await work()
+
+    return await respond(interaction, call)
