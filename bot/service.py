@@ -13,6 +13,7 @@ import asyncio
 import logging
 import random
 import unicodedata
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -168,8 +169,14 @@ class Services:
         self.dispatcher: Dispatcher | None = None
 
 
-class GameService:
-    """The lobby and moderation shared by both games."""
+class GameService(ABC):
+    """What every game offers the shared commands, the scheduler and the app.
+
+    Shared, written here: the lobby (``join``, ``leave``; ``add`` and ``remove`` are these by a
+    moderator), ``start``, ``resync``, ``abandon`` and ``on_deadline``. Each game's own, declared
+    here as abstract: ``load``, ``end_state``, ``deal``, ``bad_player_count``, ``deadline_due``,
+    and the moderation and status the shared commands call (``cancel``, ``extend``,
+    ``close_now``, ``remind``, ``substitute``, ``status``)."""
 
     kind: ClassVar[str]
     min_players: ClassVar[int]
@@ -262,7 +269,9 @@ class GameService:
             )
 
     async def prepare(self, s: AsyncSession, game: Game) -> None:
-        """Load what ``load(game)`` needs besides the row (the Refutation Game: its deck)."""
+        """Load what ``load(game)`` needs besides the row (the Refutation Game: its deck). An
+        optional hook: nothing by default."""
+        return None
 
     async def game_id_in(self, channel_id: int) -> int:
         async with self.app.sessions() as s:
@@ -629,10 +638,12 @@ class GameService:
             await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
+    @abstractmethod
     def load(self, game: Game) -> Any:
         """The game's engine state, read from its stored row."""
         raise NotImplementedError
 
+    @abstractmethod
     def end_state(self, state: Any) -> list[Any]:
         """The engine's events for a game ended from outside (its place is gone)."""
         raise NotImplementedError
@@ -684,6 +695,7 @@ class GameService:
 
         return after
 
+    @abstractmethod
     async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
         """What the game does when one of its deadlines falls due (None: nothing)."""
         raise NotImplementedError
@@ -728,40 +740,49 @@ class GameService:
 
     # -- each game's moderation and status (the shared commands call these) -----------------
 
+    @abstractmethod
     async def cancel(self, actor: Actor, game_id: int) -> str:
         """A moderator ends the game (lobby or running) without a winner."""
         raise NotImplementedError
 
+    @abstractmethod
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
         """A moderator pushes the current deadline back by ``hours``."""
         raise NotImplementedError
 
+    @abstractmethod
     async def close_now(self, actor: Actor, game_id: int) -> str:
         """A moderator closes the current vote or choice now."""
         raise NotImplementedError
 
+    @abstractmethod
     async def remind(self, actor: Actor, game_id: int) -> str:
         """A moderator reminds the players who have not answered yet."""
         raise NotImplementedError
 
+    @abstractmethod
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
         """A moderator gives ``old``'s seat to ``new``."""
         raise NotImplementedError
 
+    @abstractmethod
     async def status(self, actor: Actor, game_id: int) -> str:
         """Where the game stands, as anyone may see it."""
         raise NotImplementedError
 
     # -- start --------------------------------------------------------------------------------
 
+    @abstractmethod
     def bad_player_count(self, count: int) -> Exception:
         """The game's own error for a wrong number of players."""
         raise NotImplementedError
 
     def before_start(self, game: Game, players: list[Player]) -> None:
         """A last check before anyone is asked anything (e.g. the deck still loads, the goal
-        can be reached by this many players)."""
+        can be reached by this many players). An optional hook: nothing by default."""
+        return None
 
+    @abstractmethod
     async def deal(
         self, s: AsyncSession, game: Game, players: list[Player], actor: Actor
     ) -> Outcome:
