@@ -186,7 +186,9 @@ class GameService(ABC):
         self.app = app
 
     async def shutdown(self) -> None:
-        """Release what the service holds of its own (the bot is closing)."""
+        """Release what the service holds of its own (the bot is closing). An optional hook:
+        nothing by default."""
+        return None
 
     # -- transactions -------------------------------------------------------------------------
 
