@@ -13,19 +13,28 @@ work, so a click costs one acknowledgement, the call and one message.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, Concatenate, ParamSpec
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 
 from bot.effects import split_message
 from bot.errors import report
 from bot.limits import MESSAGE_CONTENT
-from bot.service import Actor, Reply
+from bot.service import Actor, GameService, Reply
 
 P = ParamSpec("P")
+S = TypeVar("S", bound=GameService)
 
 #: What a service call answers: a text, a text with embeds/files/a view, or nothing (✅).
 Answer = str | Reply | None
+
+
+def service_of(client: discord.Client, cls: type[S]) -> S:
+    """The bot's service of this game (``cls.kind``), as its own class: what a button calls."""
+    services: dict[str, GameService] = getattr(client, "services", {})
+    service = services.get(cls.kind)
+    assert isinstance(service, cls), f"no {cls.kind} service in this client"
+    return service
 
 
 async def send_private(interaction: discord.Interaction, reply: Answer) -> None:

@@ -15,7 +15,7 @@ from bot.i18n import Lang, lang_of
 from bot.refutation import ABSTAIN, RefutationService, m
 from bot.service import Actor
 from cogs.daily_options import DAILY_OPTIONS
-from cogs.interaction import respond
+from cogs.interaction import respond, service_of
 from cogs.lobby import (
     TAG_DESCRIPTION,
     LobbyCommands,
@@ -23,7 +23,6 @@ from cogs.lobby import (
     forum_tags,
     open_game,
     register_views,
-    service_for,
 )
 from cogs.records import RecordCommands
 
@@ -36,12 +35,6 @@ GAME_OPTIONS = {
     **DAILY_OPTIONS,
 }
 TARGET_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)]
-
-
-def service(client: discord.Client) -> RefutationService:
-    rf = service_for(client, "refutation")
-    assert isinstance(rf, RefutationService)
-    return rf
 
 
 class ChoiceSelect(
@@ -75,7 +68,7 @@ class ChoiceSelect(
         return cls(int(match["game"]), int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        rf = service(interaction.client)
+        rf = service_of(interaction.client, RefutationService)
         await respond(interaction, rf.choose, self.game_id, self.n, self.item.values[0])
 
 
@@ -119,7 +112,7 @@ class VoteButton(
         return cls(int(match["game"]), int(match["n"]), match["choice"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        rf = service(interaction.client)
+        rf = service_of(interaction.client, RefutationService)
         if self.choice == "ref":
             await respond(interaction, rf.consult, self.game_id, self.n)
         else:
@@ -151,7 +144,7 @@ async def feed_cards(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[int]]:
     """The current feed, for ``/refutation watch card``."""
-    pairs = await service(interaction.client).feed_choices(
+    pairs = await service_of(interaction.client, RefutationService).feed_choices(
         interaction.channel_id or 0, lang_of(interaction.locale)
     )
     return matching(current, pairs)
@@ -161,7 +154,7 @@ async def hand_cards(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The player's eligible cards and Pass, for ``/refutation choose card``."""
-    pairs = await service(interaction.client).choice_choices(
+    pairs = await service_of(interaction.client, RefutationService).choice_choices(
         interaction.channel_id or 0, interaction.user.id, lang_of(interaction.locale)
     )
     return matching(current, pairs)
@@ -171,7 +164,7 @@ async def revealed_cards(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The cards still in the vote and Abstain, for ``/refutation vote card``."""
-    pairs = await service(interaction.client).vote_choices(
+    pairs = await service_of(interaction.client, RefutationService).vote_choices(
         interaction.channel_id or 0, lang_of(interaction.locale)
     )
     return matching(current, pairs)
@@ -188,7 +181,7 @@ class RefutationCog(
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.service: RefutationService = service(bot)
+        self.service: RefutationService = service_of(bot, RefutationService)
         register_views(bot, {"rf_choice": choice_view, "rf_vote": vote_view})
         super().__init__()
 

@@ -14,7 +14,7 @@ from bot.i18n import Lang, t
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
 from cogs.daily_options import DAILY_OPTIONS
-from cogs.interaction import respond
+from cogs.interaction import respond, service_of
 from cogs.lobby import (
     TAG_DESCRIPTION,
     LobbyCommands,
@@ -22,7 +22,6 @@ from cogs.lobby import (
     forum_tags,
     open_game,
     register_views,
-    service_for,
 )
 from cogs.records import RecordCommands
 from games.resistance import MissionChoice, TeamVote
@@ -61,12 +60,6 @@ VARIANT = [
 ]
 
 
-def service(client: discord.Client) -> ResistanceService:
-    rs = service_for(client, "resistance")
-    assert isinstance(rs, ResistanceService)
-    return rs
-
-
 class VoteButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"rs:vote:(?P<game>\d+):(?P<proposal>\d+):(?P<choice>accept|reject|support|sabotage)",
@@ -98,7 +91,7 @@ class VoteButton(
         return cls(int(match["game"]), int(match["proposal"]), match["choice"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        rs = service(interaction.client)
+        rs = service_of(interaction.client, ResistanceService)
         if await respond(interaction, rs.vote, self.game_id, self.proposal, CHOICES[self.choice]):
             metrics.CONFIRM_SECONDS.labels("resistance").observe(metrics.since_click(interaction))
 
@@ -138,7 +131,7 @@ class ChoiceMenu(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def choose(actor: Actor) -> str:
-            rs = service(interaction.client)
+            rs = service_of(interaction.client, ResistanceService)
             pick = rs.lady if self.act == "lady" else rs.assassinate
             return await pick(actor, self.game_id, self.step, int(self.item.values[0]))
 
@@ -174,7 +167,7 @@ class ResistanceCog(
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.service: ResistanceService = service(bot)
+        self.service: ResistanceService = service_of(bot, ResistanceService)
         register_views(bot, {"rs_vote": vote_view, "rs_avalon_choice": choice_view})
         super().__init__()
 
