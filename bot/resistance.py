@@ -27,8 +27,7 @@ from bot.i18n import t
 from bot.names import listing, shown
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
-from db.direct import DirectVotes, open_direct_votes
-from db.engine import is_busy
+from db.direct import DirectVotes, Unavailable, open_direct_votes
 from db.models import Deadline, Game, Player
 from games.resistance import (
     Event,
@@ -449,8 +448,8 @@ class ResistanceService(AvalonSteps, GameService):
         return results
 
     def direct_votes(self) -> DirectVotes | None:
-        """The direct SQLite path of the vote batches (db/direct.py), made on first use; None
-        on PostgreSQL and in-memory SQLite."""
+        """The direct path of the vote batches (db/direct.py: sqlite3 in one thread, or one
+        asyncpg connection), made on first use; None for an in-memory SQLite database."""
         if self._direct is False:
             bind = self.app.sessions.kw.get("bind")
             self._direct = open_direct_votes(bind) if isinstance(bind, AsyncEngine) else None
@@ -499,11 +498,12 @@ class ResistanceService(AvalonSteps, GameService):
     async def record_votes_direct(
         self, direct: DirectVotes, batch: list[VoteRequest]
     ) -> _Done | None:
-        """The batch's transaction on SQLite in two trips to one thread (db/direct.py): the
-        same checks, statements and answers as :meth:`record_votes_sqlalchemy`. None (nothing
+        """The batch's transaction straight through the driver (db/direct.py): the same
+        checks, statements and answers as :meth:`record_votes_sqlalchemy`. None (nothing
         written) when a game of the batch closes early once every vote is in (that check reads
-        the whole game in the same transaction: SQLAlchemy's path does it), or when another
-        process holds the write lock longer than ``busy_timeout`` (that path waits for it)."""
+        the whole game in the same transaction: SQLAlchemy's path does it), or when the direct
+        path cannot begin (SQLite's lock held by another process past ``busy_timeout``, the
+        PostgreSQL connection lost: that path waits, or reconnects)."""
         game_ids = [r.game_id for r in batch]
         try:
             async with direct.transaction(game_ids, VOTE, [r.actor.id for r in batch]) as (
@@ -526,15 +526,13 @@ class ResistanceService(AvalonSteps, GameService):
                 await tx.write_and_commit(
                     [(*key, v) for key, v in writes.items()], changed, self.now()
                 )
-        except Exception as exc:
-            if is_busy(exc):
-                return None
-            raise
+        except Unavailable:
+            return None  # nothing was read or written
         return results, accepted, on_record, {}, writes
 
     async def record_votes_sqlalchemy(self, batch: list[VoteRequest], game_ids: list[int]) -> _Done:
-        """The batch's transaction through SQLAlchemy (PostgreSQL; SQLite when a game of the
-        batch closes early)."""
+        """The batch's transaction through SQLAlchemy (a game of the batch closes early, the
+        direct path is unavailable, or an in-memory database)."""
         # The heads of the games, with their earliest open vote deadline (deadlines exact
         # at the click), in one statement.
         async with self.transaction(lambda s: repo.lock_games(s, game_ids, VOTE), "votes") as (

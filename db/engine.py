@@ -15,12 +15,10 @@ Discord inside one. Read-only work can use ``make_sessions(engine, read_only=Tru
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
 import time
 import weakref
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -180,18 +178,15 @@ class _WriterGate:
             raise sqlite3.OperationalError("database is locked") from None
         info[self.KEY] = lock
 
-    @contextlib.asynccontextmanager
-    async def held(self) -> AsyncIterator[None]:
-        """The gate held around a transaction made outside SQLAlchemy (db/direct.py)."""
-        lock = self._lock_of_loop()
+    async def acquire_now(self) -> None:
+        """Wait for the gate outside SQLAlchemy (db/direct.py); then :meth:`release_now`."""
         try:
-            await asyncio.wait_for(lock.acquire(), self.timeout)
+            await asyncio.wait_for(self._lock_of_loop().acquire(), self.timeout)
         except TimeoutError:
             raise sqlite3.OperationalError("database is locked") from None
-        try:
-            yield
-        finally:
-            lock.release()
+
+    def release_now(self) -> None:
+        self._lock_of_loop().release()
 
     def release(self, info: dict[Any, Any]) -> None:
         lock = info.pop(self.KEY, None)

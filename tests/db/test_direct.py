@@ -5,13 +5,15 @@ rolls back what it does not commit."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import repo
-from db.direct import open_direct_votes
+from db.direct import APP, PostgresVotes, Unavailable, open_direct_votes
 from db.engine import make_engine
 from tests.db import queries
 
@@ -43,12 +45,9 @@ async def two_games(sessions: Sessions) -> tuple[int, int]:
 
 
 async def test_direct_reads_and_writes_what_sqlalchemy_does(
-    backend: str, engine: AsyncEngine, sessions: Sessions
+    engine: AsyncEngine, sessions: Sessions
 ) -> None:
     direct = open_direct_votes(engine)
-    if backend != "sqlite":
-        assert direct is None  # PostgreSQL: the batch goes through SQLAlchemy
-        return
     assert direct is not None
     game_id, other = await two_games(sessions)
     try:
@@ -101,10 +100,8 @@ async def test_direct_reads_and_writes_what_sqlalchemy_does(
 
 
 async def test_direct_rolls_back_what_it_does_not_commit(
-    backend: str, engine: AsyncEngine, sessions: Sessions
+    engine: AsyncEngine, sessions: Sessions
 ) -> None:
-    if backend != "sqlite":
-        pytest.skip("the direct path is SQLite's")
     direct = open_direct_votes(engine)
     assert direct is not None
     game_id, _ = await two_games(sessions)
@@ -123,13 +120,11 @@ async def test_direct_rolls_back_what_it_does_not_commit(
         await direct.close()
 
 
-async def test_direct_queues_on_the_writer_gate_behind_sqlalchemy(
-    backend: str, engine: AsyncEngine, sessions: Sessions
+async def test_direct_queues_behind_a_sqlalchemy_writer(
+    engine: AsyncEngine, sessions: Sessions
 ) -> None:
     """A direct transaction waits for the process's SQLAlchemy writer to commit, then reads
-    what it committed (the gate, not SQLite's busy handler, orders them)."""
-    if backend != "sqlite":
-        pytest.skip("the direct path is SQLite's")
+    what it committed (SQLite: the writer gate orders them; PostgreSQL: the game's row lock)."""
     direct = open_direct_votes(engine)
     assert direct is not None
     game_id, _ = await two_games(sessions)
@@ -142,6 +137,7 @@ async def test_direct_queues_on_the_writer_gate_behind_sqlalchemy(
 
     try:
         async with sessions.begin() as s:
+            await repo.lock_games(s, [game_id], "rs_vote")  # the row locked (PostgreSQL)
             await repo.record_vote(s, game_id, "p1", "team", 12, "accept", at=T0)
             task = asyncio.create_task(direct_read())
             await asyncio.sleep(0.2)
@@ -158,3 +154,43 @@ async def test_no_direct_path_for_an_in_memory_database() -> None:
         assert open_direct_votes(engine) is None
     finally:
         await engine.dispose()
+
+
+async def test_a_lost_postgresql_connection_is_opened_again_or_unavailable(
+    backend: str, engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """The server closes the vote path's connection: the next batch opens a new one. A
+    server that cannot be reached: Unavailable before anything is read (the service then
+    goes through SQLAlchemy's pool)."""
+    if backend != "postgresql":
+        pytest.skip("SQLite's connection is a file")
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, PostgresVotes)
+    game_id, _ = await two_games(sessions)
+    try:
+        async with direct.transaction([game_id], "rs_vote", [11]) as (_, heads, _, _):
+            assert list(heads) == [game_id]
+        async with sessions.begin() as s:
+            killed = await s.scalar(
+                text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND application_name = :app"
+                ),
+                {"app": APP},
+            )
+        assert killed == 1
+        await asyncio.sleep(0.2)
+        async with direct.transaction([game_id], "rs_vote", [11]) as (tx, _, ballots, _):
+            assert ballots == {(game_id, "p1", "team", 11): "accept"}
+            await tx.write_and_commit([(game_id, "p1", "team", 11, "reject")], [], T0)
+        async with sessions.begin() as s:
+            assert await repo.votes_for(s, game_id, "p1", "team") == {11: "reject"}
+    finally:
+        await direct.close()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        nowhere = sock.getsockname()[1]  # bound, not listening: connections refused
+        unreachable = PostgresVotes({**direct.connect_args, "host": "127.0.0.1", "port": nowhere})
+        with pytest.raises(Unavailable):
+            async with unreachable.transaction([game_id], "rs_vote", [11]):
+                pytest.fail("read without a connection")
