@@ -17,7 +17,8 @@
   wait; a permanent refusal (403 — 50001, 50007, 50013 —, 404, any other 4xx) is recorded on the
   row (``failed``, ``last_error``), never retried, and the game's next row goes on. A missing
   permission is named in the game's channel (or by DM to the game's creator when the bot
-  cannot post there); ``/<game> resync`` re-applies the state once it is fixed.
+  cannot post there) by a ``Notice`` row written in the transaction that records the refusal;
+  ``/<game> resync`` re-applies the state once it is fixed.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from bot.effects import (
     DebateLock,
     DirectMessage,
     EditSlot,
+    Notice,
     Pin,
     Post,
     Record,
@@ -361,18 +363,19 @@ class Dispatcher:
                     row.kind,
                     error,
                 )
-            await self._record(
-                row,
-                status=EffectStatus.FAILED.value,
-                attempts=attempts,
-                last_error=error,
-                done_at=utcnow(),
-            )
+            notice = None
+            if (
+                isinstance(exc, discord.Forbidden)
+                and exc.code in (50001, 50013)
+                and row.kind != Notice.KIND
+            ):
+                try:
+                    notice = await self.missing_notice(row, record)
+                except Exception:
+                    log.exception("effect %s: could not word the missing permission", row.id)
+            await self._refused(row, attempts, error, notice)
             metrics.EFFECT_FAILURES.inc()
             self._finish(row.game_id, row.seq)
-            if isinstance(exc, discord.Forbidden) and exc.code in (50001, 50013):
-                with contextlib.suppress(Exception):
-                    await self.report_missing(row, record)
             return True
         await self._record(
             row,
@@ -384,6 +387,29 @@ class Dispatcher:
         )
         self._finish(row.game_id, row.seq)
         return True
+
+    async def _refused(self, row: Outbox, attempts: int, error: str, notice: Notice | None) -> None:
+        """The row is refused for good; the notice naming a missing permission, if any, is the
+        game's next outbox row, written in the same transaction (sent once, even across a
+        crash)."""
+        async with self.sessions.begin() as s:
+            if notice is not None:
+                # The game's row lock, as its actions take it, before its last seq is read.
+                await repo.get_game(s, row.game_id, for_update=True)
+            await repo.update_effect(
+                s,
+                row.id,
+                claimed_by=None,
+                claimed_until=None,
+                status=EffectStatus.FAILED.value,
+                attempts=attempts,
+                last_error=error,
+                done_at=utcnow(),
+            )
+            if notice is not None:
+                await repo.add_effects(
+                    s, row.game_id, row.guild_id, [(notice.KIND, notice.payload())], at=utcnow()
+                )
 
     async def _record(self, row: Outbox, **values: Any) -> None:
         """What an attempt did, on the row; the claim is released."""
@@ -406,6 +432,14 @@ class Dispatcher:
         if isinstance(record, DebateLock):
             await self._debate(row, record)
             return None
+        if isinstance(record, Notice):
+            if record.channel_id is not None:
+                channel = self._channel(record.channel_id)
+            elif record.user_id is not None:
+                channel = await self.client.create_dm(discord.Object(id=record.user_id))
+            else:
+                raise Permanent("a notice for nobody")
+            return await self._send(row, channel, record.text, (), None)
         raise Permanent(f"unknown effect {row.kind!r}")
 
     async def _send(
@@ -609,13 +643,13 @@ class Dispatcher:
             return ["view_channel", "manage_threads" if in_thread else "manage_roles"]
         return ["view_channel"]
 
-    async def report_missing(self, row: Outbox, record: Record) -> None:
-        """Name the missing permission: in the game's place if the bot can still post there,
-        else by DM to the game's creator."""
+    async def missing_notice(self, row: Outbox, record: Record) -> Notice | None:
+        """The notice naming the permission the record lacked: in the game's place if the bot
+        can still post there, else by DM to the game's creator."""
         async with self.sessions() as s:
             game = await repo.get_game(s, row.game_id)
         if game is None:
-            return
+            return None
         place = game.place_id
         channel = self.client.get_channel(place)
         guild = getattr(channel, "guild", None)
@@ -641,7 +675,5 @@ class Dispatcher:
             command=f"/{game.kind} resync",
         )
         if can_post:
-            await self._channel(place).send(text, allowed_mentions=discord.AllowedMentions.none())
-        else:
-            dm = await self.client.create_dm(discord.Object(id=game.created_by))
-            await dm.send(f"<#{place}> — {text}")
+            return Notice(text, channel_id=place)
+        return Notice(f"<#{place}> — {text}", user_id=game.created_by)

@@ -129,8 +129,21 @@ class DebateLock(Record):
     locked: bool
 
 
+@dataclass(frozen=True)
+class Notice(Record):
+    """The bot's own word about the game's Discord side (a permission it is missing): posted
+    in ``channel_id`` if given, else sent by DM to ``user_id``. A notice Discord refuses is
+    recorded and left there: it never causes another notice, and resync does not send it
+    again."""
+
+    KIND: ClassVar[str] = "notice"
+    text: str
+    channel_id: int | None = None
+    user_id: int | None = None
+
+
 RECORDS: dict[str, type[Record]] = {
-    cls.KIND: cls for cls in (Post, DirectMessage, EditSlot, Pin, DebateLock)
+    cls.KIND: cls for cls in (Post, DirectMessage, EditSlot, Pin, DebateLock, Notice)
 }
 
 

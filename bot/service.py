@@ -28,7 +28,16 @@ from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
 from bot.decks import DeckRegistry
-from bot.effects import DebateLock, EditSlot, Post, Record, View, from_payload
+from bot.effects import (
+    DebateLock,
+    DirectMessage,
+    EditSlot,
+    Notice,
+    Post,
+    Record,
+    View,
+    from_payload,
+)
 from bot.errors import UserError
 from bot.i18n import Lang, lang_of, t
 from bot.locks import GameLocks
@@ -54,6 +63,10 @@ REMINDED = "moderator_reminded"
 # in-process steps to run once the transaction has committed (e.g. an early close).
 AfterCommit = Callable[[], Awaitable[Any]]
 Effect = Record | AfterCommit | list[Any]
+
+# Refused effects that resync does not send again: a DM refused (closed DMs are the player's
+# choice) and the bot's own notices (a missing permission: stale once it is given back).
+NOT_RESENT = (DirectMessage.KIND, Notice.KIND)
 
 DELIVERY_WAIT = 10.0  # seconds an action waits for its effects before answering anyway
 
@@ -338,11 +351,14 @@ class GameService(ABC):
         back (its pinned messages, the debate lock as the phase wants it)."""
         async with self.action(game_id) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
-            refused = await repo.effects_of(s, game.id, [EffectStatus.FAILED.value])
-            again = [from_payload(r.kind, r.payload) for r in refused if r.kind != "dm"]
+            refused = [
+                r
+                for r in await repo.effects_of(s, game.id, [EffectStatus.FAILED.value])
+                if r.kind not in NOT_RESENT
+            ]
+            again = [from_payload(r.kind, r.payload) for r in refused]
             for r in refused:
-                if r.kind != "dm":
-                    await repo.update_effect(s, r.id, status=EffectStatus.DROPPED.value)
+                await repo.update_effect(s, r.id, status=EffectStatus.DROPPED.value)
             effects: list[Effect] = [*again, *await self.resync_effects(s, game)]
             reply = t("common.resync.done", actor.lang, count=len(again))
             outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
@@ -653,9 +669,10 @@ class GameService(ABC):
     async def abandon(self, game_id: int, reason: str, where: str) -> bool:
         """The game's place is gone: its channel or post was deleted (``reason``
         "place_deleted"), or the bot was removed from its server ("bot_removed"). The game
-        ends as cancelled in one transaction, its deadlines dropped; its creator is told by DM
-        (``where`` names the place). Nothing is posted: there is nowhere to post. False if
-        the game was already over."""
+        ends as cancelled in one transaction, its deadlines and pending effects dropped; the
+        DM that tells its creator (``where`` names the place) is an outbox row of that same
+        transaction, so it is sent once even across a crash. Nothing is posted: there is
+        nowhere to post. False if the game was already over."""
         async with self.action(game_id) as (s, game):
             if game.status not in ("lobby", "running"):
                 return False
@@ -670,15 +687,17 @@ class GameService(ABC):
                 await self.app.scheduler.cancel_for_game(s, game.id)
             await repo.drop_pending_effects(s, game.id, at=self.now())
             await repo.set_status(s, game, "cancelled", at=self.now())
-            creator, lang = game.created_by, game.lang
+            lang = game.lang
+            text = t(
+                f"common.lifecycle.{reason}",
+                lang,
+                game=t(f"common.game_name.{self.kind}", lang),
+                where=discord.utils.escape_markdown(where),
+            )
+            told = Outcome("", [DirectMessage(game.created_by, text)])
+            await self.commit_outcome(s, game, told)
         log.info("game %s cancelled: %s", game_id, reason)
-        text = t(
-            f"common.lifecycle.{reason}",
-            lang,
-            game=t(f"common.game_name.{self.kind}", lang),
-            where=discord.utils.escape_markdown(where),
-        )
-        await self.app.courier.dm(creator, text)
+        await self.run(told, wait=False)
         return True
 
     async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> AfterCommit | None:

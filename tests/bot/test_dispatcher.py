@@ -129,6 +129,41 @@ async def test_a_permanent_refusal_is_recorded_once_and_the_game_goes_on(
     assert failures() == failed_before + 1  # the effect given up, counted once
 
 
+async def test_a_missing_permission_is_named_by_a_notice_row_that_never_names_itself(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    game = await new_game(sessions, guild, channel)
+    async with dispatching(client, sessions) as dispatcher:
+        # The post is refused for a missing permission: the notice naming it is the game's
+        # next row, written with the refusal, and delivered in the channel.
+        sb.fail_route("POST", rf"/channels/{channel.id}/messages$", status=403, code=50013)
+        await write(sessions, game, guild.id, Post(channel.id, "result"))
+        dispatcher.wake(game)
+        await until(lambda: len(texts(sb, channel)) == 1, 10, "the notice")
+        await dispatcher.delivered(game, 2, 5)
+        refused, notice = await rows_of(sessions, game)
+        assert (refused.kind, refused.status) == ("post", "failed")
+        assert (notice.kind, notice.status, notice.seq) == ("notice", "done", 2)
+        assert "/resistance resync" in texts(sb, channel)[0]
+        # A notice refused in turn is recorded, and names nothing more.
+        sb.fail_route("POST", rf"/channels/{channel.id}/messages$", status=403, code=50013)
+        sb.fail_route("POST", rf"/channels/{channel.id}/messages$", status=403, code=50013)
+        last = await write(sessions, game, guild.id, Post(channel.id, "again"))
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, last + 1, 5)
+        await asyncio.sleep(0.3)
+    rows = await rows_of(sessions, game)
+    assert [(r.kind, r.status) for r in rows] == [
+        ("post", "failed"),
+        ("notice", "done"),
+        ("post", "failed"),
+        ("notice", "failed"),
+    ]
+    assert len(texts(sb, channel)) == 1
+
+
 async def test_a_crash_after_discord_created_the_message_does_not_post_it_twice(
     sb: Sandbox, client: discord.Client, sessions: Sessions
 ) -> None:

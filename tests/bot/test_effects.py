@@ -9,6 +9,7 @@ from bot.effects import (
     DebateLock,
     DirectMessage,
     EditSlot,
+    Notice,
     Pin,
     Post,
     View,
@@ -32,6 +33,8 @@ def test_every_record_survives_a_json_round_trip() -> None:
         EditSlot(1, "vote", clear_view=True),
         Pin("leader_list", pin=False),
         DebateLock(1, (7, 8), True),
+        Notice("missing `manage_roles`", channel_id=1),
+        Notice("<#1> — missing", user_id=2),
     ]
     for record in records:
         stored = json.loads(json.dumps(record.payload()))

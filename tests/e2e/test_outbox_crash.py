@@ -5,7 +5,9 @@ every post for 30 seconds. Everything is delivered once, in order."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.harness import sqlite_url
+from sandbox import util
 from tests.e2e.play import RESULT_MARKERS, Game, text_of, until
 from tests.e2e.shard_procs import BotProcess, processes
 from tests.e2e.test_debate_lock import overwrites, team_of
@@ -219,3 +222,82 @@ async def test_a_crash_at_each_effect_boundary_of_a_round_gives_the_same_transcr
         for k in range(boundaries):
             performed = k % 2 == 1
             assert await scripted_round(table, proc, k, performed) == reference, (k, performed)
+
+
+def outbox(db: Path, game_id: int | None = None) -> list[tuple[int, str, str, dict[str, Any]]]:
+    """(game id, kind, status, payload) of the outbox rows, by game and seq."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT game_id, kind, status, payload FROM outbox ORDER BY game_id, seq"
+        ).fetchall()
+    return [(g, k, st, json.loads(p)) for g, k, st, p in rows if game_id in (None, g)]
+
+
+@pytest.mark.parametrize("performed", [False, True], ids=["before-discord", "after-discord"])
+async def test_the_creators_dm_of_a_deleted_channel_survives_a_kill(
+    table: Any, tmp_path: Path, performed: bool
+) -> None:
+    sb = table.sb
+    proc = bot_process(table, tmp_path)
+    async with processes(proc):
+        game = Game(table, table.users[:5])
+        await game.open(reminder_hours=0.0)
+        await game.start()
+        await game.new_public(0, *CALL)
+        # The cancel is committed with its DM; the DM is held (before or after Discord creates
+        # it) and the process dies meanwhile.
+        hold = sb.hold_route("POST", r"/channels/\d+/messages$", after=performed)
+        table.guild.delete_channel(table.channel)
+        await hold.wait_hit(15)
+        await proc.kill()
+        hold.release(drop=not performed)
+        told = "has ended: its channel or post was deleted"
+        assert sum(told in m.text for m in sb.dms(table.mod)) == int(performed)
+        await proc.start()
+        await proc.wait_ready()
+        await until(lambda: any(told in m.text for m in sb.dms(table.mod)), 20, "the DM")
+        await asyncio.sleep(1.0)  # time for a duplicate to show up, if there were one
+    assert sum(told in m.text for m in sb.dms(table.mod)) == 1
+    rows = [r for r in outbox(tmp_path / "crash.sqlite3") if r[1] == "dm"]
+    assert [(st, p["user_id"]) for _, _, st, p in rows if told in p["text"]] == [
+        ("done", table.mod.id)
+    ]
+
+
+async def test_the_missing_permission_notice_survives_a_kill(table: Any, tmp_path: Path) -> None:
+    sb, guild = table.sb, table.guild
+    proc = bot_process(table, tmp_path)
+    async with processes(proc):
+        players = table.users[:5]
+        channel = sb.channel(table.channel.id)
+        game = Game(table, players)
+        await game.open(lock_during_vote=True, reminder_hours=0.0)
+        await game.start()
+        team = team_of(game)
+        await game.propose(team)
+        await until(lambda: all(p.id in channel.permission_overwrites for p in players))
+        full = guild.bot_role.permissions
+        guild.set_role_permissions(guild.bot_role, full & ~util.MANAGE_ROLES)
+        await asyncio.sleep(0.3)  # the role update reaches the bot
+        await game.vote(accept=players, support=team)
+        since = len(game.public())
+        # The result, the next leader's call, then the notice that reopening the debate was
+        # refused (written with the refusal): the notice is held and the process dies.
+        hold = sb.hold_route("POST", rf"/channels/{channel.id}/messages$", skip=2)
+        await sb.slash(table.mod, "resistance resolve", channel=channel)
+        await hold.wait_hit(15)
+        await proc.kill()
+        hold.release(drop=True)
+        assert [x for x in game.public()[since:] if "manage_roles" in x] == []
+        await proc.start()
+        await proc.wait_ready()
+        await game.new_public(since, "manage_roles", timeout=20)
+        await asyncio.sleep(1.0)  # time for a duplicate to show up, if there were one
+    after = game.public()[since:]
+    assert kinds(after) == ["result", "call", "other"], after
+    assert "manage_roles" in after[2] and "/resistance resync" in after[2]
+    rows = outbox(tmp_path / "crash.sqlite3")
+    assert [(k, st) for _, k, st, _ in rows if k in ("debate", "notice")][-2:] == [
+        ("debate", "failed"),
+        ("notice", "done"),
+    ]
