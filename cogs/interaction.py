@@ -37,45 +37,61 @@ def service_of(client: discord.Client, cls: type[S]) -> S:
     return service
 
 
-async def send_private(interaction: discord.Interaction, reply: Answer) -> None:
-    """The private answer; a text over 2,000 characters goes in several messages."""
-    if isinstance(reply, Reply):
-        parts = split_message(reply.content) or ["\u200b"]
-        for part in parts[:-1]:
-            await interaction.followup.send(part, ephemeral=True)
-        extra: dict[str, Any] = {} if reply.view is None else {"view": reply.view}
-        await interaction.followup.send(
-            parts[-1],
-            embeds=reply.embeds[:10],
-            files=[make() for make in reply.files[:10]],
-            ephemeral=True,
-            **extra,
-        )
-    else:
-        for part in split_message(reply or "✅"):
-            await interaction.followup.send(part, ephemeral=True)
+class Responder:
+    """The wrapper: ``respond`` answers privately (every command and button but one),
+    ``respond_publicly`` in the channel (the leaderboard), mentioning nobody."""
 
+    def __init__(self, *, private: bool) -> None:
+        self.private = private
+        self.mentions = discord.utils.MISSING if private else discord.AllowedMentions.none()
 
-async def respond(
-    interaction: discord.Interaction,
-    call: Callable[Concatenate[Actor, P], Awaitable[Answer]],
-    /,
-    *args: P.args,
-    **kwargs: P.kwargs,
-) -> bool:
-    """Defer privately, run ``call(actor, *args, **kwargs)``, answer privately; every error
-    takes the one error path. True when the call's answer was sent."""
-    try:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        reply = await call(Actor.of(interaction), *args, **kwargs)
-        if isinstance(reply, str) and 0 < len(reply) <= MESSAGE_CONTENT:
-            await interaction.followup.send(reply, ephemeral=True)  # a click's answer
+    async def __call__(
+        self,
+        interaction: discord.Interaction,
+        call: Callable[Concatenate[Actor, P], Awaitable[Answer]],
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> bool:
+        """Defer, run ``call(actor, *args, **kwargs)``, answer; every error takes the one error
+        path (privately). True when the call's answer was sent."""
+        try:
+            await interaction.response.defer(ephemeral=self.private, thinking=True)
+            reply = await call(Actor.of(interaction), *args, **kwargs)
+            if isinstance(reply, str) and 0 < len(reply) <= MESSAGE_CONTENT:  # a click's answer
+                await interaction.followup.send(
+                    reply, ephemeral=self.private, allowed_mentions=self.mentions
+                )
+            else:
+                await self.send(interaction, reply)
+            return True
+        except Exception as exc:
+            await report(interaction, exc)
+            return False
+
+    async def send(self, interaction: discord.Interaction, reply: Answer) -> None:
+        """The answer; a text over 2,000 characters goes in several messages."""
+        private, mentions = self.private, self.mentions
+        if isinstance(reply, Reply):
+            parts = split_message(reply.content) or ["\u200b"]
+            for part in parts[:-1]:
+                await interaction.followup.send(part, ephemeral=private, allowed_mentions=mentions)
+            extra: dict[str, Any] = {} if reply.view is None else {"view": reply.view}
+            await interaction.followup.send(
+                parts[-1],
+                embeds=reply.embeds[:10],
+                files=[make() for make in reply.files[:10]],
+                ephemeral=private,
+                allowed_mentions=mentions,
+                **extra,
+            )
         else:
-            await send_private(interaction, reply)
-        return True
-    except Exception as exc:
-        await report(interaction, exc)
-        return False
+            for part in split_message(reply or "✅"):
+                await interaction.followup.send(part, ephemeral=private, allowed_mentions=mentions)
+
+
+respond = Responder(private=True)
+respond_publicly = Responder(private=False)
 
 
 async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Answer]]) -> bool:

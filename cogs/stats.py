@@ -6,11 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.effects import split_message
-from bot.errors import report
 from bot.i18n import lang_of
+from bot.service import Actor
 from bot.stats import StatsService
-from cogs.interaction import answer
+from cogs.interaction import answer, respond_publicly
 from cogs.lobby import game_bot
 
 GAMES = [
@@ -51,15 +50,11 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Players
         game: str = "resistance",
         min_games: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        try:
-            await interaction.response.defer(thinking=True)
-            text = await self.service.top(interaction.guild_id or 0, game, min_games)
-            for part in split_message(text):
-                await interaction.followup.send(
-                    part, allowed_mentions=discord.AllowedMentions.none()
-                )
-        except Exception as exc:
-            await report(interaction, exc)
+
+        async def top(actor: Actor) -> str:
+            return await self.service.top(interaction.guild_id or 0, game, min_games)
+
+        await respond_publicly(interaction, top)
 
 
 async def setup(bot: commands.Bot) -> None:
