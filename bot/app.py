@@ -24,6 +24,7 @@ from bot.dispatcher import Dispatcher
 from bot.endpoints import point_discord_at
 from bot.errors import GameCommandTree
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
+from bot.places import gone_while_offline
 from bot.scheduler import DeadlineScheduler
 from bot.service import AfterCommit, GameService, Services
 from bot.translator import CatalogueTranslator
@@ -207,23 +208,11 @@ class GameBot(commands.AutoShardedBot):
             len(self.guilds),
         )
         if not self._places_checked:
+            # What changed while the bot was offline (bot/places.py): games whose server or
+            # place is gone end as the live events end them.
             self._places_checked = True
-            for game_id, kind, channel_id in await self.games_without_channel():
-                await self.abandon_games([(game_id, kind)], "place_deleted", f"<#{channel_id}>")
-
-    async def games_without_channel(self) -> list[tuple[int, str, int]]:
-        """Games of this process's guilds whose channel was deleted while the bot was down
-        (a guild the bot does not see at all is left alone: an outage looks the same)."""
-        async with self.sessions() as s:
-            places = await repo.active_game_places(s)
-        found = []
-        for game_id, kind, guild_id, channel_id in places:
-            guild = self.get_guild(guild_id)
-            if guild is None or guild.unavailable or not self.scheduler.owns(guild_id):
-                continue
-            if guild.get_channel(channel_id) is None:
-                found.append((game_id, kind, channel_id))
-        return found
+            for gone in await gone_while_offline(self, self.sessions, self.scheduler.owns):
+                await self.abandon_games([(gone.game_id, gone.kind)], gone.reason, gone.where)
 
     async def sync_commands(self) -> bool:
         """Register the command tree with Discord, only if it changed since the last sync

@@ -232,13 +232,14 @@ async def active_games_at(s: AsyncSession, place_id: int) -> list[Game]:
 
 
 async def active_game_places(s: AsyncSession) -> list[tuple[int, str, int, int]]:
-    """(id, kind, guild, channel) of every lobby/running game, without their states."""
+    """(id, kind, guild, place) of every lobby/running game, without their states; the place
+    is where the game lives: its forum post if it has one, else its channel or thread."""
     stmt = (
-        select(Game.id, Game.kind, Game.guild_id, Game.channel_id)
+        select(Game.id, Game.kind, Game.guild_id, Game.channel_id, Game.thread_id)
         .where(Game.status.in_(ACTIVE_STATUSES))
         .order_by(Game.id)
     )
-    return [(i, k, g, c) for i, k, g, c in (await s.execute(stmt)).all()]
+    return [(i, k, g, c if t is None else t) for i, k, g, c, t in (await s.execute(stmt)).all()]
 
 
 async def count_open_games_by(s: AsyncSession, guild_id: int, user_id: int) -> int:

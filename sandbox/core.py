@@ -379,6 +379,32 @@ class Sandbox:
         self.guilds.pop(guild.id, None)
         self._notify()
 
+    def set_outage(self, guild: Guild, down: bool = True) -> None:
+        """A Discord outage of ``guild`` starts (``down``) or ends. It starts with GUILD_DELETE
+        ``unavailable: true`` to the connected sessions; meanwhile an IDENTIFY lists the guild
+        in READY as unavailable and sends no GUILD_CREATE for it (Discord's shape of a guild
+        that is down, as opposed to one the bot was removed from: absent from READY). It ends
+        with GUILD_CREATE. REST calls on the guild's channels are not refused meanwhile."""
+        guild.outage = down
+        if down:
+            self.gateway.dispatch(
+                "GUILD_DELETE",
+                {"id": str(guild.id), "unavailable": True},
+                guild_id=guild.id,
+                intent=util.INTENT_GUILDS,
+            )
+        else:
+            self.gateway.dispatch(
+                "GUILD_CREATE",
+                {},
+                guild_id=guild.id,
+                intent=util.INTENT_GUILDS,
+                transform=lambda s, _d: guild.create_payload(
+                    all_members=bool(s.intents & util.INTENT_GUILD_MEMBERS)
+                ),
+            )
+        self._notify()
+
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and ``user`` (created on first use)."""
         if user.dm_channel_id is None:

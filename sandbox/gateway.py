@@ -254,7 +254,8 @@ class Gateway:
             },
         )
         for guild in guilds:
-            if intents & util.INTENT_GUILDS:
+            # A guild in an outage stays unavailable: listed in READY, never created.
+            if intents & util.INTENT_GUILDS and not guild.outage:
                 session.push(
                     "GUILD_CREATE",
                     guild.create_payload(all_members=bool(intents & util.INTENT_GUILD_MEMBERS)),

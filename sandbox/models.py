@@ -370,6 +370,8 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
     bot_role_id: int = 0
+    #: a Discord outage (``Sandbox.set_outage``): READY lists the guild, no GUILD_CREATE follows
+    outage: bool = False
 
     # ---- accessors --------------------------------------------------------
     @property

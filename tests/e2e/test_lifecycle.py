@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import discord
 import pytest
 
 from db import repo
+from sandbox import util
 from tests.db import queries
 from tests.e2e.play import Game, until
 from tests.e2e.refutation_play import RfGame
@@ -153,3 +155,110 @@ async def test_channel_deleted_while_the_bot_was_down(table: Any) -> None:
         await until(
             lambda: dm_with(sb, table.mod, f"<#{table.channel.id}>"), what="the creator's DM"
         )
+
+
+def told(sb: Any, user: Any, text: str) -> int:
+    return sum(text in m.text for m in sb.dms(user))
+
+
+async def open_in(table: Any, game: str, place: Any, host: Any = None) -> None:
+    ix = await table.sb.slash(host or table.mod, f"{game} new", channel=place)
+    reply = await ix.reply(10) or ""
+    assert "is open" in reply, reply
+
+
+async def test_bot_removed_from_a_server_while_offline(table: Any) -> None:
+    """Removed from one server while stopped: its games end at the next start and their
+    creator is told once each. A server that is down at the start (listed unavailable in
+    READY) is an outage: its game is left alone."""
+    from bot.harness import running_bot
+
+    sb = table.sb
+    down = sb.add_guild("Down")
+    mods = down.add_role("m", permissions=discord.Permissions(manage_guild=True).value)
+    down.add_member(table.mod, roles=[mods])
+    elsewhere = down.add_text_channel("elsewhere")
+    async with running_bot(sb, table.url()) as bot:
+        game = RfGame(table, table.users[:3])
+        await game.open()
+        await game.start()
+        running = await game_in(bot, table.channel.id)
+        second = table.guild.add_text_channel("second")
+        await open_in(table, "resistance", second)
+        lobby = await game_in(bot, second.id)
+        await open_in(table, "resistance", elsewhere)
+        kept = await game_in(bot, elsewhere.id)
+    sb.remove_bot_from(table.guild)
+    sb.set_outage(down)
+    removed = "I was removed from its server while I was offline"
+    async with running_bot(sb, table.url()) as bot:
+        for gid in (running, lobby):
+            await cancelled(bot, gid)
+            assert (await state_of(bot, gid))[1] == []
+        await until(lambda: told(sb, table.mod, removed) == 2, what="a DM for each game")
+        assert (await state_of(bot, kept))[0] == "lobby"
+        sb.set_outage(down, False)
+        await asyncio.sleep(1.0)  # a duplicate DM, or the outage taken for a removal
+        assert (await state_of(bot, kept))[0] == "lobby"
+    assert told(sb, table.mod, removed) == 2
+    async with running_bot(sb, table.url()) as bot:  # a second start changes nothing
+        await asyncio.sleep(1.0)
+        assert (await state_of(bot, kept))[0] == "lobby"
+    assert told(sb, table.mod, removed) == 2
+
+
+async def test_a_thread_and_a_forum_post_deleted_while_offline(table: Any) -> None:
+    """Threads are not all in the cache at start: a game's place that is not is fetched once.
+    Unknown Channel (deleted) ends the game; an archived thread, or one the bot may no longer
+    see (403), keeps it; a game in a thread still there survives the restart."""
+    from bot.harness import running_bot
+
+    sb, guild = table.sb, table.guild
+    thread = table.channel.add_thread("Game night", owner=table.mod)
+    archived = table.channel.add_thread("Slow game", owner=table.mod)
+    hidden_parent = guild.add_text_channel("hidden")
+    hidden = hidden_parent.add_thread("Hidden game", owner=table.mod)
+    alive = guild.add_text_channel("games").add_thread("Still here", owner=table.mod)
+    other_mod = sb.add_user("Second moderator")  # a member opens at most 3 games a server
+    guild.add_member(other_mod, roles=[r for r in guild.roles.values() if r.name == "Game masters"])
+    async with running_bot(sb, table.url()) as bot:
+        await open_in(table, "refutation", table.forum)
+        post = await until(lambda: next(iter(sb.threads(table.forum)), None), what="the post")
+        ids = {}
+        for name, place, game, host in (
+            ("thread", thread, "resistance", table.mod),
+            ("archived", archived, "refutation", other_mod),
+            ("hidden", hidden, "resistance", other_mod),
+            ("alive", alive, "refutation", other_mod),
+        ):
+            await open_in(table, game, place, host)
+            ids[name] = await game_in(bot, place.id)
+        ids["post"] = await game_in(bot, post.id)
+    guild.delete_channel(thread)
+    guild.delete_channel(post)
+    archived.archived = True
+    hidden.archived = True
+    hidden_parent.set_permissions(guild.bot_member, deny=util.VIEW_CHANNEL)
+    fetches_before = len(sb.requests_to("GET /channels/{channel_id}"))
+    gone = "has ended: its channel or post was deleted"
+    async with running_bot(sb, table.url()) as bot:
+        await cancelled(bot, ids["thread"])
+        await cancelled(bot, ids["post"])
+        await until(lambda: told(sb, table.mod, gone) == 2, what="a DM for each game")
+        await asyncio.sleep(1.0)
+        for name in ("archived", "hidden", "alive"):
+            assert (await state_of(bot, ids[name]))[0] == "lobby", name
+    assert told(sb, table.mod, gone) == 2 and told(sb, other_mod, gone) == 0
+    assert any(f"<#{thread.id}>" in m.text for m in sb.dms(table.mod))
+    fetched = [
+        r.path.rsplit("/", 1)[1]
+        for r in sb.requests_to("GET /channels/{channel_id}")[fetches_before:]
+    ]
+    # Each place not in the cache, once: the deleted two, the archived one and the hidden one.
+    expected = {str(x.id) for x in (thread, post, archived, hidden)}
+    assert sorted(fetched) == sorted(expected), fetched
+    statuses = {
+        r.path.rsplit("/", 1)[1]: r.status
+        for r in sb.requests_to("GET /channels/{channel_id}")[fetches_before:]
+    }
+    assert statuses[str(hidden.id)] == 403 and statuses[str(archived.id)] == 200

@@ -221,3 +221,39 @@ async def test_request_log_and_interaction_timing(sb: Sandbox) -> None:
     assert sb.channel_messages(text)[0].contains("mission")  # embed titles count as text
     assert ix.sent_at < ix.acked_at  # type: ignore[operator]
     assert sb.interactions == [ix]
+
+
+async def test_changes_while_the_bot_is_stopped_show_at_its_next_start(sb: Sandbox) -> None:
+    """Removed from a guild, a thread deleted, another guild down, all while no client runs:
+    the next IDENTIFY leaves the removed guild out of READY, lists the one that is down as
+    unavailable (no GUILD_CREATE), and the deleted thread is Unknown Channel."""
+    kept, gone, down = sb.add_guild("Kept"), sb.add_guild("Gone"), sb.add_guild("Down")
+    thread = kept.add_text_channel("games").add_thread("game 1")
+    other = kept.add_text_channel("other").add_thread("game 2")
+    options = {"guild_ready_timeout": 0.3}
+    async with running(discord.Client(intents=discord.Intents.default(), **options), sb) as c:
+        assert {g.id for g in c.guilds} == {kept.id, gone.id, down.id}
+        assert not any(g.unavailable for g in c.guilds)
+    sb.remove_bot_from(gone)
+    kept.delete_channel(thread)
+    sb.set_outage(down)
+    async with running(discord.Client(intents=discord.Intents.default(), **options), sb) as c:
+        assert c.get_guild(gone.id) is None
+        outage = c.get_guild(down.id)
+        assert outage is not None and outage.unavailable
+        assert c.get_guild(kept.id) is not None and not c.get_guild(kept.id).unavailable
+        with pytest.raises(discord.NotFound) as deleted:
+            await c.fetch_channel(thread.id)
+        assert deleted.value.code == 10003
+        assert (await c.fetch_channel(other.id)).id == other.id
+        sb.set_outage(down, False)
+        await until_available(c, down.id)
+
+
+async def until_available(client: discord.Client, guild_id: int) -> None:
+    for _ in range(200):
+        guild = client.get_guild(guild_id)
+        if guild is not None and not guild.unavailable:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the guild did not come back")
