@@ -12,14 +12,16 @@ import logging
 import random
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import limits, records
+from bot import limits, metrics, records
+from bot.batch import GroupCommit
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import lang_of, t
@@ -85,6 +87,18 @@ def parse_card(value: str | int) -> int:
         raise UserError("refutation.refusal.bad_card", value=str(value)[:40]) from None
 
 
+@dataclass(frozen=True)
+class Ballot:
+    """One secret choice (``Phase.CHOICE``) or vote (``Phase.VOTE``) of a refutation, queued
+    for group commit; ``card`` None: pass, or abstain."""
+
+    actor: Actor
+    game_id: int
+    n: int | None
+    phase: Phase
+    card: int | None
+
+
 class RefutationService(GameService):
     kind = "refutation"
     min_players = MIN_PLAYERS
@@ -97,6 +111,8 @@ class RefutationService(GameService):
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self._pinned = weakref.WeakKeyDictionary()
+        #: secret choices and votes, written by group commit (:meth:`record_ballots`)
+        self.ballot_writer: GroupCommit[Ballot, Outcome] = GroupCommit(self.record_ballots)
 
     async def guild_deck(self, guild_id: int) -> tuple[str, str]:
         """The name and content hash of the guild's deck (the guild's setting, else the
@@ -693,47 +709,127 @@ class RefutationService(GameService):
 
     # -- secret choice ------------------------------------------------------------------------
 
-    def current(self, game: Game, n: int | None, phase: Phase) -> Refutation:
-        """The running state for a click on refutation ``n`` (None: the current one)."""
+    def current(
+        self, game: Game, n: int | None, phase: Phase, state: Refutation | None = None
+    ) -> Refutation:
+        """The running state for a click on refutation ``n`` (None: the current one);
+        ``state``: the game's state already parsed."""
         if game.status != "running":
             if n is not None:
                 raise UserError("refutation.refusal.stale_button")
             return self.running(game)
-        state = self.load(game)
+        state = state or self.load(game)
         if n is not None and (n != state.refutation_count or state.phase is not phase):
             raise UserError("refutation.refusal.stale_button")
         return state
 
     async def choose(self, actor: Actor, game_id: int, n: int | None, value: str) -> str:
-        """Record a secret choice (a card number or ``pass``); ``n`` None: the current one."""
+        """Record a secret choice (a card number or ``pass``); ``n`` None: the current one.
+        Written by group commit (:meth:`record_ballots`)."""
         card = None if value.strip().lower() in (PASS, "passer") else parse_card(value)
-        async with self.action(game_id) as (s, game):
-            state = self.current(game, n, Phase.CHOICE)
-            if not state.is_player(actor.id):
-                raise NotAPlayer(player=actor.id)
-            state.verify_choose(actor.id, card)
-            await self.require_in_time(s, game, CHOICE, actor)
-            round_key = f"r{state.refutation_count}"
-            await repo.record_vote(
-                s, game.id, round_key, "choice", actor.id, PASS if card is None else str(card)
+        outcome = await self.ballot_writer.submit(Ballot(actor, game_id, n, Phase.CHOICE, card))
+        return await self.run(outcome)
+
+    async def record_ballots(self, batch: list[Ballot]) -> list[Outcome | BaseException]:
+        """Many clicks (secret choices and votes) in one transaction, as :meth:`choose` and
+        :meth:`vote` check them one by one (in the order they came): the games locked for
+        update in id order, each game's state parsed and its open deadline read once, the
+        accepted answers written by one UPSERT (the last click of a player wins), then each
+        game whose players have all answered closed early once (its closing goes with its last
+        accepted click). A refused click refuses only itself; a failed transaction fails its
+        batch, nothing confirmed."""
+        results: list[Outcome | BaseException] = [RuntimeError("not handled") for _ in batch]
+        game_ids = sorted({b.game_id for b in batch})
+        async with AsyncExitStack() as stack:
+            for game_id in game_ids:  # in id order, like the row locks: no deadlock
+                await stack.enter_async_context(self.app.locks(game_id))
+
+            async def lock_all(s: AsyncSession) -> dict[int, Game]:
+                games = {}
+                for game_id in game_ids:
+                    game = await repo.get_game(s, game_id, for_update=True)
+                    if game is not None:
+                        await self.ensure_deck(s, game)
+                        games[game_id] = game
+                return games
+
+            async with self.transaction(lock_all, "ballots") as (s, games):
+                states: dict[int, Refutation] = {}
+                due: dict[tuple[int, str], list[datetime]] = {}
+                writes: dict[tuple[int, str, str, int], str] = {}
+                last: dict[tuple[int, str], tuple[int, Refutation]] = {}  # the last accepted
+                replies: dict[int, str] = {}
+                for i, b in enumerate(batch):
+                    try:
+                        game = games.get(b.game_id)
+                        if game is None:
+                            raise UserError("common.error.no_game")
+                        state = self.current(game, b.n, b.phase, states.get(b.game_id))
+                        if game.status == "running":
+                            states[b.game_id] = state
+                        if not state.is_player(b.actor.id):
+                            raise NotAPlayer(player=b.actor.id)
+                        kind, deadline = (
+                            ("choice", CHOICE) if b.phase is Phase.CHOICE else ("refute_vote", VOTE)
+                        )
+                        if b.phase is Phase.CHOICE:
+                            state.verify_choose(b.actor.id, b.card)
+                        else:
+                            state.verify_vote(b.actor.id, b.card)
+                        if (b.game_id, deadline) not in due:
+                            open_ = await repo.open_deadlines(s, b.game_id, kinds=[deadline])
+                            due[(b.game_id, deadline)] = [d.due_at for d in open_]
+                        self.check_in_time(due[(b.game_id, deadline)], b.actor)
+                    except Exception as exc:  # refused: this click only
+                        results[i] = exc
+                        continue
+                    round_key = f"r{state.refutation_count}"
+                    none = PASS if b.phase is Phase.CHOICE else ABSTAIN
+                    writes[(b.game_id, round_key, kind, b.actor.id)] = (
+                        none if b.card is None else str(b.card)
+                    )
+                    last[(b.game_id, kind)] = (i, state)
+                    replies[i] = self.ballot_reply(state, b)
+                await repo.record_votes(s, [(*key, v) for key, v in writes.items()], at=self.now())
+                closing: dict[int, list[Effect]] = {}
+                for (game_id, kind), (i, state) in sorted(last.items()):
+                    n = state.refutation_count
+                    recorded = await repo.votes_for(s, game_id, f"r{n}", kind)
+                    if kind == "choice":
+                        everyone = all(pid in recorded for pid in state.player_ids)
+                        close = self.later(self.close_choice, game_id, n)
+                        step = CHOICE
+                    else:
+                        valid = self.valid_votes(state, recorded)
+                        everyone = all(pid in valid for pid in state.player_ids)
+                        close = self.later(self.close_vote, game_id, n)
+                        step = VOTE
+                    if everyone:
+                        closing[i] = await self.close_early(s, games[game_id], step, close)
+            # Committed: every accepted click is on record.
+        metrics.VOTE_BATCH.observe(len(batch))
+        for _game, _round, kind, _user in writes:
+            metrics.VOTES_RECORDED.labels("refutation", kind).inc()
+        for i, reply in replies.items():
+            results[i] = Outcome(reply, closing.get(i, []))
+        return results
+
+    def ballot_reply(self, state: Refutation, b: Ballot) -> str:
+        """The private answer to an accepted choice or vote: what is on record."""
+        lang, count = b.actor.lang, state.refutation_count
+        if b.phase is Phase.CHOICE:
+            if b.card is None:
+                return m("choice.pass_on_record", lang, n=count)
+            return m(
+                "choice.on_record",
+                lang,
+                n=count,
+                number=b.card,
+                title=state.deck.title(b.card, lang),
             )
-            chosen = await repo.votes_for(s, game.id, round_key, "choice")
-            effects: list[Effect] = []
-            if all(pid in chosen for pid in state.player_ids):
-                close = self.later(self.close_choice, game.id, state.refutation_count)
-                effects += await self.close_early(s, game, CHOICE, close)
-            count = state.refutation_count
-            if card is None:
-                reply = m("choice.pass_on_record", actor.lang, n=count)
-            else:
-                reply = m(
-                    "choice.on_record",
-                    actor.lang,
-                    n=count,
-                    number=card,
-                    title=state.deck.title(card, actor.lang),
-                )
-        return await self.run(Outcome(reply, effects))
+        if b.card is None:
+            return m("vote.abstain_on_record", lang, n=count)
+        return m("vote.on_record", lang, n=count, number=b.card)
 
     def later(self, method: Callable[[int, int], Any], game_id: int, n: int) -> AfterCommit:
         async def go() -> None:
@@ -827,36 +923,12 @@ class RefutationService(GameService):
         return out
 
     async def vote(self, actor: Actor, game_id: int, n: int | None, value: str) -> str:
-        """Record a vote (a card number or ``abstain``); ``n`` None: the current refutation."""
+        """Record a vote (a card number or ``abstain``); ``n`` None: the current refutation.
+        Written by group commit (:meth:`record_ballots`)."""
         lowered = value.strip().lower()
         card = None if lowered in (ABSTAIN, "abstention", "sabstenir") else parse_card(value)
-        async with self.action(game_id) as (s, game):
-            state = self.current(game, n, Phase.VOTE)
-            if not state.is_player(actor.id):
-                raise NotAPlayer(player=actor.id)
-            state.verify_vote(actor.id, card)
-            await self.require_in_time(s, game, VOTE, actor)
-            round_key = f"r{state.refutation_count}"
-            await repo.record_vote(
-                s,
-                game.id,
-                round_key,
-                "refute_vote",
-                actor.id,
-                ABSTAIN if card is None else str(card),
-            )
-            recorded = await repo.votes_for(s, game.id, round_key, "refute_vote")
-            effects: list[Effect] = []
-            if all(pid in self.valid_votes(state, recorded) for pid in state.player_ids):
-                close = self.later(self.close_vote, game.id, state.refutation_count)
-                effects += await self.close_early(s, game, VOTE, close)
-            count = state.refutation_count
-            reply = (
-                m("vote.abstain_on_record", actor.lang, n=count)
-                if card is None
-                else m("vote.on_record", actor.lang, n=count, number=card)
-            )
-        return await self.run(Outcome(reply, effects))
+        outcome = await self.ballot_writer.submit(Ballot(actor, game_id, n, Phase.VOTE, card))
+        return await self.run(outcome)
 
     async def close_vote(self, game_id: int, n: int) -> None:
         async with self.action(game_id) as (s, game):
