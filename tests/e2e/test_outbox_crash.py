@@ -159,6 +159,7 @@ def normalized(game: Game, texts: list[str]) -> list[str]:
             x = x.replace(name, "P")
         x = re.sub(r"<@!?\d+>", "<@U>", x)
         x = re.sub(r"<t:\d+:\w>", "<t>", x)
+        x = re.sub(r"<#\d+>", "<#C>", x)  # each round has its own channel
         out.append(x)
     return out
 
@@ -210,18 +211,103 @@ async def scripted_round(
     return transcript
 
 
+async def scripted_proposal(
+    table: Any, proc: BotProcess, crash_at: int | None, performed: bool = False
+) -> list[str]:
+    """Open a game in a new channel, start it, and have the leader propose a team; with
+    ``crash_at``, kill the process at the ``crash_at``-th write the bot makes for the
+    proposal (the team's post, the debate's lock — one overwrite per player —, the players'
+    vote DMs), held before or after Discord performs it, then restart it. The step's
+    transcript: the posts, each player's new DMs, the overwrites, the pins."""
+    sb = table.sb
+    channel = table.guild.add_text_channel(f"proposal-{crash_at}-{performed}")
+    # Players who all read English: whether Chloé (French) is on the team would change the
+    # transcript's shape from one game (leader) to the next.
+    players = [u for u in table.users if u.locale != "fr"][:5]
+    game = Game(table, players, channel=channel)
+    before = overwrites(channel)
+    await game.open(lock_during_vote=True, reminder_hours=0.0)
+    await game.start()
+    await game.new_public(0, *CALL)
+    team = sorted(players, key=lambda u: u.name)[:2]
+    leader = game.leader()
+    if leader not in team:
+        team = [leader, team[0]]
+    since = len(game.public())
+    dms_before = {u.id: len(sb.dms(u)) for u in players}
+    # Every write of the step: in the game's channel and in the players' DM channels (opened
+    # by the role DMs of the start).
+    places = "|".join(str(c) for c in [channel.id, *(sb.dm_channel(u).id for u in players)])
+    hold = None
+    if crash_at is not None:
+        hold = sb.hold_route(
+            "*",
+            rf"/channels/({places})/(messages|permissions|pins)",
+            skip=crash_at,
+            after=performed,
+        )
+    options = {f"player{i}": user for i, user in enumerate(team, 1)}
+    await sb.slash(leader, "resistance propose", channel=channel, **options)
+    if hold is not None:
+        await hold.wait_hit(15)
+        await proc.kill()
+        hold.release(drop=not performed)
+        await proc.start()
+        await proc.wait_ready()
+
+    def vote_dms(user: Any) -> list[Any]:
+        return [m for m in sb.dms(user)[dms_before[user.id] :] if m.labels]
+
+    await until(lambda: all(vote_dms(u) for u in players), 20, "the vote DMs")
+    await game.new_public(since, "proposes for mission 1", timeout=20)
+    await until(lambda: all(p.id in channel.permission_overwrites for p in players), 20, "the lock")
+    await asyncio.sleep(0.5)  # time for a duplicate to show up, if there were one
+    transcript = normalized(game, game.public()[since:])
+    blocks = [
+        normalized(game, [text_of(m) for m in sb.dms(user)[dms_before[user.id] :]])
+        for user in players
+    ]
+    for block in sorted(blocks):
+        transcript += ["dms:", *block]
+    locked = overwrites(channel)
+    transcript += sorted(
+        f"overwrite: {locked[p.id][0]} {locked[p.id][1]} {locked[p.id][2]}" for p in players
+    )
+    others = {k: v for k, v in locked.items() if k not in {p.id for p in players}}
+    transcript.append(f"others untouched: {others == before}")
+    pins = [
+        "\n".join(sorted(re.sub(r"(?m)^\d+\. ", "", x).split("\n")))
+        for x in normalized(game, [text_of(m) for m in sb.pins(channel)])
+    ]
+    transcript += ["pins:", *pins]
+    await game.slash(table.mod, "resistance cancel")  # its players are free for the next one
+    return transcript
+
+
+STEPS = {
+    # The result's post, the five overwrites put back, the leader list's edit, the call.
+    "resolution": (scripted_round, 8),
+    # The team's post, the five overwrites that close the debate, the five vote DMs.
+    "proposal": (scripted_proposal, 11),
+}
+
+
+@pytest.mark.parametrize("step", list(STEPS))
 async def test_a_crash_at_each_effect_boundary_of_a_round_gives_the_same_transcript(
-    table: Any, tmp_path: Path
+    table: Any, tmp_path: Path, step: str
 ) -> None:
+    scripted, boundaries = STEPS[step]
     proc = bot_process(table, tmp_path)
     async with processes(proc):
-        reference = await scripted_round(table, proc, None)
-        assert [k for k in kinds(reference) if k != "other"] == ["result", "call"]
-        # The result's post, the five overwrites put back, the leader list's edit, the call.
-        boundaries = 8
+        reference = await scripted(table, proc, None)
+        if step == "resolution":
+            assert [k for k in kinds(reference) if k != "other"] == ["result", "call"]
+        else:
+            assert "proposes for mission 1" in reference[0] and len(reference) > 1
+            assert sum(x == "dms:" for x in reference) == 5
         for k in range(boundaries):
             performed = k % 2 == 1
-            assert await scripted_round(table, proc, k, performed) == reference, (k, performed)
+            assert await scripted(table, proc, k, performed) == reference, (k, performed)
 
 
 def outbox(db: Path, game_id: int | None = None) -> list[tuple[int, str, str, dict[str, Any]]]:
