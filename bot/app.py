@@ -8,7 +8,7 @@ import json
 import logging
 import random
 import re
-from dataclasses import asdict
+from collections.abc import Iterable
 
 import discord
 from discord.ext import commands
@@ -23,8 +23,10 @@ from bot.decks import DeckRegistry
 from bot.dispatcher import Dispatcher
 from bot.endpoints import point_discord_at
 from bot.errors import GameCommandTree
+from bot.i18n import add_locales
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
+from bot.plugins import GamePlugin, Registry, builtin_plugins
 from bot.scheduler import DeadlineScheduler
 from bot.service import AfterCommit, GameService, Services
 from bot.translator import CatalogueTranslator
@@ -34,7 +36,8 @@ from db.models import ACTIVE_STATUSES, Deadline
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.resistance", "cogs.refutation", "cogs.settings", "cogs.stats")
+#: The cogs of every bot besides the games' own (each game's plugin names its cog).
+COGS = ("cogs.settings", "cogs.stats")
 
 # Libraries that log whole payloads at DEBUG (request bodies, gateway events, SQL parameters):
 # DMs with roles and hands, clicked choices, interaction tokens.
@@ -89,7 +92,13 @@ class GameBot(commands.AutoShardedBot):
         clock: Clock = utcnow,
         rng: random.Random | None = None,
         cogs: tuple[str, ...] = COGS,
+        plugins: Iterable[GamePlugin] | None = None,
     ) -> None:
+        """``plugins``: the games this bot runs (default: the built-in ones, bot.plugins)."""
+        self.registry = Registry(builtin_plugins() if plugins is None else plugins)
+        for plugin in self.registry:
+            if plugin.locales is not None:
+                add_locales(plugin.kind, plugin.locales)
         quiet_payload_logs(settings.discord_debug)
         intents = discord.Intents.default()
         intents.message_content = False
@@ -119,10 +128,7 @@ class GameBot(commands.AutoShardedBot):
             courier=Courier(self),
             clock=clock,
             rng=rng or random.Random(),
-            defaults={
-                "resistance": asdict(settings.resistance),
-                "refutation": asdict(settings.refutation),
-            },
+            defaults={p.kind: dict(p.defaults(settings)) for p in self.registry},
             busy_wait=settings.database.busy_wait_seconds,
             limits=settings.moderation,
         )
@@ -153,8 +159,6 @@ class GameBot(commands.AutoShardedBot):
         )
 
     async def setup_hook(self) -> None:
-        from bot.resistance import ResistanceService
-
         metrics.instrument()
         if self.settings.metrics.port:
             self.metrics_server = metrics.MetricsServer(
@@ -162,21 +166,24 @@ class GameBot(commands.AutoShardedBot):
             )
             await self.metrics_server.start()
 
-        self.services["resistance"] = ResistanceService(self.app)
-        try:
-            from bot.refutation import RefutationService
-
-            self.services["refutation"] = RefutationService(self.app)
-        except ImportError:  # pragma: no cover - the refutation service ships with its cog
-            pass
         from bot.records import file_builders
-        from cogs.lobby import LobbyButton
+        from cogs.lobby import LobbyButton, lobby_view
 
-        for kind, builder in file_builders(self.sessions, self.services).items():
-            self.dispatcher.register_file(kind, builder)
-
+        for plugin in self.registry:
+            self.services[plugin.kind] = plugin.service(self.app)
+        self.dispatcher.register_view("lobby", lobby_view)
+        for name, builder in file_builders(self.sessions, self.services).items():
+            self.dispatcher.register_file(name, builder)
         self.add_dynamic_items(LobbyButton)
-        for name in self.cog_names:
+        for plugin in self.registry:
+            for view, view_builder in plugin.views.items():
+                self.dispatcher.register_view(view, view_builder)
+            if plugin.files is not None:
+                for name, builder in plugin.files(self.sessions, self.services).items():
+                    self.dispatcher.register_file(name, builder)
+            if plugin.buttons:
+                self.add_dynamic_items(*plugin.buttons)
+        for name in (*(p.cog for p in self.registry), *self.cog_names):
             try:
                 await self.load_extension(name)
             except commands.ExtensionNotFound:
@@ -278,9 +285,9 @@ class GameBot(commands.AutoShardedBot):
                 log.exception("game %s: could not end it (%s)", game_id, reason)
 
     async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> AfterCommit | None:
-        """The scheduler's handler: the service of the deadline's game decides."""
-        prefix = deadline.kind.split("_", 1)[0]
-        service = self.services.get({"rs": "resistance", "rf": "refutation"}.get(prefix, ""))
+        """The scheduler's handler: the service of the deadline's game (by the prefix of the
+        deadline's kind, bot.plugins) decides."""
+        service = self.services.get(self.registry.kind_of_deadline(deadline.kind) or "")
         if service is None:
             log.warning("no service for deadline %s of kind %s", deadline.id, deadline.kind)
             return None

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from bot import avalon
-from bot.i18n import MissingMessage, t
+from bot.i18n import MissingMessage, game_name, t
 from bot.names import ordered, sort_key
 from db.models import Game
 
@@ -43,7 +43,7 @@ def role_name(kind: str, role: str, lang: str) -> str:
 
 
 def header(game: Game, lang: str, outcome: str) -> list[str]:
-    title = t(f"common.game_name.{game.kind}", lang)
+    title = game_name(game.kind, lang)
     lines = [
         f"# {t('archive.title', lang, game=title, number=game.id)}",
         "",

@@ -35,9 +35,10 @@ def _parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo", help="play a whole game against the local Discord emulator (no token, no network)"
     )
-    demo.add_argument(
-        "--game", choices=["resistance", "avalon", "refutation"], default="resistance"
-    )
+    from bot.demo import demos
+
+    names = list(demos())  # the built-in games' demos (bot.plugins)
+    demo.add_argument("--game", choices=names, default=names[0])
     demo.add_argument("--seed", type=int, default=7)
     deck = sub.add_parser("deck", help="Refutation Game decks")
     deck_sub = deck.add_subparsers(dest="deck_command", required=True, metavar="ACTION")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import random
 import re
 import sys
@@ -76,9 +77,25 @@ async def until(check: Callable[[], Any], timeout: float = 30.0) -> Any:
     raise TimeoutError("the demo waited too long")
 
 
+def demos() -> dict[str, str]:
+    """The demos the built-in games ship (their plugins' ``demos``): name -> "module:function"."""
+    from bot.plugins import builtin_plugins
+
+    return {name: target for p in builtin_plugins() for name, target in p.demos.items()}
+
+
+def demo_play(game: str) -> tuple[Callable[..., Awaitable[None]], list[str]]:
+    """The demo's play function and its players (the module's ``DEMO_PLAYERS``, else five)."""
+    module_name, _, function = demos()[game].partition(":")
+    module = importlib.import_module(module_name)
+    play: Callable[..., Awaitable[None]] = getattr(module, function)
+    return play, list(getattr(module, "DEMO_PLAYERS", PLAYERS))
+
+
 async def run_demo(game: str = "resistance", seed: int = 7) -> int:
     from sandbox import Sandbox
 
+    play, names = demo_play(game)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="pbp-demo-") as tmp:
         async with Sandbox() as sb:
@@ -89,7 +106,7 @@ async def run_demo(game: str = "resistance", seed: int = 7) -> int:
             mod = sb.add_user("Moderator")
             guild.add_member(mod, roles=[mods])
             users = []
-            for name in AVALON_PLAYERS if game == "avalon" else PLAYERS:
+            for name in names:
                 user = sb.add_user(name, locale="fr" if name == "Chloé" else "en-US")
                 guild.add_member(user)
                 users.append(user)
@@ -98,13 +115,6 @@ async def run_demo(game: str = "resistance", seed: int = 7) -> int:
             async with running_bot(sb, sqlite_url(Path(tmp) / "demo.sqlite3"), seed=seed):
                 task = asyncio.create_task(printer.run())
                 try:
-                    play: Callable[..., Awaitable[None]]
-                    if game == "refutation":
-                        from bot.demo_refutation import play_refutation as play
-                    elif game == "avalon":
-                        from bot.demo_avalon import play_avalon as play
-                    else:
-                        play = play_resistance
                     await play(sb, channel, mod, users, rng)
                     await asyncio.sleep(0.5)
                 finally:

@@ -14,7 +14,9 @@ import random
 import re
 from typing import Any
 
-from bot.demo import click, open_and_start, render, slash, until
+from bot.demo import AVALON_PLAYERS, click, open_and_start, render, slash, until
+
+DEMO_PLAYERS = AVALON_PLAYERS
 
 SECONDS = 8.0
 END = ("Good wins", "Evil wins", "The game was cancelled")

@@ -8,7 +8,7 @@ from typing import Any
 from bot import daily, limits
 from bot.decks import DEFAULT, name_from_filename, problem_text
 from bot.errors import UserError
-from bot.i18n import t
+from bot.i18n import game_name, t
 from bot.records import options_listing
 from bot.service import Actor, Services
 from db import repo
@@ -166,8 +166,11 @@ class GuildSettingsService:
             ),
         ]
         lines.append(t("daily.show", actor.lang, zone=settings.timezone or daily.DEFAULT_ZONE))
-        for kind in ("resistance", "refutation"):
-            merged = {**self.app.defaults[kind], **(getattr(settings, f"{kind}_defaults") or {})}
+        for kind in self.app.defaults:  # the registered games (bot.plugins)
+            merged = {
+                **self.app.defaults[kind],
+                **(getattr(settings, f"{kind}_defaults", None) or {}),
+            }
             lines.append(self.describe(actor, kind, merged))
         lines.append(
             t(
@@ -183,6 +186,6 @@ class GuildSettingsService:
         return t(
             "settings.show.defaults",
             actor.lang,
-            game=t(f"common.game_name.{kind}", actor.lang),
+            game=game_name(kind, actor.lang),
             options=shown,
         )

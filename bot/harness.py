@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ from bot.app import COGS, GameBot, quiet_payload_logs
 from bot.clock import Clock, utcnow
 from bot.config import DatabaseSettings, DiscordSettings, Settings
 from bot.endpoints import point_discord_at
+from bot.plugins import GamePlugin
 from db.engine import make_engine, migrate
 
 
@@ -40,9 +41,11 @@ async def running_bot(
     clock: Clock = utcnow,
     settings: Settings | None = None,
     cogs: tuple[str, ...] = COGS,
+    plugins: Iterable[GamePlugin] | None = None,
     ready_timeout: float = 20,
 ) -> AsyncIterator[GameBot]:
-    """A GameBot logged into the sandbox, ready, on its own database; closed on exit."""
+    """A GameBot logged into the sandbox, ready, on its own database; closed on exit.
+    ``plugins``: the games it runs (default: the built-in ones)."""
     settings = settings or sandbox_settings(sb, database_url)
     if settings.database.url != database_url:
         settings = replace(settings, database=DatabaseSettings(url=database_url))
@@ -50,7 +53,12 @@ async def running_bot(
     point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
     await migrate(database_url)
     bot = GameBot(
-        settings, make_engine(database_url), clock=clock, rng=random.Random(seed), cogs=cogs
+        settings,
+        make_engine(database_url),
+        clock=clock,
+        rng=random.Random(seed),
+        cogs=cogs,
+        plugins=plugins,
     )
     task = asyncio.create_task(bot.start(settings.discord.token), name="bot")
     try:

@@ -7,7 +7,7 @@ gives the same picture of the same game.
 from __future__ import annotations
 
 import io
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import archive, vote_matrix
 from bot.effects import Attachment, Post
 from bot.errors import UserError
-from bot.i18n import t
+from bot.i18n import game_name, t
 from db import repo
 from db.models import Game, GameStatus
 
@@ -81,31 +81,42 @@ async def archive_post(service: Any, s: AsyncSession, game: Game, state: Any) ->
     )
 
 
+async def loaded(services: Mapping[str, Any], s: AsyncSession, game_id: int) -> tuple[Game, Any]:
+    """A game's row and its engine state, by its kind's service."""
+    game = await repo.get_game(s, game_id)
+    if game is None or game.kind not in services:
+        raise UserError("common.error.no_game")
+    service = services[game.kind]
+    await service.prepare(s, game)
+    return game, service.load(game)
+
+
 def file_builders(
-    sessions: Any, services: dict[str, Any]
+    sessions: Any, services: Mapping[str, Any]
 ) -> dict[str, Callable[..., Awaitable[discord.File]]]:
-    """How the dispatcher builds the files that effect records name (``Attachment``)."""
-
-    async def loaded(s: AsyncSession, game_id: int) -> tuple[Game, Any]:
-        game = await repo.get_game(s, game_id)
-        if game is None or game.kind not in services:
-            raise UserError("common.error.no_game")
-        service = services[game.kind]
-        await service.prepare(s, game)
-        return game, service.load(game)
-
-    async def matrix(game_id: int, lang: str) -> discord.File:
-        async with sessions() as s:
-            game, state = await loaded(s, game_id)
-            built = await resistance_matrix(s, game, state)
-        return (await matrix_file(built, lang, game_id))()
+    """How the dispatcher builds the files that any game's effect records name
+    (``Attachment("record", ...)``; each game's own come with its plugin)."""
 
     async def record(game_id: int, lang: str) -> discord.File:
         async with sessions() as s:
-            game, state = await loaded(s, game_id)
+            game, state = await loaded(services, s, game_id)
             return (await record_file(s, game, state, lang))()
 
-    return {"rs_matrix": matrix, "record": record}
+    return {"record": record}
+
+
+def resistance_files(
+    sessions: Any, services: Mapping[str, Any]
+) -> dict[str, Callable[..., Awaitable[discord.File]]]:
+    """The Resistance's own attachment: the vote matrix (``Attachment("rs_matrix", ...)``)."""
+
+    async def matrix(game_id: int, lang: str) -> discord.File:
+        async with sessions() as s:
+            game, state = await loaded(services, s, game_id)
+            built = await resistance_matrix(s, game, state)
+        return (await matrix_file(built, lang, game_id))()
+
+    return {"rs_matrix": matrix}
 
 
 # -- archives --------------------------------------------------------------------------------
@@ -178,7 +189,7 @@ async def archive_reply(service: GameService, actor: Actor, guild_id: int, numbe
     from bot.service import Reply
 
     lang = actor.lang
-    game_name = t(f"common.game_name.{service.kind}", lang)
+    name = game_name(service.kind, lang)
     async with service.app.sessions() as s:
         game = await repo.get_game(s, number)
         if (
@@ -188,7 +199,7 @@ async def archive_reply(service: GameService, actor: Actor, guild_id: int, numbe
             or game.status not in ARCHIVED
             or game.state is None
         ):
-            raise UserError("archive.not_found", number=number, game=game_name)
+            raise UserError("archive.not_found", number=number, game=name)
         await service.prepare(s, game)
         state = service.load(game)
         record = await record_file(s, game, state, lang)
@@ -200,7 +211,7 @@ async def archive_reply(service: GameService, actor: Actor, guild_id: int, numbe
         "archive.reply",
         lang,
         number=game.id,
-        game=game_name,
+        game=name,
         date=day(game),
         outcome=short_outcome(service, game, lang),
     )

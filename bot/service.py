@@ -39,7 +39,7 @@ from bot.effects import (
     from_payload,
 )
 from bot.errors import UserError
-from bot.i18n import Lang, lang_of, t
+from bot.i18n import Lang, game_name, lang_of, t
 from bot.locks import GameLocks
 from bot.names import listing, ordered, shown
 from bot.notify import notify_effects
@@ -433,7 +433,7 @@ class GameService(ABC):
     ) -> dict[str, Any]:
         """Config defaults, then the guild's defaults, then what the moderator typed."""
         settings = await repo.get_guild_settings(s, guild_id)
-        guild_defaults = getattr(settings, f"{self.kind}_defaults") or {}
+        guild_defaults = getattr(settings, f"{self.kind}_defaults", None) or {}
         options = dict(self.app.defaults[self.kind])
         options.update({k: v for k, v in guild_defaults.items() if k in options})
         options.update({k: v for k, v in given.items() if v is not None})
@@ -463,7 +463,7 @@ class GameService(ABC):
         return t(
             "common.lobby.text",
             game.lang,
-            game=t(f"common.game_name.{self.kind}", game.lang),
+            game=game_name(self.kind, game.lang),
             count=len(players),
             min=self.min_players,
             max=self.max_players,
@@ -521,7 +521,7 @@ class GameService(ABC):
             lang: Lang = "fr" if settings.language == "fr" else "en"
         check_permissions(channel, self.needed_permissions(channel, options))
         applied = self.post_tags(channel, tag)
-        title = t(f"common.game_name.{self.kind}", lang)
+        title = game_name(self.kind, lang)
         thread_id: int | None = None
         if is_forum:
             text = t("common.lobby.opening", lang, game=title)
@@ -582,9 +582,7 @@ class GameService(ABC):
                 tag=discord.utils.escape_markdown(wanted[:100]),
                 tags=", ".join(discord.utils.escape_markdown(x.name) for x in tags) or "—",
             )
-        names = {_plain(self.kind)} | {
-            _plain(t(f"common.game_name.{self.kind}", lang)) for lang in ("en", "fr")
-        }
+        names = {_plain(self.kind)} | {_plain(game_name(self.kind, lang)) for lang in ("en", "fr")}
         named = [x for x in tags if _plain(x.name) in names]
         if named:
             return named[:1]
@@ -691,7 +689,7 @@ class GameService(ABC):
             text = t(
                 f"common.lifecycle.{reason}",
                 lang,
-                game=t(f"common.game_name.{self.kind}", lang),
+                game=game_name(self.kind, lang),
                 where=discord.utils.escape_markdown(where),
             )
             told = Outcome("", [DirectMessage(game.created_by, text)])
@@ -851,7 +849,7 @@ class GameService(ABC):
                 t(
                     "common.start.dm_check",
                     player.locale,
-                    game=t(f"common.game_name.{self.kind}", player.locale),
+                    game=game_name(self.kind, player.locale),
                     where=where,
                 ),
             )

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.archive import role_name
 from bot.errors import UserError
-from bot.i18n import t
+from bot.i18n import game_name, t
 from bot.names import sort_key
 from db import repo
 from db.models import Event, Game, GameStatus, Player
@@ -223,9 +223,7 @@ def player_text(p: PlayerStats | None, name: str, lang: str) -> str:
 
 def top_text(stats: Mapping[int, PlayerStats], game: str, min_games: int, lang: str) -> str:
     board = leaderboard(stats, game, min_games)[:TOP]
-    title = t(
-        "stats.top_title", lang, game=t(f"common.game_name.{game}", lang), min=max(1, min_games)
-    )
+    title = t("stats.top_title", lang, game=game_name(game, lang), min=max(1, min_games))
     if not board:
         return "\n".join([title, t("stats.top_empty", lang)])
     lines = [title]

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.app import GameBot
-from bot.errors import report
+from bot.errors import UserError, report
 from bot.i18n import Lang, lang_of, t
 from bot.service import Actor, GameService, Reply, TagRequired
 from cogs.interaction import Answer, respond
@@ -31,18 +31,24 @@ else:
 
 
 def game_bot(client: discord.Client) -> GameBot:
-    """The bot the cogs run in: only GameBot loads them (bot.app.COGS)."""
+    """The bot the cogs run in: only GameBot loads them (bot.app.COGS and the games')."""
     assert isinstance(client, GameBot)
     return client
 
 
 def service_for(client: discord.Client, kind: str) -> GameService:
-    return game_bot(client).services[kind]
+    """The service of the game ``kind``; a kind this bot does not run (a button of a game
+    removed since) gets the usual answer to an old button."""
+    service = game_bot(client).services.get(kind)
+    if service is None:
+        raise UserError("common.error.no_game")
+    return service
 
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lobby:(?P<kind>resistance|refutation):(?P<game>\d+):(?P<action>join|leave)",
+    # any kind (bot.plugins.KIND): the registry decides which ones this bot runs
+    template=r"lobby:(?P<kind>[a-z][a-z0-9]{0,15}):(?P<game>\d+):(?P<action>join|leave)",
 ):
     def __init__(self, kind: str, game_id: int, action: str, lang: Lang = "en") -> None:
         style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
@@ -62,12 +68,15 @@ class LobbyButton(
         return cls(match["kind"], int(match["game"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_for(interaction.client, self.kind)
+        async def click(actor: Actor, game_id: int) -> str:
+            # A kind this bot does not run is refused inside the answer (an old button).
+            service = service_for(interaction.client, self.kind)
+            act = service.join if self.action == "join" else service.leave
+            return await act(actor, game_id)
+
         # The click counts only in the lobby's own guild and channel (Actor.place), not on a
         # forwarded copy.
-        await respond(
-            interaction, service.join if self.action == "join" else service.leave, self.game_id
-        )
+        await respond(interaction, click, self.game_id)
 
 
 def lobby_view(kind: str, game_id: int, lang: Lang) -> discord.ui.View:
@@ -76,14 +85,6 @@ def lobby_view(kind: str, game_id: int, lang: Lang) -> discord.ui.View:
     view.add_item(LobbyButton(kind, game_id, "join", lang))
     view.add_item(LobbyButton(kind, game_id, "leave", lang))
     return view
-
-
-def register_views(client: discord.Client, builders: dict[str, Callable[..., Any]]) -> None:
-    """Give the dispatcher the builders of the views that effect records name."""
-    dispatcher = getattr(client, "dispatcher", None)
-    if dispatcher is not None:
-        for kind, builder in {"lobby": lobby_view, **builders}.items():
-            dispatcher.register_view(kind, builder)
 
 
 TAG_DESCRIPTION = "The forum tag of the game's post (forum channels)"

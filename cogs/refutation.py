@@ -4,6 +4,7 @@ service, answer privately."""
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from typing import Any
 
 import discord
@@ -12,6 +13,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.i18n import Lang, lang_of
+from bot.plugins import GamePlugin
 from bot.refutation import ABSTAIN, RefutationService, m
 from bot.service import Actor
 from cogs.daily_options import DAILY_OPTIONS
@@ -22,7 +24,6 @@ from cogs.lobby import (
     ModerationCommands,
     forum_tags,
     open_game,
-    register_views,
 )
 from cogs.records import RecordCommands
 
@@ -182,7 +183,6 @@ class RefutationCog(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service: RefutationService = service_of(bot, RefutationService)
-        register_views(bot, {"rf_choice": choice_view, "rf_vote": vote_view})
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Refutation Game here")
@@ -281,5 +281,17 @@ class RefutationCog(
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(ChoiceSelect, VoteButton)
     await bot.add_cog(RefutationCog(bot))
+
+
+# What the application knows of this game (bot.plugins; registered in bot.plugins.BUILTIN).
+PLUGIN = GamePlugin(
+    kind="refutation",
+    deadline_prefixes=("rf",),
+    service=RefutationService,
+    cog=__name__,
+    defaults=lambda settings: asdict(settings.refutation),
+    buttons=(ChoiceSelect, VoteButton),
+    views={"rf_choice": choice_view, "rf_vote": vote_view},
+    demos={"refutation": "bot.demo_refutation:play_refutation"},
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from typing import Any
 
 import discord
@@ -11,6 +12,7 @@ from discord.ext import commands
 
 from bot import metrics, records
 from bot.i18n import Lang, t
+from bot.plugins import GamePlugin
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
 from cogs.daily_options import DAILY_OPTIONS
@@ -21,7 +23,6 @@ from cogs.lobby import (
     ModerationCommands,
     forum_tags,
     open_game,
-    register_views,
 )
 from cogs.records import RecordCommands
 from games.resistance import MissionChoice, TeamVote
@@ -168,7 +169,6 @@ class ResistanceCog(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.service: ResistanceService = service_of(bot, ResistanceService)
-        register_views(bot, {"rs_vote": vote_view, "rs_avalon_choice": choice_view})
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Resistance in this channel")
@@ -302,5 +302,18 @@ class ResistanceCog(
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(VoteButton, ChoiceMenu)
     await bot.add_cog(ResistanceCog(bot))
+
+
+# What the application knows of this game (bot.plugins; registered in bot.plugins.BUILTIN).
+PLUGIN = GamePlugin(
+    kind="resistance",
+    deadline_prefixes=("rs",),
+    service=ResistanceService,
+    cog=__name__,
+    defaults=lambda settings: asdict(settings.resistance),
+    buttons=(VoteButton, ChoiceMenu),
+    views={"rs_vote": vote_view, "rs_avalon_choice": choice_view},
+    files=records.resistance_files,
+    demos={"resistance": "bot.demo:play_resistance", "avalon": "bot.demo_avalon:play_avalon"},
+)

@@ -1,0 +1,141 @@
+"""Games as plugins: one record per game, registered in one list.
+
+A :class:`GamePlugin` says everything the application needs to know of a game: its kind (the
+``games.kind`` value, the lobby buttons' ``lobby:<kind>:...``), the prefixes of its deadlines
+(``rs`` routes ``rs_vote`` to The Resistance), how to build its service, the extension module of
+its cog, its options, its persistent buttons, the view and file builders its effect records
+name, and its message catalogue. :class:`bot.app.GameBot` takes a list of them (the built-in
+ones by default, :func:`builtin_plugins`): a test registers a third game by passing one more.
+
+Each game defines its record next to its code (``PLUGIN`` in ``cogs/<game>.py``); the list of
+the built-in games is :data:`BUILTIN`, the one line a new built-in game adds.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import discord
+    from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+    from bot.config import Settings
+    from bot.service import GameService, Services
+
+ViewBuilder = Callable[..., "discord.ui.View"]
+FileBuilder = Callable[..., Awaitable["discord.File"]]
+#: (the sessions, the services by kind) -> the file builders of ``Attachment`` records, by kind
+FileBuilders = Callable[
+    ["async_sessionmaker[AsyncSession]", Mapping[str, "GameService"]], Mapping[str, FileBuilder]
+]
+
+#: A kind: lower-case letters and digits (it goes into custom ids ``lobby:<kind>:...``, the
+#: catalogue's keys ``<kind>.*`` and the ``games.kind`` column, 16 characters).
+KIND = re.compile(r"[a-z][a-z0-9]{0,15}")
+#: A deadline prefix: the part of a deadline's kind before its first ``_`` (``rs_vote``).
+PREFIX = re.compile(r"[a-z][a-z0-9]{0,7}")
+
+#: The built-in games, by the module that defines each one's ``PLUGIN``.
+BUILTIN = ("cogs.resistance", "cogs.refutation")
+
+
+def _no_defaults(settings: Settings) -> Mapping[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """What the application knows of one game."""
+
+    #: the game's kind: ``games.kind``, its buttons' ``lobby:<kind>:...``, its catalogue keys
+    kind: str
+    #: the prefixes of its deadlines' kinds (``("rs",)``: ``rs_vote`` is one of this game's)
+    deadline_prefixes: tuple[str, ...]
+    #: builds the game's service from the application's shared parts
+    service: Callable[[Services], GameService]
+    #: the extension module of its cog (``/<kind> ...`` commands), loaded by the bot
+    cog: str
+    #: its options (the defaults a config file may change)
+    options: Any = None
+    #: the config's defaults of its options (``[games.<kind>]``)
+    defaults: Callable[[Settings], Mapping[str, Any]] = _no_defaults
+    #: persistent components (``discord.ui.DynamicItem`` classes), registered at start-up so
+    #: a button sent before a restart still works after it
+    buttons: tuple[type[Any], ...] = ()
+    #: builders of the views its effect records name (``View("rs_vote", ...)``), by name
+    views: Mapping[str, ViewBuilder] = field(default_factory=dict)
+    #: builders of the files its effect records attach (``Attachment("rs_matrix", ...)``)
+    files: FileBuilders | None = None
+    #: a catalogue directory (``<dir>/<lang>/<kind>[.<part>].toml``), loaded with the built-in
+    #: one; None when its messages live in ``bot/locales``
+    locales: Path | None = None
+    #: ``python -m bot demo --game NAME``: the demos it ships, name -> "module:function"
+    demos: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not KIND.fullmatch(self.kind):
+            raise ValueError(f"game kind {self.kind!r}: lower-case letters and digits, at most 16")
+        if not self.deadline_prefixes:
+            raise ValueError(f"game {self.kind!r}: at least one deadline prefix")
+        for prefix in self.deadline_prefixes:
+            if not PREFIX.fullmatch(prefix):
+                raise ValueError(f"game {self.kind!r}: bad deadline prefix {prefix!r}")
+
+
+class Registry:
+    """The games of one bot, checked together: no kind, deadline prefix, button, view or file
+    builder name given twice."""
+
+    def __init__(self, plugins: Iterable[GamePlugin]) -> None:
+        self.plugins: tuple[GamePlugin, ...] = tuple(plugins)
+        self.by_kind: dict[str, GamePlugin] = {}
+        self.by_prefix: dict[str, GamePlugin] = {}
+        views: set[str] = {"lobby"}
+        for plugin in self.plugins:
+            if plugin.kind in self.by_kind:
+                raise ValueError(f"game kind {plugin.kind!r} registered twice")
+            self.by_kind[plugin.kind] = plugin
+            for prefix in plugin.deadline_prefixes:
+                if prefix in self.by_prefix:
+                    raise ValueError(
+                        f"deadline prefix {prefix!r} of {plugin.kind!r} is already "
+                        f"{self.by_prefix[prefix].kind!r}'s"
+                    )
+                self.by_prefix[prefix] = plugin
+            for name in plugin.views:
+                if name in views:
+                    raise ValueError(f"view {name!r} of {plugin.kind!r} is registered twice")
+                views.add(name)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(self.by_kind)
+
+    def kind_of_deadline(self, deadline_kind: str) -> str | None:
+        """The game kind whose deadline this is (``rs_vote`` -> ``resistance``), or None."""
+        plugin = self.by_prefix.get(deadline_kind.split("_", 1)[0])
+        return plugin.kind if plugin is not None else None
+
+    def __iter__(self) -> Any:
+        return iter(self.plugins)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self.by_kind
+
+
+def load_plugin(module: str) -> GamePlugin:
+    """The ``PLUGIN`` record a module defines."""
+    plugin = getattr(importlib.import_module(module), "PLUGIN", None)
+    if not isinstance(plugin, GamePlugin):
+        raise TypeError(f"{module} defines no PLUGIN = GamePlugin(...)")
+    return plugin
+
+
+def builtin_plugins() -> tuple[GamePlugin, ...]:
+    """The built-in games' records (imported on first use: they import the cogs)."""
+    return tuple(load_plugin(module) for module in BUILTIN)

@@ -1,0 +1,167 @@
+"""The games' registry (bot.plugins) and the plugins' catalogues (bot.i18n.add_locales)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import i18n
+from bot.plugins import BUILTIN, GamePlugin, Registry, builtin_plugins, load_plugin
+from bot.service import GameService
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def plugin(kind: str = "poll", prefixes: tuple[str, ...] = ("pl",), **kw: Any) -> GamePlugin:
+    return GamePlugin(kind=kind, deadline_prefixes=prefixes, service=GameService, cog="x", **kw)
+
+
+def test_the_builtin_games_are_registered_once_each() -> None:
+    plugins = builtin_plugins()
+    registry = Registry(plugins)
+    assert registry.kinds == ("resistance", "refutation")
+    assert registry.kind_of_deadline("rs_vote") == "resistance"
+    assert registry.kind_of_deadline("rs_avalon_lady") == "resistance"
+    assert registry.kind_of_deadline("rf_choice") == "refutation"
+    assert registry.kind_of_deadline("zz_vote") is None
+    assert registry.kind_of_deadline("vote") is None
+    for p in plugins:
+        assert p.cog.startswith("cogs.") and p.buttons and p.views
+        assert p.service.kind == p.kind  # type: ignore[attr-defined]
+
+
+def test_a_registry_refuses_what_two_games_would_share() -> None:
+    with pytest.raises(ValueError, match="registered twice"):
+        Registry([plugin(), plugin(prefixes=("pz",))])
+    with pytest.raises(ValueError, match="already 'poll'"):
+        Registry([plugin(), plugin("quiz")])
+    with pytest.raises(ValueError, match="view 'pl_vote'"):
+        Registry(
+            [plugin(views={"pl_vote": print}), plugin("quiz", ("qz",), views={"pl_vote": print})]
+        )
+    with pytest.raises(ValueError, match="view 'lobby'"):
+        Registry([plugin(views={"lobby": print})])
+    assert Registry([*builtin_plugins(), plugin()]).kinds[-1] == "poll"
+
+
+@pytest.mark.parametrize("kind", ["", "Poll", "po-ll", "a_b", "x" * 17, "1poll"])
+def test_a_kind_is_lower_case_letters_and_digits(kind: str) -> None:
+    with pytest.raises(ValueError, match="game kind"):
+        plugin(kind)
+
+
+@pytest.mark.parametrize("prefix", ["", "p_l", "PL", "toolongprefix"])
+def test_a_deadline_prefix_has_no_underscore(prefix: str) -> None:
+    with pytest.raises(ValueError, match="deadline prefix"):
+        plugin(prefixes=(prefix,))
+    with pytest.raises(ValueError, match="at least one"):
+        plugin(prefixes=())
+
+
+def test_a_module_without_a_plugin_record_is_refused() -> None:
+    with pytest.raises(TypeError, match="PLUGIN"):
+        load_plugin("bot.i18n")
+    assert [load_plugin(m).kind for m in BUILTIN] == ["resistance", "refutation"]
+
+
+def test_no_module_outside_the_games_names_a_kind() -> None:
+    """The application (bot/app.py, the lobby buttons, the scheduler, the database)
+    knows the kinds only through the registry: no literal "resistance" or "refutation"."""
+    for name in ("bot/app.py", "bot/scheduler.py", "cogs/lobby.py", "db/models.py"):
+        tree = ast.parse((ROOT / name).read_text())
+        literals = {
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        }
+        named = [
+            lit
+            for lit in literals
+            if "resistance" in lit or "refutation" in lit or re.match(r"r[sf](_|$)", lit)
+        ]
+        assert named == [], name
+
+
+def test_the_cli_demos_are_the_plugins_demos(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import _parser
+
+    shipped = [name for p in builtin_plugins() for name in p.demos]
+    assert shipped == ["resistance", "avalon", "refutation"]
+    assert _parser().parse_args(["demo"]).game == "resistance"
+    assert _parser().parse_args(["demo", "--game", "avalon"]).game == "avalon"
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["demo", "--game", "chess"])
+    assert "invalid choice" in capsys.readouterr().err
+
+
+# -- catalogues ------------------------------------------------------------------------------
+
+
+def write(directory: Path, lang: str, name: str, text: str) -> None:
+    (directory / lang).mkdir(parents=True, exist_ok=True)
+    (directory / lang / name).write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def clean_catalogue() -> Any:
+    before = dict(i18n._PLUGIN_LOCALES)
+    yield
+    i18n._PLUGIN_LOCALES.clear()
+    i18n._PLUGIN_LOCALES.update(before)
+    i18n.catalogue.cache_clear()
+
+
+def test_a_plugin_catalogue_is_loaded_under_its_kind(tmp_path: Path, clean_catalogue: Any) -> None:
+    for lang, name in (("en", "Quiz"), ("fr", "Quiz")):
+        write(
+            tmp_path, lang, "quiz.toml", f'game_name = "{name}"\n[result]\nwon = "{lang} {{who}}"\n'
+        )
+        write(tmp_path, lang, "commands.toml", f'[quiz]\nname = "quiz{lang}"\n')
+    i18n.add_locales("quiz", tmp_path)
+    i18n.add_locales("quiz", tmp_path)  # the same directory again: nothing happens
+    assert i18n.t("quiz.result.won", "fr", who="Chloé") == "fr Chloé"
+    assert i18n.game_name("quiz", "en") == "Quiz"
+    assert i18n.t("commands.quiz.name", "fr") == "quizfr"
+    assert i18n.game_name("resistance", "fr") == "The Resistance"  # the built-ins are still there
+    with pytest.raises(ValueError, match="already"):
+        i18n.add_locales("quiz", tmp_path / "elsewhere")
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "text", "error"),
+    [
+        ("other", "common.toml", '[lobby]\njoin_button = "Hijacked"\n', "defines"),
+        ("other", "commands.toml", '[resistance]\nname = "hijacked"\n', "defines"),
+        ("resistance", "resistance.toml", 'game_name = "Hijacked"\n', "redefines"),
+        ("quiz", "quiz.toml", '[x]\ny = "Hijacked"\n', "already"),
+    ],
+)
+def test_a_plugin_cannot_change_another_games_messages(
+    tmp_path: Path, clean_catalogue: Any, kind: str, name: str, text: str, error: str
+) -> None:
+    first = tmp_path / "first"
+    for lang in ("en", "fr"):
+        write(first, lang, "quiz.toml", '[x]\ny = "mine"\n')
+    i18n.add_locales("quiz", first)
+    second = tmp_path / "second"
+    for lang in ("en", "fr"):
+        write(second, lang, name, text)
+    with pytest.raises(ValueError, match=error):
+        i18n.add_locales(kind, second)
+    # Nothing changed: the refused catalogue is not loaded.
+    assert i18n.t("common.lobby.join_button", "en") == "Join"
+    assert i18n.game_name("resistance", "en") == "The Resistance"
+    assert i18n.t("quiz.x.y", "en") == "mine"
+    assert i18n._PLUGIN_LOCALES.get(kind) in (None, first.resolve())
+
+
+def test_a_plugin_catalogue_needs_both_languages(tmp_path: Path, clean_catalogue: Any) -> None:
+    write(tmp_path, "en", "quiz.toml", 'game_name = "Quiz"\n')
+    with pytest.raises(ValueError, match=r"\['fr'\]"):
+        i18n.add_locales("quiz", tmp_path)
+    with pytest.raises(i18n.MissingMessage):
+        i18n.game_name("quiz")
