@@ -128,7 +128,7 @@ class GameBot(commands.AutoShardedBot):
             courier=Courier(self),
             clock=clock,
             rng=rng or random.Random(),
-            defaults={p.kind: dict(p.defaults(settings)) for p in self.registry},
+            defaults={p.kind: p.config_defaults(settings) for p in self.registry},
             busy_wait=settings.database.busy_wait_seconds,
             limits=settings.moderation,
         )

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.options import OptionsSchema
+
 if TYPE_CHECKING:
     import discord
     from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -44,10 +46,6 @@ PREFIX = re.compile(r"[a-z][a-z0-9]{0,7}")
 BUILTIN = ("cogs.resistance", "cogs.refutation")
 
 
-def _no_defaults(settings: Settings) -> Mapping[str, Any]:
-    return {}
-
-
 @dataclass(frozen=True)
 class GamePlugin:
     """What the application knows of one game."""
@@ -60,10 +58,10 @@ class GamePlugin:
     service: Callable[[Services], GameService]
     #: the extension module of its cog (``/<kind> ...`` commands), loaded by the bot
     cog: str
-    #: its options (the defaults a config file may change)
-    options: Any = None
-    #: the config's defaults of its options (``[games.<kind>]``)
-    defaults: Callable[[Settings], Mapping[str, Any]] = _no_defaults
+    #: its options (bot.options): defaults, the parameters of its commands, their bounds
+    options: OptionsSchema | None = None
+    #: the config's defaults of its options (``[games.<kind>]``); None: the schema's defaults
+    defaults: Callable[[Settings], Mapping[str, Any]] | None = None
     #: persistent components (``discord.ui.DynamicItem`` classes), registered at start-up so
     #: a button sent before a restart still works after it
     buttons: tuple[type[Any], ...] = ()
@@ -85,6 +83,14 @@ class GamePlugin:
         for prefix in self.deadline_prefixes:
             if not PREFIX.fullmatch(prefix):
                 raise ValueError(f"game {self.kind!r}: bad deadline prefix {prefix!r}")
+        if self.options is not None and self.options.kind != self.kind:
+            raise ValueError(f"game {self.kind!r}: its options are {self.options.kind!r}'s")
+
+    def config_defaults(self, settings: Settings) -> dict[str, Any]:
+        """The defaults of its options for a new game, before the guild's and the command's."""
+        if self.defaults is not None:
+            return dict(self.defaults(settings))
+        return self.options.defaults() if self.options is not None else {}
 
 
 class Registry:

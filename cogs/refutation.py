@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot import limits
 from bot.i18n import Lang, lang_of
+from bot.options import REFUTATION_OPTIONS
 from bot.plugins import GamePlugin
 from bot.refutation import ABSTAIN, RefutationService, m
 from bot.service import Actor
@@ -291,6 +292,7 @@ PLUGIN = GamePlugin(
     service=RefutationService,
     cog=__name__,
     defaults=lambda settings: asdict(settings.refutation),
+    options=REFUTATION_OPTIONS,
     buttons=(ChoiceSelect, VoteButton),
     views={"rf_choice": choice_view, "rf_vote": vote_view},
     demos={"refutation": "bot.demo_refutation:play_refutation"},

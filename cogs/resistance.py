@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot import metrics, records
 from bot.i18n import Lang, t
+from bot.options import RESISTANCE_OPTIONS
 from bot.plugins import GamePlugin
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
@@ -312,6 +313,7 @@ PLUGIN = GamePlugin(
     service=ResistanceService,
     cog=__name__,
     defaults=lambda settings: asdict(settings.resistance),
+    options=RESISTANCE_OPTIONS,
     buttons=(VoteButton, ChoiceMenu),
     views={"rs_vote": vote_view, "rs_avalon_choice": choice_view},
     files=records.resistance_files,

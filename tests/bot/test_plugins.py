@@ -62,6 +62,22 @@ def test_a_deadline_prefix_has_no_underscore(prefix: str) -> None:
         plugin(prefixes=())
 
 
+def test_a_games_options_are_its_own_and_give_its_defaults() -> None:
+    from bot.config import Settings
+    from bot.options import REFUTATION_OPTIONS, Option, OptionsSchema
+
+    with pytest.raises(ValueError, match="options are 'refutation'"):
+        plugin(options=REFUTATION_OPTIONS)
+    schema = OptionsSchema(
+        "poll", (Option("vote_hours", float, 24.0, "Hours", min=0.01, max=48.0),)
+    )
+    assert plugin(options=schema).config_defaults(Settings()) == {"vote_hours": 24.0}
+    assert plugin().config_defaults(Settings()) == {}
+    by_kind = {p.kind: p for p in builtin_plugins()}
+    assert by_kind["resistance"].config_defaults(Settings())["vote_hours"] == 24.0
+    assert by_kind["refutation"].options is REFUTATION_OPTIONS
+
+
 def test_a_module_without_a_plugin_record_is_refused() -> None:
     with pytest.raises(TypeError, match="PLUGIN"):
         load_plugin("bot.i18n")
