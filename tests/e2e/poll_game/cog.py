@@ -1,0 +1,115 @@
+"""``/poll`` and the poll's DM buttons. Thin: parse, call the service, answer privately.
+
+The lobby and moderation commands (join, leave, add, remove, start, cancel, extend, resolve,
+remind, resync, substitute) are the shared ones of ``cogs.lobby``; only ``new`` and ``status``
+are the poll's own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import Lang
+from bot.service import Actor
+from cogs.interaction import respond, service_of
+from cogs.lobby import (
+    TAG_DESCRIPTION,
+    LobbyCommands,
+    ModerationCommands,
+    forum_tags,
+    open_game,
+)
+from tests.e2e.poll_game.service import PollService
+
+
+class VoteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"pl:vote:(?P<game>\d+):(?P<choice>first|second)",
+):
+    """A DM button; its meaning is in the custom_id, so it works after a restart."""
+
+    def __init__(self, game_id: int, choice: str, label: str = "") -> None:
+        style = discord.ButtonStyle.primary if choice == "first" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80] or choice, style=style, custom_id=f"pl:vote:{game_id}:{choice}"
+            )
+        )
+        self.game_id, self.choice = game_id, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> VoteButton:
+        return cls(int(match["game"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await respond(
+            interaction, service_of(interaction.client, PollService).vote, self.game_id, self.choice
+        )
+
+
+def vote_view(game_id: int, first: str, second: str, lang: Lang) -> discord.ui.View:
+    """The two buttons of a player's DM: the dispatcher's builder for ``View("pl_vote", ...)``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(VoteButton(game_id, "first", first))
+    view.add_item(VoteButton(game_id, "second", second))
+    return view
+
+
+@app_commands.guild_only()
+class PollCog(
+    LobbyCommands,
+    ModerationCommands,
+    commands.GroupCog,
+    group_name="poll",
+    group_description="A two-option poll",
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.service: PollService = service_of(bot, PollService)
+        super().__init__()
+
+    @app_commands.command(name="new", description="Open a poll in this channel")
+    @app_commands.describe(
+        question="What the players answer",
+        first="The first answer (default Yes)",
+        second="The second answer (default No)",
+        vote_hours="Hours to answer once the poll starts (default 24)",
+        tag=TAG_DESCRIPTION,
+    )
+    @app_commands.autocomplete(tag=forum_tags)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        question: app_commands.Range[str, 1, 200],
+        first: app_commands.Range[str, 1, 80] | None = None,
+        second: app_commands.Range[str, 1, 80] | None = None,
+        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+        tag: str | None = None,
+    ) -> None:
+        given = {"question": question, "first": first, "second": second, "vote_hours": vote_hours}
+        await open_game(
+            interaction,
+            lambda tag: self.service.new_game(
+                Actor.of(interaction),
+                guild_id=interaction.guild_id or 0,
+                channel=interaction.channel,
+                given=given,
+                tag=tag,
+            ),
+            tag,
+        )
+
+    @app_commands.command(name="status", description="The question, who has answered, the deadline")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self.in_game(interaction, self.service.status)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(PollCog(bot))

@@ -1,0 +1,278 @@
+"""The poll's service: one transaction per action, effects through the outbox.
+
+It decides and records; the dispatcher sends what it wrote (``Post``, ``DirectMessage``), and
+the scheduler calls :meth:`PollService.deadline_due` when the poll's deadline (``pl_vote``)
+falls due, in whichever process runs then (a restart in between changes nothing).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import ClassVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.effects import DirectMessage, View
+from bot.errors import UserError
+from bot.i18n import t
+from bot.names import listing, shown
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome
+from db import repo
+from db.models import Deadline, Game, Player
+from games.common import GameError
+from games.common import Player as EnginePlayer
+from tests.e2e.poll_game.rules import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Event, Poll
+
+VOTE = "pl_vote"  # the poll's one deadline (prefix "pl", its plugin's)
+
+
+def ts(when: datetime) -> str:
+    epoch = int(when.timestamp())
+    return f"<t:{epoch}:F> (<t:{epoch}:R>)"
+
+
+def label(game: Game, choice: str, lang: str) -> str:
+    """A choice as the moderator named it, else the catalogue's Yes / No."""
+    given = str(game.options.get(choice) or "").strip()
+    return given or t(f"poll.choice.{choice}", lang)
+
+
+class PollService(GameService):
+    kind: ClassVar[str] = "poll"
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def load(self, game: Game) -> Poll:
+        if game.state is None:
+            raise UserError("common.error.not_started")
+        return Poll.from_dict(game.state)
+
+    def question(self, game: Game) -> str:
+        return shown(str(game.options.get("question", "")))
+
+    def lobby_text(self, game: Game, players: list[Player]) -> str:
+        asked = t("poll.lobby.question", game.lang, question=self.question(game))
+        return f"{asked}\n{super().lobby_text(game, players)}"
+
+    def running(self, game: Game) -> Poll:
+        if game.status == "lobby":
+            raise UserError("common.error.not_started")
+        if game.status != "running":
+            raise GameError("poll.error.closed")
+        return self.load(game)
+
+    async def vote_due(self, s: AsyncSession, game: Game) -> datetime | None:
+        found = await repo.open_deadlines(s, game.id, kinds=[VOTE])
+        return found[0].due_at if found else None
+
+    def bad_player_count(self, count: int) -> Exception:
+        return GameError(
+            "poll.error.player_count",
+            {"min": self.min_players, "max": self.max_players, "count": count},
+        )
+
+    # -- start --------------------------------------------------------------------------------
+
+    def vote_dm(self, game: Game, player: Player, due: datetime) -> Effect:
+        lang = player.locale
+        text = t(
+            "poll.dm.vote",
+            lang,
+            question=self.question(game),
+            deadline=ts(due),
+            where=f"<#{self.where(game)}>",
+        )
+        labels = [label(game, c, lang) for c in CHOICES]
+        return DirectMessage(player.user_id, text, view=View("pl_vote", (game.id, *labels, lang)))
+
+    async def deal(
+        self, s: AsyncSession, game: Game, players: list[Player], actor: Actor
+    ) -> Outcome:
+        state, events = Poll.setup([EnginePlayer(p.user_id, p.display_name) for p in players])
+        await repo.set_status(s, game, "running", at=self.now())
+        await self.save(s, game, state, events, actor.id)
+        due = await self.due_at(s, game, "vote_hours")
+        assert self.app.scheduler is not None
+        await self.app.scheduler.add(
+            s, game_id=game.id, guild_id=game.guild_id, kind=VOTE, due_at=due
+        )
+        public = t(
+            "poll.start.public",
+            game.lang,
+            question=self.question(game),
+            count=len(players),
+            deadline=ts(due),
+        )
+        effects: list[Effect] = [self.announce(game, public)]
+        effects += [self.vote_dm(game, p, due) for p in players]
+        return Outcome(t("poll.start.done", actor.lang), effects)
+
+    # -- answers ------------------------------------------------------------------------------
+
+    async def vote(self, actor: Actor, game_id: int, choice: str) -> str:
+        """A player's answer (or a changed one), from their DM button."""
+        async with self.action(game_id) as (s, game):
+            state = self.running(game)
+            await self.require_in_time(s, game, VOTE, actor)
+            events = state.vote(actor.id, choice)
+            await self.save(s, game, state, events, actor.id)
+            effects: list[Effect] = []
+            if state.all_voted():
+                effects += await self.close_early(s, game, VOTE, self.close_later(game_id))
+            key = "poll.vote.changed" if events[0].kind == "poll_vote_changed" else "poll.vote.done"
+            reply = t(key, actor.lang, choice=shown(label(game, choice, actor.lang)))
+            outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
+        return await self.run(outcome)
+
+    # -- the result ---------------------------------------------------------------------------
+
+    def result_text(self, game: Game, state: Poll) -> str:
+        result = state.result()
+        lang = game.lang
+        names = {p.id: p.name for p in state.players}
+
+        def who(ids: tuple[int, ...]) -> str:
+            return listing([(i, names[i]) for i in ids], lang)
+
+        lines = [t("poll.result.title", lang, question=self.question(game))]
+        for choice in CHOICES:
+            lines.append(
+                t(
+                    "poll.result.line",
+                    lang,
+                    choice=shown(label(game, choice, lang)),
+                    count=result.count(choice),
+                    names=who(result.voters[choice]),
+                )
+            )
+        if result.silent:
+            lines.append(t("poll.result.silent", lang, names=who(result.silent)))
+        return "\n".join(lines)
+
+    async def close_in(self, s: AsyncSession, game: Game) -> Outcome | None:
+        """Close the poll and post its result (None: it is not open)."""
+        if game.status != "running":
+            return None
+        state = self.load(game)
+        events = state.close()
+        if self.app.scheduler is not None:
+            await self.app.scheduler.cancel_for_game(s, game.id, [VOTE])
+        await self.save(s, game, state, events, None)
+        await repo.set_status(s, game, "ended", at=self.now())
+        return Outcome("", [self.announce(game, self.result_text(game, state))])
+
+    def close_later(self, game_id: int) -> AfterCommit:
+        async def close() -> None:
+            async with self.action(game_id) as (s, game):
+                outcome = await self.close_in(s, game)
+                if outcome is None:
+                    return
+                await self.commit_outcome(s, game, outcome)
+            await self.run(outcome, wait=False)
+
+        return close
+
+    async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
+        if deadline.kind == VOTE:
+            return await self.close_in(s, game)
+        return None
+
+    # -- moderation ---------------------------------------------------------------------------
+
+    async def close_now(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            self.running(game)
+            outcome = await self.close_in(s, game)
+            assert outcome is not None
+            outcome.reply = t("poll.moderation.closed", actor.lang)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
+
+    async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
+        if not 0 < hours <= 24 * 14:
+            raise UserError("poll.error.bad_hours")
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            self.running(game)
+            deadlines = await repo.open_deadlines(s, game.id, kinds=[VOTE])
+            if not deadlines:
+                raise GameError("poll.error.closed")
+            due = deadlines[0].due_at + timedelta(hours=hours)
+            assert self.app.scheduler is not None
+            await self.app.scheduler.extend(deadlines[0].id, due, session=s)
+            notice = self.announce(game, t("poll.moderation.extended", game.lang, deadline=ts(due)))
+            reply = t("poll.moderation.extended", actor.lang, deadline=ts(due))
+            outcome = await self.commit_outcome(s, game, Outcome(reply, [notice]))
+        return await self.run(outcome)
+
+    async def remind(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            state = self.running(game)
+            owing = set(state.owing())
+            if not owing:
+                raise UserError("poll.error.nobody_to_remind")
+            await self.require_remind_allowed(s, game, actor, "poll")
+            due = await self.vote_due(s, game) or self.now()
+            players = [p for p in await repo.players(s, game.id) if p.user_id in owing]
+            reply = t("poll.moderation.reminded", actor.lang, count=len(players))
+            effects = [self.vote_dm(game, p, due) for p in players]
+            outcome = await self.commit_outcome(s, game, Outcome(reply, list(effects)))
+        return await self.run(outcome)
+
+    async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            state = self.running(game)
+            old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
+            await self.save(s, game, state, events, actor.id)
+            names = {"old": shown(old_name), "new": shown(new.name)}
+            due = await self.vote_due(s, game) or self.now()
+            effects: list[Effect] = [
+                self.announce(game, t("poll.moderation.substituted", game.lang, **names)),
+                self.vote_dm(game, row, due),
+            ]
+            reply = t("poll.moderation.substituted", actor.lang, **names)
+            outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
+        return await self.run(outcome)
+
+    def end_state(self, state: Poll) -> list[Event]:
+        return state.cancel()
+
+    async def cancel(self, actor: Actor, game_id: int) -> str:
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status not in ("lobby", "running"):
+                raise GameError("poll.error.closed")
+            if game.status == "running":
+                state = self.load(game)
+                if self.app.scheduler is not None:
+                    await self.app.scheduler.cancel_for_game(s, game.id)
+                await self.save(s, game, state, state.cancel(), actor.id)
+            await repo.set_status(s, game, "cancelled", at=self.now())
+            notice = self.announce(game, t("common.lobby.cancelled", game.lang))
+            reply = t("common.moderation.cancelled", actor.lang)
+            outcome = await self.commit_outcome(s, game, Outcome(reply, [notice]))
+        return await self.run(outcome)
+
+    async def status(self, actor: Actor, game_id: int) -> str:
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            if game is None:
+                raise UserError("common.error.no_game")
+            if game.status == "lobby":
+                players = await repo.players(s, game.id)
+                return self.lobby_text(game, players)
+            state = self.load(game)
+            due = await self.vote_due(s, game)
+        return t(
+            "poll.status",
+            actor.lang,
+            question=self.question(game),
+            answered=len(state.players) - len(state.owing()),
+            count=len(state.players),
+            deadline=ts(due) if due else "—",
+        )
