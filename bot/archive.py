@@ -17,8 +17,12 @@ from bot import avalon
 from bot.i18n import MissingMessage, game_name, t
 from bot.names import ordered, sort_key
 from db.models import Game
+from games import resistance as rs
+from games.common import Event
+from games.refutation import events as rf
 
-Events = Sequence[tuple[str, Mapping[str, Any]]]
+Events = Sequence[Event]
+Substituted = rs.PlayerSubstituted | rf.PlayerSubstituted
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>~#])")
 
@@ -59,15 +63,15 @@ def header(game: Game, lang: str, outcome: str) -> list[str]:
 def names_of(state: Any, events: Events) -> dict[int, str]:
     """Everyone who sat at the table, substituted players included."""
     names = {p.id: p.name for p in state.players}
-    for kind, d in events:
-        if kind == "player_substituted":
-            names.setdefault(int(d["old"]), str(d.get("old_name") or d["old"]))
-            names.setdefault(int(d["new"]), str(d["name"]))
+    for e in events:
+        if isinstance(e, Substituted):
+            names.setdefault(e.old, e.old_name or str(e.old))
+            names.setdefault(e.new, e.name)
     return names
 
 
-def substituted(d: Mapping[str, Any], names: Mapping[int, str], lang: str) -> str:
-    return t("archive.substituted", lang, new=md(d["name"]), old=md(names.get(int(d["old"]), "?")))
+def substituted(e: Substituted, names: Mapping[int, str], lang: str) -> str:
+    return t("archive.substituted", lang, new=md(e.name), old=md(names.get(e.old, "?")))
 
 
 def listing(ids: Sequence[Any], names: Mapping[int, str]) -> str:
@@ -96,9 +100,9 @@ def resistance_markdown(game: Game, state: Any, events: Events, lang: str) -> st
     lines.append(f"| # | {t('archive.player', lang)} | {t('archive.role_column', lang)} |")
     lines.append("|---|---|---|")
     replaced: dict[int, list[str]] = {}
-    for kind, d in events:
-        if kind == "player_substituted":
-            replaced.setdefault(int(d["new"]), []).append(names[int(d["old"])])
+    for e in events:
+        if isinstance(e, rs.PlayerSubstituted):
+            replaced.setdefault(e.new, []).append(names[e.old])
     for n, pid in enumerate(state.leader_order, 1):
         name = md(state.player(pid).name)
         if pid in replaced:
@@ -107,61 +111,62 @@ def resistance_markdown(game: Game, state: Any, events: Events, lang: str) -> st
         lines.append(f"| {n} | {name} | {role} |")
     lines += ["", f"## {t('archive.proposals', lang)}"]
     mission_seen: set[int] = set()
-    for kind, d in events:
-        if kind in ("team_proposed", "leader_skipped") and int(d["mission"]) not in mission_seen:
-            mission_seen.add(int(d["mission"]))
-            lines += ["", f"### {t('resistance.matrix.mission', lang, mission=d['mission'])}"]
-        if kind == "team_proposed":
-            lines += [
-                "",
-                t(
-                    "archive.resistance.proposal",
-                    lang,
-                    proposal=d["proposal"],
-                    leader=md(names.get(int(d["leader"]), "?")),
-                    team=listing(d["team"], names),
-                ),
-            ]
-        elif kind == "team_vote_result":
-            key = "accepted" if d["accepted"] else "rejected"
-            lines.append(f"- {t(f'archive.resistance.{key}', lang)}")
-            for part in ("accept", "reject", "no_vote"):
+    for e in events:
+        if isinstance(e, rs.TeamProposed | rs.LeaderSkipped) and e.mission not in mission_seen:
+            mission_seen.add(e.mission)
+            lines += ["", f"### {t('resistance.matrix.mission', lang, mission=e.mission)}"]
+        match e:
+            case rs.TeamProposed():
+                lines += [
+                    "",
+                    t(
+                        "archive.resistance.proposal",
+                        lang,
+                        proposal=e.proposal,
+                        leader=md(names.get(e.leader, "?")),
+                        team=listing(e.team, names),
+                    ),
+                ]
+            case rs.TeamVoteResult():
+                key = "accepted" if e.accepted else "rejected"
+                lines.append(f"- {t(f'archive.resistance.{key}', lang)}")
+                for part, ids in (
+                    ("accept", e.accept),
+                    ("reject", e.reject),
+                    ("no_vote", e.no_vote),
+                ):
+                    lines.append(
+                        "- "
+                        + t(
+                            f"resistance.result.{part}",
+                            lang,
+                            count=len(ids),
+                            names=listing(ids, names),
+                        )
+                    )
+            case rs.MissionResult():
+                key = "mission_success" if e.success else "mission_failed"
                 lines.append(
                     "- "
                     + t(
-                        f"resistance.result.{part}",
+                        f"resistance.result.{key}",
                         lang,
-                        count=len(d[part]),
-                        names=listing(d[part], names),
+                        mission=e.mission,
+                        supports=e.supports,
+                        sabotages=e.sabotages,
                     )
                 )
-        elif kind == "mission_result":
-            key = "mission_success" if d["success"] else "mission_failed"
-            lines.append(
-                "- "
-                + t(
-                    f"resistance.result.{key}",
-                    lang,
-                    mission=d["mission"],
-                    supports=d["supports"],
-                    sabotages=d["sabotages"],
-                )
-            )
-        elif kind == "leader_skipped":
-            lines += [
-                "",
-                t(
-                    "archive.resistance.skipped",
-                    lang,
-                    name=md(names.get(int(d["leader"]), "?")),
-                ),
-            ]
-        elif kind == "player_substituted":
-            lines += ["", substituted(d, names, lang)]
-        else:
-            line = avalon.history_line(kind, d, lambda i: md(names.get(int(i), str(i))), lang)
-            if line:
-                lines += ["", line.lstrip("• ")]
+            case rs.LeaderSkipped():
+                lines += [
+                    "",
+                    t("archive.resistance.skipped", lang, name=md(names.get(e.leader, "?"))),
+                ]
+            case rs.PlayerSubstituted():
+                lines += ["", substituted(e, names, lang)]
+            case rs.ResistanceEvent():
+                line = avalon.history_line(e, lambda i: md(names.get(i, str(i))), lang)
+                if line:
+                    lines += ["", line.lstrip("• ")]
     return "\n".join(lines) + "\n"
 
 
@@ -204,86 +209,70 @@ def refutation_markdown(game: Game, state: Any, events: Events, lang: str) -> st
         cards = ", ".join(card_label(state, c, lang) for c in state.credits.get(p.id, [])) or "—"
         lines.append(f"| {md(p.name)} | {len(state.credits.get(p.id, []))} — {cards} |")
     lines += ["", f"## {t('archive.refutation.title', lang)}"]
-    number = 0
-    for kind, d in events:
-        if kind == "card_watched":
-            lines += [
-                "",
-                t(
-                    "archive.refutation.watched",
-                    lang,
-                    name=md(names.get(int(d["player"]), "?")),
-                    card=card_label(state, d["card"], lang),
-                ),
-            ]
-        elif kind == "refutation_started":
-            number = int(d["refutation"])
-            lines += [
-                "",
-                f"### {t('archive.refutation.heading', lang, n=number)}",
-                "",
-                t(
-                    "archive.refutation.started",
-                    lang,
-                    name=md(names.get(int(d["player"]), "?")),
-                    card=card_label(state, d["card"], lang),
-                    target=md(names.get(int(d["target_player"]), "?")),
-                ),
-            ]
-        elif kind == "cards_revealed":
-            revealed = d.get("cards") or {}
-            if not revealed:
-                lines.append(f"- {t('archive.refutation.no_cards', lang)}")
-            for card, pid in revealed.items():
+    for e in events:
+        match e:
+            case rf.CardWatched():
+                lines += [
+                    "",
+                    t(
+                        "archive.refutation.watched",
+                        lang,
+                        name=md(names.get(e.player, "?")),
+                        card=card_label(state, e.card, lang),
+                    ),
+                ]
+            case rf.RefutationStarted():
+                lines += [
+                    "",
+                    f"### {t('archive.refutation.heading', lang, n=e.refutation)}",
+                    "",
+                    t(
+                        "archive.refutation.started",
+                        lang,
+                        name=md(names.get(e.player, "?")),
+                        card=card_label(state, e.card, lang),
+                        target=md(names.get(e.target_player, "?")),
+                    ),
+                ]
+            case rf.CardsRevealed():
+                if not e.cards:
+                    lines.append(f"- {t('archive.refutation.no_cards', lang)}")
+                for card, pid in e.cards.items():
+                    lines.append(
+                        "- "
+                        + t(
+                            "archive.refutation.revealed",
+                            lang,
+                            card=card_label(state, card, lang),
+                            name=md(names.get(pid, "?")),
+                        )
+                    )
+            case rf.ReferenceConsulted():
+                lines.append(
+                    "- "
+                    + t("archive.refutation.reference", lang, name=md(names.get(e.player, "?")))
+                )
+            case rf.RefutationSucceeded():
+                how = (
+                    t("archive.refutation.by_reference", lang)
+                    if e.by_reference
+                    else t("archive.refutation.votes", lang, counts=counts(state, e.votes, lang))
+                )
                 lines.append(
                     "- "
                     + t(
-                        "archive.refutation.revealed",
+                        "archive.refutation.succeeded",
                         lang,
-                        card=card_label(state, card, lang),
-                        name=md(names.get(int(pid), "?")),
+                        card=card_label(state, e.card, lang),
+                        name=md(names.get(e.player, "?")),
+                        how=how,
                     )
                 )
-        elif kind == "reference_consulted":
-            lines.append(
-                "- "
-                + t(
-                    "archive.refutation.reference",
-                    lang,
-                    name=md(names.get(int(d["player"]), "?")),
-                )
-            )
-        elif kind == "refutation_succeeded":
-            how = (
-                t("archive.refutation.by_reference", lang)
-                if d.get("by_reference")
-                else t("archive.refutation.votes", lang, counts=counts(state, d["votes"], lang))
-            )
-            lines.append(
-                "- "
-                + t(
-                    "archive.refutation.succeeded",
-                    lang,
-                    card=card_label(state, d["card"], lang),
-                    name=md(names.get(int(d["player"]), "?")),
-                    how=how,
-                )
-            )
-        elif kind == "refutation_failed":
-            lines.append(
-                "- "
-                + t(
-                    "archive.refutation.failed",
-                    lang,
-                    votes=t(
-                        "archive.refutation.votes",
-                        lang,
-                        counts=counts(state, d.get("votes") or {}, lang),
-                    ),
-                )
-            )
-        elif kind == "player_substituted":
-            lines += ["", substituted(d, names, lang)]
+            case rf.RefutationFailed():
+                votes = t("archive.refutation.votes", lang, counts=counts(state, e.votes, lang))
+                lines.append("- " + t("archive.refutation.failed", lang, votes=votes))
+            case rf.PlayerSubstituted():
+                lines += ["", substituted(e, names, lang)]
     return "\n".join(lines) + "\n"
 
 

@@ -7,7 +7,7 @@ Avalon differs. The rules are in ``games.resistance``; this is only their Discor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,13 +22,19 @@ from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import (
     AVALON_OPTIONS,
+    Assassination,
+    AssassinationStarted,
     AvalonOnly,
     Character,
-    Event,
+    EndReason,
+    GameOver,
+    LadyExamined,
+    LadyPassed,
     MissingVote,
     Options,
     Phase,
     Resistance,
+    ResistanceEvent,
     Role,
     Variant,
     Winner,
@@ -75,26 +81,23 @@ def step_of(state: Resistance) -> int:
     return len(state.lady_holders) if state.phase is Phase.LADY else 0
 
 
-def history_line(
-    kind: str, d: Mapping[str, Any], name: Callable[[Any], str], lang: str
-) -> str | None:
+def history_line(event: ResistanceEvent, name: Callable[[int], str], lang: str) -> str | None:
     """One line of the history (and of the game's record) for an Avalon event, else None."""
-    if kind == "lady_examined":
-        return t(
-            key("history.lady_examined"), lang, holder=name(d["holder"]), target=name(d["target"])
-        )
-    if kind == "lady_passed":
-        return t(key("history.lady_passed"), lang, holder=name(d["holder"]), to=name(d["to"]))
-    if kind == "assassination_started":
-        return t(key("history.assassination_started"), lang)
-    if kind == "assassination":
-        return t(
-            key(f"history.assassination_{'hit' if d['hit'] else 'miss'}"),
-            lang,
-            assassin=name(d["assassin"]),
-            target=name(d["target"]),
-            merlin=name(d["merlin"]),
-        )
+    match event:
+        case LadyExamined(holder=holder, target=target):
+            return t(key("history.lady_examined"), lang, holder=name(holder), target=name(target))
+        case LadyPassed(holder=holder, to=to):
+            return t(key("history.lady_passed"), lang, holder=name(holder), to=name(to))
+        case AssassinationStarted():
+            return t(key("history.assassination_started"), lang)
+        case Assassination(assassin=assassin, target=target, merlin=merlin, hit=hit):
+            return t(
+                key(f"history.assassination_{'hit' if hit else 'miss'}"),
+                lang,
+                assassin=name(assassin),
+                target=name(target),
+                merlin=name(merlin),
+            )
     return None
 
 
@@ -148,7 +151,7 @@ class AvalonSteps(GameService):
             s: AsyncSession,
             game: Game,
             state: Resistance,
-            events: list[Event],
+            events: list[ResistanceEvent],
             actor: int | None,
         ) -> list[Effect]: ...
 
@@ -301,12 +304,12 @@ class AvalonSteps(GameService):
         return "\n".join([outcome_head(state, game.lang), self.roles_text(state, game.lang)])
 
     def avalon_history_line(
-        self, state: Resistance, kind: str, d: dict[str, Any], lang: str
+        self, state: Resistance, event: ResistanceEvent, lang: str
     ) -> str | None:
-        def name(pid: Any) -> str:
-            return shown(state.player(int(pid)).name) if state.is_player(pid) else str(pid)
+        def name(pid: int) -> str:
+            return shown(state.player(pid).name) if state.is_player(pid) else str(pid)
 
-        return history_line(kind, d, name, lang)
+        return history_line(event, name, lang)
 
     def avalon_history_end(self, state: Resistance, lang: str) -> list[str]:
         """The roles, at the end of the history of an ended Avalon game (never before)."""
@@ -440,7 +443,12 @@ class AvalonSteps(GameService):
         return await self.run(outcome)
 
     async def after_avalon_step(
-        self, s: AsyncSession, game: Game, state: Resistance, events: list[Event], actor: int | None
+        self,
+        s: AsyncSession,
+        game: Game,
+        state: Resistance,
+        events: list[ResistanceEvent],
+        actor: int | None,
     ) -> Outcome:
         """The Lady was used or passed on (the next debate opens), or the Assassin named someone
         or no one (the game ends): save, cancel the step's deadlines, tell the channel."""
@@ -459,7 +467,7 @@ class AvalonSteps(GameService):
         s: AsyncSession,
         game: Game,
         state: Resistance,
-        events: list[Event],
+        events: list[ResistanceEvent],
         actor: int | None,
         head: str,
     ) -> list[Effect]:
@@ -475,32 +483,29 @@ class AvalonSteps(GameService):
             await records.resistance_end_post(self, s, game, state),
         ]
 
-    def avalon_public_line(self, game: Game, state: Resistance, event: Event) -> str | None:
-        d, lang = event.data, game.lang
-        if event.kind == "lady_examined":
-            return t(
-                key("lady.examined"),
-                lang,
-                holder=shown(state.player(d["holder"]).name),
-                target=shown(state.player(d["target"]).name),
-            )
-        if event.kind == "lady_passed":
-            return t(
-                key("lady.passed"),
-                lang,
-                holder=shown(state.player(d["holder"]).name),
-                to=shown(state.player(d["to"]).name),
-            )
-        if event.kind == "assassination":
-            return t(
-                key("assassination.hit" if d["hit"] else "assassination.miss"),
-                lang,
-                assassin=shown(state.player(d["assassin"]).name),
-                target=shown(state.player(d["target"]).name),
-                merlin=shown(state.player(d["merlin"]).name),
-            )
-        if event.kind == "game_over" and d.get("reason") == "no_assassination":
-            return t(key("assassination.none"), lang)
+    def avalon_public_line(
+        self, game: Game, state: Resistance, event: ResistanceEvent
+    ) -> str | None:
+        lang = game.lang
+
+        def name(pid: int) -> str:
+            return shown(state.player(pid).name)
+
+        match event:
+            case LadyExamined(holder=holder, target=target):
+                return t(key("lady.examined"), lang, holder=name(holder), target=name(target))
+            case LadyPassed(holder=holder, to=to):
+                return t(key("lady.passed"), lang, holder=name(holder), to=name(to))
+            case Assassination(assassin=assassin, target=target, merlin=merlin, hit=hit):
+                return t(
+                    key("assassination.hit" if hit else "assassination.miss"),
+                    lang,
+                    assassin=name(assassin),
+                    target=name(target),
+                    merlin=name(merlin),
+                )
+            case GameOver(reason=EndReason.NO_ASSASSINATION):
+                return t(key("assassination.none"), lang)
         return None
 
     # -- deadlines, reminders, moderation ------------------------------------------------------

@@ -7,7 +7,7 @@ gives the same picture of the same game.
 from __future__ import annotations
 
 import io
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,7 +19,11 @@ from bot.effects import Attachment, Post
 from bot.errors import UserError
 from bot.i18n import game_name, t
 from db import repo
+from db.models import Event as EventRow
 from db.models import Game, GameStatus
+from games.common import Event
+from games.refutation import RefutationEvent
+from games.resistance import ResistanceEvent
 
 if TYPE_CHECKING:
     from bot.resistance import ResistanceService
@@ -37,14 +41,37 @@ def file_maker(data: bytes, filename: str, description: str | None = None) -> Fi
     return make
 
 
-async def public_events(s: AsyncSession, game_id: int) -> list[tuple[str, dict[str, Any]]]:
-    return [(e.kind, dict(e.payload)) for e in await repo.events(s, game_id, public_only=True)]
+#: Each game's family of events (the kinds its log may hold).
+EVENT_FAMILIES: dict[str, type[Event]] = {
+    "resistance": ResistanceEvent,
+    "refutation": RefutationEvent,
+}
+
+
+def decode_events(kind: str, rows: Iterable[EventRow]) -> list[Event]:
+    """The typed events of stored rows of a game of ``kind`` (rows of other kinds, such as a
+    moderator's reminder, are not the game's and are left out)."""
+    family = EVENT_FAMILIES[kind]
+    return [
+        family.decode(row.kind, row.payload, row.private_to)
+        for row in rows
+        if family.knows(row.kind)
+    ]
+
+
+async def public_events(s: AsyncSession, game: Game) -> list[Event]:
+    return decode_events(game.kind, await repo.events(s, game.id, public_only=True))
+
+
+async def resistance_events(s: AsyncSession, game: Game) -> list[ResistanceEvent]:
+    """The public events of a game of The Resistance."""
+    return [e for e in await public_events(s, game) if isinstance(e, ResistanceEvent)]
 
 
 async def resistance_matrix(s: AsyncSession, game: Game, state: Any) -> vote_matrix.Matrix:
     """The vote matrix of a game of The Resistance (any phase), from its public events."""
     names = {p.id: p.name for p in state.players}
-    return vote_matrix.build(await public_events(s, game.id), names, list(state.leader_order))
+    return vote_matrix.build(await resistance_events(s, game), names, list(state.leader_order))
 
 
 async def matrix_file(matrix: vote_matrix.Matrix, lang: str, game_id: int) -> FileMaker:
@@ -59,7 +86,7 @@ async def matrix_file(matrix: vote_matrix.Matrix, lang: str, game_id: int) -> Fi
 
 async def record_file(s: AsyncSession, game: Game, state: Any, lang: str) -> FileMaker:
     """The game's record as a Markdown file, from its state and public event log."""
-    text = archive.markdown(game, state, await public_events(s, game.id), lang)
+    text = archive.markdown(game, state, await public_events(s, game), lang)
     return file_maker(text.encode("utf-8"), archive.filename(game, lang))
 
 

@@ -33,7 +33,6 @@ from games.refutation import (
     Card,
     CardKind,
     Deck,
-    Event,
     Options,
     Phase,
     Refutation,
@@ -48,6 +47,17 @@ from games.refutation.errors import (
     TargetUnreachable,
     UnknownCard,
 )
+from games.refutation.events import (
+    CardReturned,
+    CardWatched,
+    FeedRefreshed,
+    GameOver,
+    ReferenceConsulted,
+    RefutationFailed,
+    RefutationSucceeded,
+    TurnPassed,
+)
+from games.refutation.events import RefutationEvent as Event
 from games.refutation.model import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 
 log = logging.getLogger(__name__)
@@ -337,7 +347,7 @@ class RefutationService(GameService):
             self.where(game), text, embeds=tuple(e.to_dict() for e in embeds), mention=mention
         )
 
-    def counts_text(self, state: Refutation, counts: dict[int, int], lang: str) -> str:
+    def counts_text(self, state: Refutation, counts: Mapping[int, int], lang: str) -> str:
         shown = ", ".join(m("result.count", lang, card=c, votes=n) for c, n in counts.items())
         others = len(state.players) - sum(counts.values())
         return m("result.counts", lang, counts=shown or m("end.none", lang), others=others)
@@ -353,59 +363,50 @@ class RefutationService(GameService):
         for e in events:
             if e.private_to is not None:
                 continue
-            d = e.data
-            if e.kind == "card_returned":
-                lines.append(
-                    m("watch.returned", lang, name=self.name(state, d["player"]), number=d["card"])
-                )
-            elif e.kind == "feed_refreshed":
-                player = state.active_player
-                lines.append(m("watch.refreshed", lang, name=self.name(state, player)))
-            elif e.kind == "card_watched":
-                lines.append(
-                    m("watch.public", lang, name=self.name(state, d["player"]), number=d["card"])
-                )
-                embeds.append(self.card_embed(deck, d["card"], lang))
-            elif e.kind == "refutation_succeeded":
-                text = m(
-                    "result.refuted",
-                    lang,
-                    n=state.refutation_count,
-                    card=d["card"],
-                    title=deck.title(d["card"], lang),
-                    name=self.name(state, d["player"]),
-                    number=d["disinformation"],
-                    disinformation=deck.title(d["disinformation"], lang),
-                    refuted=len(state.refuted),
-                    target=state.options.target,
-                )
-                extra = (
-                    m("result.by_reference", lang)
-                    if d["by_reference"]
-                    else self.counts_text(state, d["votes"], lang)
-                )
-                posts.append((f"{text}\n{extra}", [self.card_embed(deck, d["card"], lang)]))
-            elif e.kind == "refutation_failed":
-                if d["reason"] == "no_cards":
+            match e:
+                case CardReturned(player=player, card=card):
+                    name = self.name(state, player)
+                    lines.append(m("watch.returned", lang, name=name, number=card))
+                case FeedRefreshed():
+                    player = state.active_player
+                    lines.append(m("watch.refreshed", lang, name=self.name(state, player)))
+                case CardWatched(player=player, card=card):
+                    name = self.name(state, player)
+                    lines.append(m("watch.public", lang, name=name, number=card))
+                    embeds.append(self.card_embed(deck, card, lang))
+                case RefutationSucceeded(card=card, disinformation=disinformation):
                     text = m(
-                        "reveal.none",
+                        "result.refuted",
                         lang,
                         n=state.refutation_count,
-                        number=d["disinformation"],
-                        target=self.name(state, d["target_player"]),
+                        card=card,
+                        title=deck.title(card, lang),
+                        name=self.name(state, e.player),
+                        number=disinformation,
+                        disinformation=deck.title(disinformation, lang),
+                        refuted=len(state.refuted),
+                        target=state.options.target,
                     )
-                else:
+                    extra = (
+                        m("result.by_reference", lang)
+                        if e.by_reference
+                        else self.counts_text(state, e.votes, lang)
+                    )
+                    posts.append((f"{text}\n{extra}", [self.card_embed(deck, card, lang)]))
+                case RefutationFailed(reason=reason, disinformation=number, target_player=target):
+                    key = "reveal.none" if reason == "no_cards" else "result.not_refuted"
                     text = m(
-                        "result.not_refuted",
+                        key,
                         lang,
                         n=state.refutation_count,
-                        number=d["disinformation"],
-                        target=self.name(state, d["target_player"]),
+                        number=number,
+                        target=self.name(state, target),
                     )
-                    text += "\n" + self.counts_text(state, d["votes"], lang)
-                posts.append((text, []))
-            elif e.kind == "game_over":
-                posts.append((self.end_text(game, state), []))
+                    if reason != "no_cards":
+                        text += "\n" + self.counts_text(state, e.votes, lang)
+                    posts.append((text, []))
+                case GameOver():
+                    posts.append((self.end_text(game, state), []))
         if lines:
             posts.insert(0, ("\n".join(lines), embeds))
         return posts
@@ -455,7 +456,7 @@ class RefutationService(GameService):
         effects = [
             self.post(game, text, embeds) for text, embeds in self.event_posts(game, state, events)
         ]
-        turn_passed = any(e.kind == "turn_passed" for e in events)
+        turn_passed = any(isinstance(e, TurnPassed) for e in events)
         if state.phase is Phase.TURN and (turn_passed or state.must_place):
             effects += self.call_active(game, state, locales)
         return effects
@@ -1000,15 +1001,15 @@ class RefutationService(GameService):
                 n_stars = deck.stars(number, c)
                 key = "reference.line" if n_stars else "reference.not_listed"
                 lines.append(m(key, lang, card=c, title=deck.title(c, lang), stars=stars(n_stars)))
-            consulted = next(e for e in events if e.kind == "reference_consulted").data
+            consulted = next(e for e in events if isinstance(e, ReferenceConsulted))
             effects: list[Effect]
-            if consulted["elected"] is not None:
-                lines.append(m("reference.elected", lang, card=consulted["elected"]))
+            if consulted.elected is not None:
+                lines.append(m("reference.elected", lang, card=consulted.elected))
                 effects = [self.post(game, "\n".join(lines))]
                 outcome = await self.finish_refutation(s, game, state, events)
                 effects += outcome.effects
             else:
-                runoff = consulted["restricted_to"]
+                runoff = consulted.restricted_to
                 if runoff:
                     cards = ", ".join(str(c) for c in runoff)
                     lines.append(m("reference.runoff", lang, cards=cards))

@@ -30,15 +30,20 @@ from db import repo
 from db.direct import DirectVotes, Unavailable, open_direct_votes
 from db.models import Deadline, Game, Player
 from games.resistance import (
-    Event,
     GameError,
+    LeaderSkipped,
     MissionChoice,
+    MissionResult,
     Phase,
+    PlayerSubstituted,
     Resistance,
     Role,
+    TeamProposed,
     TeamVote,
+    TeamVoteResult,
 )
 from games.resistance import Player as EnginePlayer
+from games.resistance import ResistanceEvent as Event
 
 log = logging.getLogger(__name__)
 
@@ -742,36 +747,36 @@ class ResistanceService(AvalonSteps, GameService):
         for e in events:
             if e.private_to is not None:
                 continue
-            d = e.data
-            if e.kind == "team_vote_result":
-                key = (
-                    "resistance.result.accepted" if d["accepted"] else "resistance.result.rejected"
-                )
-                lines.append(t(key, lang, proposal=d["proposal"], mission=d["mission"]))
-                for part in ("accept", "reject", "no_vote"):
-                    names = self.names(state, d[part], lang)
+            match e:
+                case TeamVoteResult(accepted=accepted, proposal=proposal, mission=mission):
+                    key = "accepted" if accepted else "rejected"
                     lines.append(
-                        t(f"resistance.result.{part}", lang, names=names, count=len(d[part]))
+                        t(f"resistance.result.{key}", lang, proposal=proposal, mission=mission)
                     )
-            elif e.kind == "mission_result":
-                key = (
-                    "resistance.result.mission_success"
-                    if d["success"]
-                    else "resistance.result.mission_failed"
-                )
-                lines.append(
-                    t(
-                        key,
-                        lang,
-                        mission=d["mission"],
-                        supports=d["supports"],
-                        sabotages=d["sabotages"],
+                    for part, ids in (
+                        ("accept", e.accept),
+                        ("reject", e.reject),
+                        ("no_vote", e.no_vote),
+                    ):
+                        names = self.names(state, ids, lang)
+                        lines.append(
+                            t(f"resistance.result.{part}", lang, names=names, count=len(ids))
+                        )
+                case MissionResult(success=success):
+                    key = "mission_success" if success else "mission_failed"
+                    lines.append(
+                        t(
+                            f"resistance.result.{key}",
+                            lang,
+                            mission=e.mission,
+                            supports=e.supports,
+                            sabotages=e.sabotages,
+                        )
                     )
-                )
-            elif e.kind == "leader_skipped":
-                lines.append(
-                    t("resistance.result.leader_skipped", lang, name=self.name(state, d["leader"]))
-                )
+                case LeaderSkipped(leader=leader):
+                    lines.append(
+                        t("resistance.result.leader_skipped", lang, name=self.name(state, leader))
+                    )
         lines.append(self.track_text(game.lang, state))
         return "\n".join(lines)
 
@@ -798,92 +803,73 @@ class ResistanceService(AvalonSteps, GameService):
     async def history_text(self, s: AsyncSession, game: Game, state: Resistance, lang: str) -> str:
         """Every proposal, vote and mission so far, from the public event log."""
         lines = [t("resistance.history.title", lang)]
-        events = await repo.events(s, game.id, public_only=True)
+        events = await records.resistance_events(s, game)
         # Players who left by substitution still appear in earlier proposals and votes.
-        gone = {
-            int(e.payload["old"]): self.name_of(state, e.payload)
-            for e in events
-            if e.kind == "player_substituted"
-        }
+        gone = {e.old: e.old_name or str(e.old) for e in events if isinstance(e, PlayerSubstituted)}
 
         def name(i: int) -> str:
             return state.player(i).name if state.is_player(i) else gone.get(i, str(i))
 
         def names(ids: Sequence[int]) -> str:
             """In the reader's alphabetical order, escaped (bot/names.py)."""
-            return listing([(int(i), name(int(i))) for i in ids], lang)
+            return listing([(i, name(i)) for i in ids], lang)
 
         for event in events:
-            kind, d = event.kind, event.payload
-            if kind == "team_proposed":
-                lines.append(
-                    t(
-                        "resistance.history.proposal",
-                        lang,
-                        proposal=d["proposal"],
-                        mission=d["mission"],
-                        leader=shown(name(d["leader"])),
-                        team=names(d["team"]),
+            match event:
+                case TeamProposed():
+                    lines.append(
+                        t(
+                            "resistance.history.proposal",
+                            lang,
+                            proposal=event.proposal,
+                            mission=event.mission,
+                            leader=shown(name(event.leader)),
+                            team=names(event.team),
+                        )
                     )
-                )
-            elif kind == "team_vote_result":
-                key = (
-                    "resistance.history.accepted"
-                    if d["accepted"]
-                    else "resistance.history.rejected"
-                )
-                lines.append(
-                    t(
-                        key,
-                        lang,
-                        accept=names(d["accept"]),
-                        reject=names(d["reject"]),
-                        no_vote=names(d["no_vote"]),
+                case TeamVoteResult(accepted=accepted):
+                    key = "accepted" if accepted else "rejected"
+                    lines.append(
+                        t(
+                            f"resistance.history.{key}",
+                            lang,
+                            accept=names(event.accept),
+                            reject=names(event.reject),
+                            no_vote=names(event.no_vote),
+                        )
                     )
-                )
-            elif kind == "mission_result":
-                key = (
-                    "resistance.history.mission_success"
-                    if d["success"]
-                    else "resistance.history.mission_failed"
-                )
-                lines.append(
-                    t(
-                        key,
-                        lang,
-                        mission=d["mission"],
-                        supports=d["supports"],
-                        sabotages=d["sabotages"],
+                case MissionResult(success=success):
+                    key = "mission_success" if success else "mission_failed"
+                    lines.append(
+                        t(
+                            f"resistance.history.{key}",
+                            lang,
+                            mission=event.mission,
+                            supports=event.supports,
+                            sabotages=event.sabotages,
+                        )
                     )
-                )
-            elif kind == "leader_skipped":
-                lines.append(
-                    t(
-                        "resistance.history.leader_skipped",
-                        lang,
-                        name=shown(name(d["leader"])),
+                case LeaderSkipped(leader=leader):
+                    lines.append(
+                        t("resistance.history.leader_skipped", lang, name=shown(name(leader)))
                     )
-                )
-            elif kind == "player_substituted":
-                lines.append(
-                    t(
-                        "resistance.history.substituted",
-                        lang,
-                        new=shown(d["name"]),
-                        old=shown(self.name_of(state, d)),
+                case PlayerSubstituted(name=new_name, old=old, old_name=old_name):
+                    lines.append(
+                        t(
+                            "resistance.history.substituted",
+                            lang,
+                            new=shown(new_name),
+                            old=shown(old_name or str(old)),
+                        )
                     )
-                )
-            else:
-                line = self.avalon_history_line(state, kind, d, lang)
-                if line:
-                    lines.append(line)
+                case _:
+                    line = self.avalon_history_line(state, event, lang)
+                    if line:
+                        lines.append(line)
         if len(lines) == 1:
             lines.append(t("resistance.history.none", lang))
         lines += self.avalon_history_end(state, lang)
         return "\n".join(lines)
-
-    def name_of(self, state: Resistance, d: dict[str, Any]) -> str:
-        return str(d.get("old_name") or d.get("old"))
 
     # -- deadlines ----------------------------------------------------------------------------
 

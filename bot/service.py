@@ -10,11 +10,12 @@ little for the delivery and returns the private answer for the user, already loc
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -46,7 +47,12 @@ from bot.notify import notify_effects
 from db import repo
 from db.engine import is_busy
 from db.models import Deadline, EffectStatus, Game, Player
+from games.common import Event
 from games.common import Player as EnginePlayer
+from games.refutation.events import PlayerSubstituted as RefutationSubstituted
+from games.resistance import PlayerSubstituted as ResistanceSubstituted
+
+Substituted = ResistanceSubstituted | RefutationSubstituted
 
 if TYPE_CHECKING:
     from bot.dispatcher import Dispatcher
@@ -267,7 +273,7 @@ class GameService(ABC):
                 raise UserError("common.error.too_late", deadline=f"<t:{epoch}:F>")
 
     async def save(
-        self, s: AsyncSession, game: Game, state: Any, events: list[Any], actor: int | None
+        self, s: AsyncSession, game: Game, state: Any, events: Sequence[Event], actor: int | None
     ) -> None:
         """Write the engine's state and append its events to the game's log."""
         await repo.save_state(s, game, state.to_dict())
@@ -277,7 +283,7 @@ class GameService(ABC):
                 s,
                 game.id,
                 event.kind,
-                event.to_dict()["data"],
+                event.payload(),
                 actor_id=actor,
                 private_to=event.private_to,
                 at=at,
@@ -721,7 +727,7 @@ class GameService(ABC):
 
     async def hand_over_seat(
         self, s: AsyncSession, game: Game, state: Any, old: Actor, new: Actor
-    ) -> tuple[str, list[Any], Player]:
+    ) -> tuple[str, list[Event], Player]:
         """A substitution, in the rules and in the players table: ``new`` takes ``old``'s seat.
 
         Returns the leaver's name, the engine's events and the newcomer's row (DMs in the
@@ -729,10 +735,11 @@ class GameService(ABC):
         if new.bot:
             raise UserError("common.error.bot_seat")
         old_name = state.player(old.id).name if state.is_player(old.id) else old.name
-        events = state.substitute(old.id, EnginePlayer(new.id, new.name))
-        for e in events:
-            if e.kind == "player_substituted":
-                e.data["old_name"] = old_name
+        events = [
+            # The engine has forgotten the leaver's name: the log keeps it.
+            dataclasses.replace(e, old_name=old_name) if isinstance(e, Substituted) else e
+            for e in state.substitute(old.id, EnginePlayer(new.id, new.name))
+        ]
         old_row = await repo.player(s, game.id, old.id)
         await repo.deactivate_player(s, game.id, old.id)
         row = await repo.add_player(s, game.id, new.id, new.name, locale=game.lang, at=self.now())

@@ -29,6 +29,14 @@ import font_roboto
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
+from games.resistance import (
+    LeaderSkipped,
+    MissionResult,
+    PlayerSubstituted,
+    ResistanceEvent,
+    TeamProposed,
+    TeamVoteResult,
+)
 
 # Okabe–Ito: distinguishable with every common colour-vision deficiency.
 ACCEPT = (0, 114, 178)  # blue
@@ -52,8 +60,6 @@ GAP = 8  # between missions
 NAME_MAX = 180  # pixels for the names column
 NAME_CHARS = 32  # a name longer than this is cut first (then to the pixel width)
 DESCRIPTION_LIMIT = 1024  # Discord's limit for an attachment's description
-
-Payload = Mapping[str, Any]
 
 
 @dataclass
@@ -83,18 +89,18 @@ class Matrix:
 
 
 def build(
-    events: Iterable[tuple[str, Payload]], names: Mapping[int, str], order: Sequence[int]
+    events: Iterable[ResistanceEvent], names: Mapping[int, str], order: Sequence[int]
 ) -> Matrix:
-    """The matrix of a game from its public events (kind, payload), in order.
+    """The matrix of a game from its public events, in order.
 
     ``names`` are the current players' names, ``order`` the current leader list."""
     events = list(events)
     successor: dict[int, int] = {}
     old_names: dict[int, str] = {}
-    for kind, d in events:
-        if kind == "player_substituted":
-            successor[int(d["old"])] = int(d["new"])
-            old_names[int(d["old"])] = str(d.get("old_name") or d["old"])
+    for event in events:
+        if isinstance(event, PlayerSubstituted):
+            successor[event.old] = event.new
+            old_names[event.old] = event.old_name or str(event.old)
 
     def seat(pid: int) -> int:
         seen = set()
@@ -114,34 +120,34 @@ def build(
         rows.append((pid, label))
     matrix = Matrix(rows)
     open_: dict[int, Column] = {}
-    for kind, d in events:
-        if kind == "team_proposed":
-            column = Column(
-                mission=int(d["mission"]),
-                leader=seat(int(d["leader"])),
-                proposal=int(d["proposal"]),
-                team=tuple(seat(int(p)) for p in d["team"]),
-            )
-            open_[column.proposal or 0] = column
-            matrix.columns.append(column)
-        elif kind == "team_vote_result":
-            column = open_.get(int(d["proposal"])) or Column(
-                mission=int(d["mission"]),
-                leader=seat(int(d["leader"])),
-                proposal=int(d["proposal"]),
-                team=tuple(seat(int(p)) for p in d["team"]),
-            )
-            if column not in matrix.columns:
+    for event in events:
+        match event:
+            case TeamProposed(mission=mission, leader=leader, proposal=proposal, team=team):
+                column = Column(
+                    mission=mission,
+                    leader=seat(leader),
+                    proposal=proposal,
+                    team=tuple(seat(p) for p in team),
+                )
+                open_[proposal] = column
                 matrix.columns.append(column)
-            votes = {seat(int(p)): "accept" for p in d["accept"]}
-            votes.update({seat(int(p)): "reject" for p in d["reject"]})
-            column.votes = votes
-            column.accepted = bool(d["accepted"])
-        elif kind == "mission_result":
-            n = int(d["mission"])
-            matrix.missions[n] = Mission(n, bool(d["success"]), int(d["sabotages"]))
-        elif kind == "leader_skipped":
-            matrix.columns.append(Column(mission=int(d["mission"]), leader=seat(int(d["leader"]))))
+            case TeamVoteResult(mission=mission, leader=leader, proposal=proposal, team=team):
+                column = open_.get(proposal) or Column(
+                    mission=mission,
+                    leader=seat(leader),
+                    proposal=proposal,
+                    team=tuple(seat(p) for p in team),
+                )
+                if column not in matrix.columns:
+                    matrix.columns.append(column)
+                votes = {seat(p): "accept" for p in event.accept}
+                votes.update({seat(p): "reject" for p in event.reject})
+                column.votes = votes
+                column.accepted = event.accepted
+            case MissionResult(mission=n, success=success, sabotages=sabotages):
+                matrix.missions[n] = Mission(n, success, sabotages)
+            case LeaderSkipped(mission=mission, leader=leader):
+                matrix.columns.append(Column(mission=mission, leader=seat(leader)))
     return matrix
 
 

@@ -11,8 +11,9 @@ from .deck import (
     parse_deck,
 )
 from .errors import DECK_ERROR_KEYS, DECK_ERRORS, ERROR_KEYS, DeckError, GameError
+from .events import RefutationEvent
 from .game import Refutation, replay
-from .model import Event, Options, Phase, Player, Result
+from .model import Options, Phase, Player, Result
 
 __all__ = [
     "DECK_ERRORS",
@@ -22,7 +23,6 @@ __all__ = [
     "CardKind",
     "Deck",
     "DeckError",
-    "Event",
     "Family",
     "GameError",
     "Options",
@@ -30,6 +30,7 @@ __all__ = [
     "Player",
     "Reference",
     "Refutation",
+    "RefutationEvent",
     "Result",
     "default_deck_path",
     "load_deck",

@@ -50,6 +50,25 @@ from .errors import (
     TargetUnreachable,
     WrongDeck,
 )
+from .events import (
+    CardChosen,
+    CardReturned,
+    CardsRevealed,
+    CardWatched,
+    FeedRefreshed,
+    GameOver,
+    GameStarted,
+    HandDealt,
+    PlayerSubstituted,
+    ReferenceConsulted,
+    RefutationFailed,
+    RefutationStarted,
+    RefutationSucceeded,
+    Refuted,
+    TurnPassed,
+    VoteRecorded,
+)
+from .events import RefutationEvent as Event
 from .model import (
     FEED_SIZE,
     HAND_REFUTATIONS,
@@ -57,7 +76,6 @@ from .model import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     TARGETS,
-    Event,
     Options,
     Phase,
     Player,
@@ -208,22 +226,19 @@ class Refutation:
         game.reserve = refutations[dealt_refutations:] + techniques[dealt_techniques:]
         game.active_seat = rng.randrange(len(game.players))
 
-        events = [
-            Event(
-                "game_started",
-                {
-                    "deck_id": deck.id,
-                    "players": [p.id for p in game.players],
-                    "active": game.active_player,
-                    "feed": list(game.feed),
-                    "draw_count": len(game.draw),
-                    "target": options.target,
-                    "techniques": options.techniques,
-                },
+        events: list[Event] = [
+            GameStarted(
+                deck_id=deck.id,
+                players=tuple(p.id for p in game.players),
+                active=game.active_player,
+                feed=tuple(game.feed),
+                draw_count=len(game.draw),
+                target=options.target,
+                techniques=options.techniques,
             )
         ]
         events += [
-            Event("hand_dealt", {"player": p.id, "hand": list(game.hands[p.id])}, private_to=p.id)
+            HandDealt(player=p.id, hand=tuple(game.hands[p.id]), private_to=p.id)
             for p in game.players
         ]
         if not game.table_can_refute():
@@ -399,7 +414,7 @@ class Refutation:
             assert current is not None
             self.in_front[player] = None
             self.draw.append(current)
-            events.append(Event("card_returned", {"player": player, "card": current}))
+            events.append(CardReturned(player=player, card=current))
         if refresh:
             events += self._refresh()
         if card is not None:
@@ -435,7 +450,7 @@ class Refutation:
         self.feed, self.draw = self.draw[:FEED_SIZE], self.draw[FEED_SIZE:]
         self.refreshed = True
         self.must_place = True
-        return [Event("feed_refreshed", {"feed": list(self.feed), "draw_count": len(self.draw)})]
+        return [FeedRefreshed(feed=tuple(self.feed), draw_count=len(self.draw))]
 
     def _place(self, player: int, card: int) -> list[Event]:
         slot = self.feed.index(card)
@@ -447,16 +462,13 @@ class Refutation:
             del self.feed[slot]
         self.in_front[player] = card
         self.must_place = False
-        events = [
-            Event(
-                "card_watched",
-                {
-                    "player": player,
-                    "card": card,
-                    "feed": list(self.feed),
-                    "drawn": drawn,
-                    "draw_count": len(self.draw),
-                },
+        events: list[Event] = [
+            CardWatched(
+                player=player,
+                card=card,
+                feed=tuple(self.feed),
+                drawn=drawn,
+                draw_count=len(self.draw),
             )
         ]
         return events + self._pass_turn()
@@ -490,16 +502,15 @@ class Refutation:
         self.restricted_to = None
         self.reference_consulted = False
         self.actions.append({"action": "refute", "player": player, "target_player": target_player})
+        family = self.target_family
+        assert family is not None  # a disinformation card always has its family
         return [
-            Event(
-                "refutation_started",
-                {
-                    "refutation": self.refutation_count,
-                    "player": player,
-                    "target_player": target_player,
-                    "card": card,
-                    "family": self.target_family,
-                },
+            RefutationStarted(
+                refutation=self.refutation_count,
+                player=player,
+                target_player=target_player,
+                card=card,
+                family=family,
             )
         ]
 
@@ -526,7 +537,7 @@ class Refutation:
         self.verify_choose(player, card)
         self.choices[player] = card
         self.actions.append({"action": "choose", "player": player, "card": card})
-        return [Event("card_chosen", {"player": player, "card": card}, private_to=player)]
+        return [CardChosen(player=player, card=card, private_to=player)]
 
     def verify_reveal(self) -> None:
         """Close the choices (everyone decided, or the deadline): reveal the chosen cards."""
@@ -547,14 +558,12 @@ class Refutation:
         self.phase = Phase.VOTE
         self.choices = {}
         self.actions.append({"action": "reveal"})
-        events = [
-            Event(
-                "cards_revealed",
-                {
-                    "refutation": self.refutation_count,
-                    "disinformation": self.target_card,
-                    "cards": dict(self.revealed),
-                },
+        assert self.target_card is not None
+        events: list[Event] = [
+            CardsRevealed(
+                refutation=self.refutation_count,
+                disinformation=self.target_card,
+                cards=dict(self.revealed),
             )
         ]
         if not self.revealed:
@@ -588,7 +597,7 @@ class Refutation:
         self.verify_vote(player, card)
         self.votes[player] = card
         self.actions.append({"action": "vote", "player": player, "card": card})
-        return [Event("vote_recorded", {"player": player, "card": card}, private_to=player)]
+        return [VoteRecorded(player=player, card=card, private_to=player)]
 
     def vote_counts(self) -> dict[int, int]:
         """Votes by candidate card (secret until the vote closes)."""
@@ -634,16 +643,13 @@ class Refutation:
                 self.votes = {
                     pid: card for pid, card in self.votes.items() if card is None or card in top
                 }
-        events = [
-            Event(
-                "reference_consulted",
-                {
-                    "player": player,
-                    "disinformation": self.target_card,
-                    "relevant": relevant,
-                    "elected": elected,
-                    "restricted_to": restricted,
-                },
+        events: list[Event] = [
+            ReferenceConsulted(
+                player=player,
+                disinformation=self.target_card,
+                relevant=relevant,
+                elected=elected,
+                restricted_to=tuple(restricted),
             )
         ]
         if elected is not None:
@@ -704,10 +710,14 @@ class Refutation:
         self.successes.append(record)
         self._return_revealed()
         self._clear_refutation()
-        events = [
-            Event(
-                "refutation_succeeded",
-                {**record, "target_player": target_player, "votes": counts},
+        events: list[Event] = [
+            RefutationSucceeded(
+                disinformation=disinformation,
+                card=card,
+                player=player,
+                by_reference=by_reference,
+                target_player=target_player,
+                votes=counts,
             )
         ]
         if len(self.refuted) >= self.options.target:
@@ -717,14 +727,12 @@ class Refutation:
         return events + self._pass_turn()
 
     def _fail(self, counts: dict[int, int], reason: str) -> list[Event]:
-        event = Event(
-            "refutation_failed",
-            {
-                "disinformation": self.target_card,
-                "target_player": self.target_player,
-                "votes": counts,
-                "reason": reason,
-            },
+        assert self.target_card is not None and self.target_player is not None
+        event = RefutationFailed(
+            disinformation=self.target_card,
+            target_player=self.target_player,
+            votes=counts,
+            reason=reason,
         )
         self._return_revealed()
         self._clear_refutation()
@@ -735,7 +743,7 @@ class Refutation:
         self.turn += 1
         self.refreshed = False
         self.must_place = False
-        return [Event("turn_passed", {"active": self.active_player, "turn": self.turn})]
+        return [TurnPassed(active=self.active_player, turn=self.turn)]
 
     def _finish(self, result: Result, *, by_moderator: bool = False) -> list[Event]:
         self._return_revealed()
@@ -744,15 +752,20 @@ class Refutation:
         self.result = result
         self.by_moderator = by_moderator
         return [
-            Event(
-                "game_over",
-                {
-                    "result": result.value,
-                    "by_moderator": by_moderator,
-                    "refuted": list(self.refuted),
-                    "credits": {pid: list(cards) for pid, cards in self.credits.items()},
-                    "refutations": copy.deepcopy(self.successes),
-                },
+            GameOver(
+                result=result,
+                by_moderator=by_moderator,
+                refuted=tuple(self.refuted),
+                credits={pid: tuple(cards) for pid, cards in self.credits.items()},
+                refutations=tuple(
+                    Refuted(
+                        disinformation=r["disinformation"],
+                        card=r["card"],
+                        player=r["player"],
+                        by_reference=r["by_reference"],
+                    )
+                    for r in self.successes
+                ),
             )
         ]
 
@@ -803,8 +816,8 @@ class Refutation:
             self.target_player = new
         self.actions.append({"action": "substitute", "old": old, "new": new_player.to_dict()})
         return [
-            Event("player_substituted", {"old": old, "new": new, "name": new_player.name}),
-            Event("hand_dealt", {"player": new, "hand": list(self.hands[new])}, private_to=new),
+            PlayerSubstituted(old=old, new=new, name=new_player.name),
+            HandDealt(player=new, hand=tuple(self.hands[new]), private_to=new),
         ]
 
     # ----------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
+from games.common import json_copy
+
 from . import avalon
 from .errors import (
     AlreadyAPlayer,
@@ -34,10 +36,32 @@ from .errors import (
     WrongPhase,
     WrongTeamSize,
 )
+from .events import (
+    Assassination,
+    AssassinationStarted,
+    AssassinTurn,
+    GameCancelled,
+    GameOver,
+    GameStarted,
+    LadyExamined,
+    LadyPassed,
+    LadyResult,
+    LadyTurn,
+    LeaderChanged,
+    LeaderSkipped,
+    MissionChoiceMade,
+    MissionResult,
+    PlayerSubstituted,
+    RoleDealt,
+    SabotageRecordedAsSupport,
+    TeamProposed,
+    TeamVoteResult,
+    VoteCast,
+)
+from .events import ResistanceEvent as Event
 from .model import (
     Character,
     EndReason,
-    Event,
     MissingVote,
     MissionChoice,
     Options,
@@ -46,7 +70,6 @@ from .model import (
     Role,
     TeamVote,
     Winner,
-    _json_copy,
 )
 from .tables import (
     MAX_PLAYERS,
@@ -200,34 +223,35 @@ class Resistance:
 
     def start_events(self) -> list[Event]:
         """``game_started`` (public) and one private ``role_dealt`` per player, seat order."""
-        data: dict[str, Any] = {
-            "players": [p.id for p in self._players],
-            "leader_order": list(self._leader_order),
-        }
-        if self._options.is_avalon:
-            data["variant"] = self._options.variant.value
-            data["lady_holder"] = self.lady_holder
-        events = [Event("game_started", data)]
+        avalon = self._options.is_avalon
+        events: list[Event] = [
+            GameStarted(
+                players=tuple(p.id for p in self._players),
+                leader_order=self._leader_order,
+                variant=self._options.variant if avalon else None,
+                lady_holder=self.lady_holder if avalon else None,
+            )
+        ]
         events.extend(self.role_dealt_event(p.id) for p in self._players)
         return events
 
-    def role_dealt_event(self, player: int) -> Event:
+    def role_dealt_event(self, player: int) -> RoleDealt:
         """The private role message of one player: their side and whom they know (classic:
         spies learn the other spies; Avalon: their role, and what it sees)."""
         self._verify_is_player(player)
-        data: dict[str, Any] = {
-            "player": player,
-            "role": self._roles[player].value,
-            "spies": list(self._other_spies(player)),
-        }
-        if self._options.is_avalon:
-            data["character"] = self._characters[player].value
-            data["merlin_candidates"] = list(self._merlin_candidates(player))
-        return Event("role_dealt", data, private_to=player)
+        avalon = self._options.is_avalon
+        return RoleDealt(
+            player=player,
+            role=self._roles[player],
+            spies=self._other_spies(player),
+            character=self._characters[player] if avalon else None,
+            merlin_candidates=self._merlin_candidates(player) if avalon else None,
+            private_to=player,
+        )
 
     def setup_record(self) -> dict[str, Any]:
         """What setup drew (players, roles, leader order, options), for :meth:`replay`."""
-        setup: dict[str, Any] = _json_copy(self._setup)
+        setup: dict[str, Any] = json_copy(self._setup)
         return setup
 
     @classmethod
@@ -402,7 +426,7 @@ class Resistance:
     @property
     def actions(self) -> list[dict[str, Any]]:
         """The replayable log: one JSON-compatible dict per successful action."""
-        actions: list[dict[str, Any]] = _json_copy(self._actions)
+        actions: list[dict[str, Any]] = json_copy(self._actions)
         return actions
 
     @property
@@ -410,7 +434,7 @@ class Resistance:
         """Public record of the game: every team_vote_result, mission_result, leader_skipped,
         player_substituted, (Avalon) lady_examined, lady_passed, assassination_started,
         assassination, and the final game_over / game_cancelled, in order."""
-        return tuple(Event.from_dict(event.to_dict()) for event in self._history)
+        return tuple(self._history)
 
     @property
     def is_over(self) -> bool:
@@ -517,15 +541,12 @@ class Resistance:
         self._choices.clear()
         self._log({"action": "propose", "leader": leader, "team": list(members)})
         return [
-            Event(
-                "team_proposed",
-                {
-                    "proposal": self._proposal_number,
-                    "mission": self._mission,
-                    "attempt": self._rejections + 1,
-                    "leader": leader,
-                    "team": list(members),
-                },
+            TeamProposed(
+                proposal=self._proposal_number,
+                mission=self._mission,
+                attempt=self._rejections + 1,
+                leader=leader,
+                team=members,
             )
         ]
 
@@ -548,13 +569,10 @@ class Resistance:
         self._votes[player] = value
         self._log({"action": "vote", "player": player, "vote": value.value})
         return [
-            Event(
-                "vote_cast",
-                {
-                    "player": player,
-                    "vote": value.value,
-                    "changed": previous is not None and previous is not value,
-                },
+            VoteCast(
+                player=player,
+                vote=value,
+                changed=previous is not None and previous is not value,
                 private_to=player,
             )
         ]
@@ -587,20 +605,17 @@ class Resistance:
         previous = self._choices.get(player)
         self._choices[player] = recorded
         self._log({"action": "choose", "player": player, "choice": requested.value})
-        events = [
-            Event(
-                "mission_choice_made",
-                {
-                    "player": player,
-                    "choice": recorded.value,
-                    "requested": requested.value,
-                    "changed": previous is not None and previous is not recorded,
-                },
+        events: list[Event] = [
+            MissionChoiceMade(
+                player=player,
+                choice=recorded,
+                requested=requested,
+                changed=previous is not None and previous is not recorded,
                 private_to=player,
             )
         ]
         if recorded is not requested:
-            events.append(Event("sabotage_recorded_as_support", {"player": player}, player))
+            events.append(SabotageRecordedAsSupport(player=player, private_to=player))
         return events
 
     # ------------------------------------------------------------------ resolve
@@ -639,20 +654,17 @@ class Resistance:
         if self._options.missing_vote is MissingVote.ACCEPT:
             accepts += len(no_vote)
         accepted = 2 * accepts > count
-        events = [
-            Event(
-                "team_vote_result",
-                {
-                    "proposal": self._proposal_number,
-                    "mission": self._mission,
-                    "leader": self.leader,
-                    "team": list(team),
-                    "accepted": accepted,
-                    "accept": accept,
-                    "reject": reject,
-                    "no_vote": no_vote,
-                    "missing_vote": self._options.missing_vote.value,
-                },
+        events: list[Event] = [
+            TeamVoteResult(
+                proposal=self._proposal_number,
+                mission=self._mission,
+                leader=self.leader,
+                team=team,
+                accepted=accepted,
+                accept=tuple(accept),
+                reject=tuple(reject),
+                no_vote=tuple(no_vote),
+                missing_vote=self._options.missing_vote,
             )
         ]
         if accepted:
@@ -665,16 +677,13 @@ class Resistance:
             success = sabotages < needed
             self._results.append(success)
             events.append(
-                Event(
-                    "mission_result",
-                    {
-                        "mission": self._mission,
-                        "team": list(team),
-                        "success": success,
-                        "supports": len(team) - sabotages,
-                        "sabotages": sabotages,
-                        "sabotages_needed": needed,
-                    },
+                MissionResult(
+                    mission=self._mission,
+                    team=team,
+                    success=success,
+                    supports=len(team) - sabotages,
+                    sabotages=sabotages,
+                    sabotages_needed=needed,
                 )
             )
             self._rejections = 0
@@ -706,12 +715,11 @@ class Resistance:
         """The leader did not propose in time: counts as a rejected team, the lead passes."""
         self.verify_skip_leader()
         self._rejections += 1
-        skipped = Event(
-            "leader_skipped",
-            {"leader": self.leader, "mission": self._mission, "rejections": self._rejections},
+        skipped = LeaderSkipped(
+            leader=self.leader, mission=self._mission, rejections=self._rejections
         )
         self._record(skipped)
-        events = [skipped]
+        events: list[Event] = [skipped]
         end = self._check_end()
         events += end if end else [self._pass_lead()]
         self._log({"action": "skip_leader"})
@@ -742,15 +750,11 @@ class Resistance:
         self._lady_examined.append((holder, target))
         self._lady_holders.append(target)
         self._phase = Phase.DEBATE
-        public = Event(
-            "lady_examined", {"holder": holder, "target": target, "mission": len(self._results)}
-        )
+        public = LadyExamined(holder=holder, target=target, mission=len(self._results))
         self._record(public)
         self._log({"action": "examine", "holder": holder, "target": target})
-        secret = Event(
-            "lady_result",
-            {"player": holder, "target": target, "side": self._roles[target].value},
-            private_to=holder,
+        secret = LadyResult(
+            player=holder, target=target, side=self._roles[target], private_to=holder
         )
         return [public, secret]
 
@@ -775,9 +779,8 @@ class Resistance:
         self.verify_assassinate(player, target)
         merlin = self.merlin
         hit = target == merlin
-        named = Event(
-            "assassination", {"assassin": player, "target": target, "merlin": merlin, "hit": hit}
-        )
+        assert merlin is not None
+        named = Assassination(assassin=player, target=target, merlin=merlin, hit=hit)
         self._record(named)
         if hit:
             end = self._finish(Winner.SPIES, EndReason.MERLIN_ASSASSINATED)
@@ -818,7 +821,7 @@ class Resistance:
             self._team = tuple(swap(pid) for pid in self._team)
         self._votes.pop(old, None)
         self._choices.pop(old, None)
-        announced = Event("player_substituted", {"old": old, "new": new.id, "name": new.name})
+        announced = PlayerSubstituted(old=old, new=new.id, name=new.name)
         self._record(announced)
         self._log({"action": "substitute", "old": old, "new": new.to_dict()})
         return [announced, self.role_dealt_event(new.id)]
@@ -838,7 +841,7 @@ class Resistance:
         self._phase = Phase.OVER
         self._winner = None
         self._win_reason = EndReason.CANCELLED
-        event = Event("game_cancelled", self._reveal())
+        event = GameCancelled(roles=self._sides(), characters=self._characters_record())
         self._record(event)
         self._log({"action": "cancel"})
         return [event]
@@ -901,7 +904,7 @@ class Resistance:
         game._winner = None if d["winner"] is None else Winner(d["winner"])
         game._win_reason = None if d["win_reason"] is None else EndReason(d["win_reason"])
         game._history = [Event.from_dict(e) for e in d["history"]]
-        game._actions = _json_copy(list(d["actions"]))
+        game._actions = json_copy(list(d["actions"]))
         if "characters" in d:
             game._characters = {int(pid): Character(c) for pid, c in d["characters"].items()}
         if "lady_holders" in d:
@@ -963,16 +966,19 @@ class Resistance:
     def _roles_record(self) -> dict[str, str]:
         return {str(p.id): self._roles[p.id].value for p in self._players}
 
-    def _reveal(self) -> dict[str, Any]:
-        """Every role, for the end: sides, and Avalon roles in an Avalon game."""
-        data: dict[str, Any] = {"roles": self._roles_record()}
-        if self._options.is_avalon:
-            data["characters"] = {str(p.id): self._characters[p.id].value for p in self._players}
-        return data
+    def _sides(self) -> dict[str, Role]:
+        """Every side, for the end (keys: player ids as strings, the saved form)."""
+        return {str(p.id): self._roles[p.id] for p in self._players}
+
+    def _characters_record(self) -> dict[str, Character] | None:
+        """Every Avalon role, for the end (None in a classic game)."""
+        if not self._options.is_avalon:
+            return None
+        return {str(p.id): self._characters[p.id] for p in self._players}
 
     def _record(self, *events: Event) -> None:
-        """Keep a copy of public events in the history (callers may mutate what they get)."""
-        self._history.extend(Event.from_dict(event.to_dict()) for event in events)
+        """Keep the public events in the history (events are frozen)."""
+        self._history.extend(events)
 
     def _log(self, action: dict[str, Any]) -> None:
         self._actions.append(action)
@@ -986,7 +992,7 @@ class Resistance:
     def _pass_lead(self) -> Event:
         previous = self.leader
         self._leader_index = (self._leader_index + 1) % len(self._leader_order)
-        return Event("leader_changed", {"leader": self.leader, "previous": previous})
+        return LeaderChanged(leader=self.leader, previous=previous)
 
     def _check_end(self) -> list[Event]:
         """End the game if it is decided (``game_over``), or in Avalon open the assassination
@@ -1010,8 +1016,11 @@ class Resistance:
         self._phase = Phase.OVER
         self._winner = winner
         self._win_reason = reason
-        event = Event(
-            "game_over", {"winner": winner.value, "reason": reason.value, **self._reveal()}
+        event = GameOver(
+            winner=winner,
+            reason=reason,
+            roles=self._sides(),
+            characters=self._characters_record(),
         )
         self._record(event)
         return event
@@ -1019,28 +1028,21 @@ class Resistance:
     def _start_assassination(self) -> list[Event]:
         self._end_round()
         self._phase = Phase.ASSASSINATION
-        started = Event("assassination_started", {"mission": len(self._results)})
+        started = AssassinationStarted(mission=len(self._results))
         self._record(started)
         assassin = self.assassin
         assert assassin is not None
-        turn = Event(
-            "assassin_turn",
-            {"player": assassin, "targets": list(self.assassination_targets)},
-            private_to=assassin,
+        turn = AssassinTurn(
+            player=assassin, targets=self.assassination_targets, private_to=assassin
         )
         return [started, turn]
 
     def _lady_turn(self) -> Event:
         """After a mission result (2, 3 or 4): the Lady's holder must examine someone."""
         self._phase = Phase.LADY
-        return Event(
-            "lady_turn",
-            {
-                "holder": self.lady_holder,
-                "mission": len(self._results),
-                "eligible": list(self.lady_eligible),
-            },
-        )
+        holder = self.lady_holder
+        assert holder is not None
+        return LadyTurn(holder=holder, mission=len(self._results), eligible=self.lady_eligible)
 
     def _pass_lady_on(self) -> Event:
         """No one examined by the deadline: the Lady passes to the next eligible player."""
@@ -1048,7 +1050,8 @@ class Resistance:
         to = self.lady_eligible[0]
         self._lady_holders.append(to)
         self._phase = Phase.DEBATE
-        event = Event("lady_passed", {"holder": holder, "to": to, "mission": len(self._results)})
+        assert holder is not None
+        event = LadyPassed(holder=holder, to=to, mission=len(self._results))
         self._record(event)
         return event
 

@@ -1,9 +1,9 @@
-"""Value types of The Resistance: roles, phases, votes, options, players and events."""
+"""Value types of The Resistance: roles, phases, votes, options and players (events: events.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -145,40 +145,3 @@ class Options:
             oberon=bool(d.get("oberon", False)),
             lady_of_the_lake=bool(d.get("lady_of_the_lake", False)),
         )
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened. ``data`` is JSON-compatible.
-
-    ``private_to`` is None when the event may be shown publicly, else the id of the only player
-    who may see it."""
-
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-    private_to: int | None = None
-
-    @property
-    def is_private(self) -> bool:
-        return self.private_to is not None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "data": _json_copy(self.data), "private_to": self.private_to}
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Event:
-        private_to = d.get("private_to")
-        return cls(
-            kind=str(d["kind"]),
-            data=_json_copy(dict(d.get("data", {}))),
-            private_to=None if private_to is None else int(private_to),
-        )
-
-
-def _json_copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, scalars)."""
-    if isinstance(value, dict):
-        return {k: _json_copy(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_copy(v) for v in value]
-    return value

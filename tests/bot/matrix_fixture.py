@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from typing import Any
 
-from games.resistance import MissionChoice, Resistance, TeamVote
+from games.resistance import (
+    MissionChoice,
+    PlayerSubstituted,
+    Resistance,
+    ResistanceEvent,
+    TeamVote,
+)
 from games.resistance import Player as EnginePlayer
 
 last_state: Resistance | None = None  # the state the last fixed_game() ended with
@@ -13,11 +19,11 @@ last_state: Resistance | None = None  # the state the last fixed_game() ended wi
 NAMES = ["Amélie", "Bob", "Chloé", "Œdipe", "Émile", "Fatou", "Gus"]
 
 
-def fixed_game() -> tuple[list[tuple[str, dict[str, Any]]], dict[int, str], list[int]]:
+def fixed_game() -> tuple[list[ResistanceEvent], dict[int, str], list[int]]:
     """Seven players, a substitution, a skipped leader, rejected teams, two sabotages."""
     players = [EnginePlayer(100 + i, n) for i, n in enumerate(NAMES)]
     state, events = Resistance.setup(players, random.Random(7))
-    log: list[Any] = list(events)
+    log: list[ResistanceEvent] = list(events)
     spies = set(state.spies)
 
     def play(accept: bool, sabotage: int = 0, absent: int = 0) -> None:
@@ -44,16 +50,16 @@ def fixed_game() -> tuple[list[tuple[str, dict[str, Any]]], dict[int, str], list
     play(True, sabotage=1)
     new = EnginePlayer(200, "Zoé-Marie Longuenomdefamille")
     old = state.leader_order[2]
-    subbed = state.substitute(old, new)
-    for e in subbed:
-        if e.kind == "player_substituted":  # as the service records it
-            e.data["old_name"] = next(p.name for p in players if p.id == old)
-    log.extend(subbed)
+    old_name = next(p.name for p in players if p.id == old)
+    log.extend(  # as the service records it
+        dataclasses.replace(e, old_name=old_name) if isinstance(e, PlayerSubstituted) else e
+        for e in state.substitute(old, new)
+    )
     play(False)
     play(True, sabotage=2)
     play(True)
     global last_state
     last_state = state
-    public = [(e.kind, e.data) for e in log if e.private_to is None]
+    public = [e for e in log if e.private_to is None]
     names = {p.id: p.name for p in state.players}
     return public, names, list(state.leader_order)

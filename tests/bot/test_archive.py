@@ -14,8 +14,8 @@ from bot import archive
 from bot.names import sort_key
 from db.models import Game
 from games.refutation import Player as RfPlayer
-from games.refutation import Refutation, default_deck_path, load_deck
-from games.resistance import Resistance
+from games.refutation import Refutation, RefutationEvent, default_deck_path, load_deck
+from games.resistance import PlayerSubstituted, Resistance, ResistanceEvent
 from tests.bot.matrix_fixture import NAMES, fixed_game
 
 
@@ -36,7 +36,7 @@ def a_game(kind: str, **kw: Any) -> Game:
     )
 
 
-def resistance_state() -> tuple[Resistance, list[tuple[str, dict[str, Any]]]]:
+def resistance_state() -> tuple[Resistance, list[ResistanceEvent]]:
     events, _, _ = fixed_game()
     from tests.bot import matrix_fixture
 
@@ -47,13 +47,13 @@ def resistance_state() -> tuple[Resistance, list[tuple[str, dict[str, Any]]]]:
 def test_the_resistance_record_has_every_proposal_vote_mission_and_role(lang: str) -> None:
     state, events = resistance_state()
     text = archive.resistance_markdown(a_game("resistance"), state, events, lang)
-    proposals = [d for k, d in events if k == "team_proposed"]
-    results = [d for k, d in events if k == "team_vote_result"]
-    missions = [d for k, d in events if k == "mission_result"]
+    proposals = [e.data for e in events if e.kind == "team_proposed"]
+    results = [e.data for e in events if e.kind == "team_vote_result"]
+    missions = [e.data for e in events if e.kind == "mission_result"]
     word = "Proposal" if lang == "en" else "Proposition"
     assert text.count(f"**{word} ") == len(proposals) == 6
     names = {p.id: p.name for p in state.players}
-    names.update({int(d["old"]): d["old_name"] for k, d in events if k == "player_substituted"})
+    names.update({e.old: e.old_name for e in events if isinstance(e, PlayerSubstituted)})
     accepted = "Accepted" if lang == "en" else "Pour"
     for d in results:  # every vote by name, in alphabetical order (bot/names.py: UCA, then id)
         accept = sorted(d["accept"], key=lambda p: sort_key(p, names[p]))
@@ -79,7 +79,7 @@ def test_a_role_the_catalogue_does_not_know_shows_as_stored() -> None:
     assert archive.role_name("resistance", "loyal_servant", "en") == "Loyal servant"
 
 
-def refutation_game() -> tuple[Refutation, list[tuple[str, dict[str, Any]]]]:
+def refutation_game() -> tuple[Refutation, list[RefutationEvent]]:
     """Three players; one watches a card, the next refutes it, the table votes a card in."""
     deck = load_deck(default_deck_path())
     for seed in range(200):
@@ -107,7 +107,7 @@ def refutation_game() -> tuple[Refutation, list[tuple[str, dict[str, Any]]]]:
             log += state.vote(p.id, chosen)
         log += state.close_vote()
         log += state.end(by_moderator=True)
-        public = [(e.kind, e.data) for e in log if e.private_to is None]
+        public = [e for e in log if e.private_to is None]
         return state, public
     raise AssertionError("no seed gives a refutable feed")
 
@@ -116,7 +116,7 @@ def refutation_game() -> tuple[Refutation, list[tuple[str, dict[str, Any]]]]:
 def test_the_refutation_record_has_every_refutation_card_and_vote(lang: str) -> None:
     state, events = refutation_game()
     text = archive.refutation_markdown(a_game("refutation"), state, events, lang)
-    (success,) = [d for k, d in events if k == "refutation_succeeded"]
+    (success,) = [e.data for e in events if e.kind == "refutation_succeeded"]
     card = success["card"]
     assert f"{card} (" in text
     assert "Bob \\| \\*bold\\*" in text  # escaped, never a table cell break
@@ -135,7 +135,7 @@ def test_an_avalon_record_names_each_role() -> None:
     state, events = Resistance.setup(
         players, random.Random(3), Options(variant=Variant.AVALON, percival=True, morgana=True)
     )
-    public = [(e.kind, e.data) for e in events if e.private_to is None]
+    public = [e for e in events if e.private_to is None]
     text = archive.resistance_markdown(a_game("resistance"), state, public, "fr")
     for role in ("Merlin", "Assassin", "Perceval", "Morgane"):
         assert f"| {role} |" in text

@@ -3,18 +3,17 @@ the Lady of the Lake, the assassination and the outcome, in both languages."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bot import archive, avalon
 from games.resistance import (
     Character,
     EndReason,
-    Event,
     MissionChoice,
     Resistance,
+    ResistanceEvent,
     Role,
+    TeamProposed,
     TeamVote,
 )
 from tests.bot.test_archive import a_game
@@ -31,13 +30,13 @@ SEVEN = [
 ]
 
 
-def played(target: int) -> tuple[Resistance, list[tuple[str, dict[str, Any]]]]:
+def played(target: int) -> tuple[Resistance, list[ResistanceEvent]]:
     """S, F (the Lady: grace examines alice), S (the Lady passes on), S, then the Assassin
     (eve, 104) names ``target``. The public events, as the log keeps them."""
     game = make_avalon(SEVEN, lady=True)
-    log: list[Event] = []
+    log: list[ResistanceEvent] = []
 
-    def keep(events: list[Event]) -> None:
+    def keep(events: list[ResistanceEvent]) -> None:
         log.extend(e for e in events if e.private_to is None)
 
     def round_(team: list[int], sabotages: int = 0) -> None:
@@ -56,7 +55,7 @@ def played(target: int) -> tuple[Resistance, list[tuple[str, dict[str, Any]]]]:
     keep(game.resolve())
     round_(good_team(game))
     keep(game.assassinate(104, target))
-    return game, [(e.kind, e.data) for e in log]
+    return game, log
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -85,14 +84,15 @@ def test_outcome_and_history_lines(target: int, reason: str) -> None:
     assert reason in avalon.outcome_head(game, "en")
     assert reason in archive.resistance_outcome(game, "en")
 
-    def name(pid: Any) -> str:
-        return game.player(int(pid)).name
+    def name(pid: int) -> str:
+        return game.player(pid).name
 
-    lines = [avalon.history_line(k, d, name, "en") for k, d in events]
+    lines = [avalon.history_line(e, name, "en") for e in events]
     shown = [line for line in lines if line]
     assert shown[0] == "• Lady of the Lake: grace examined alice"
     assert shown[1].startswith("• Lady of the Lake: ") and "did not choose" in shown[1]
     assert shown[2] == "• Three missions succeeded: the assassination"
     expected = "Merlin" if target == 100 else "not Merlin (alice)"
     assert shown[3].startswith(f"• The Assassin eve named {name(target)}") and expected in shown[3]
-    assert avalon.history_line("team_proposed", {}, name, "en") is None
+    proposed = TeamProposed(proposal=1, mission=1, attempt=1, leader=100, team=(100, 101))
+    assert avalon.history_line(proposed, name, "en") is None

@@ -19,6 +19,14 @@ import pytest
 from PIL import Image
 
 from bot import vote_matrix as vm
+from games.resistance import (
+    GameStarted,
+    MissingVote,
+    MissionResult,
+    ResistanceEvent,
+    TeamProposed,
+    TeamVoteResult,
+)
 from tests.bot.matrix_fixture import fixed_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,18 +82,18 @@ def test_the_matrix_follows_the_event_log() -> None:
     assert second.votes is not None and sum(v == "accept" for v in second.votes.values()) == 2
     assert len(second.votes) == len(order) - 2  # two players did not vote
     # Every vote of the log lands in the seat's row, substitutes included.
-    for kind, d in events:
-        if kind == "team_vote_result":
-            column = next(c for c in matrix.columns if c.proposal == d["proposal"])
+    for e in events:
+        if isinstance(e, TeamVoteResult):
+            column = next(c for c in matrix.columns if c.proposal == e.proposal)
             assert column.votes is not None
-            assert sum(v == "accept" for v in column.votes.values()) == len(d["accept"])
-            assert sum(v == "reject" for v in column.votes.values()) == len(d["reject"])
+            assert sum(v == "accept" for v in column.votes.values()) == len(e.accept)
+            assert sum(v == "reject" for v in column.votes.values()) == len(e.reject)
 
 
 def test_a_vote_under_way_shows_the_team_but_no_votes() -> None:
     events = [
-        ("game_started", {"players": [1, 2, 3, 4, 5], "leader_order": [3, 1, 2, 5, 4]}),
-        ("team_proposed", {"proposal": 1, "mission": 1, "attempt": 1, "leader": 3, "team": [3, 4]}),
+        GameStarted(players=(1, 2, 3, 4, 5), leader_order=(3, 1, 2, 5, 4)),
+        TeamProposed(proposal=1, mission=1, attempt=1, leader=3, team=(3, 4)),
     ]
     names = {i: f"P{i}" for i in range(1, 6)}
     matrix = vm.build(events, names, [3, 1, 2, 5, 4])
@@ -99,37 +107,39 @@ def big_matrix(players: int = 10, proposals: int = 25) -> vm.Matrix:
     """``players`` with long names, ``proposals`` over five missions (five each)."""
     names = {i: f"Ω{i} Œuvre-Éloïse de la Très-Longue-Famille {i}" for i in range(players)}
     order = list(range(players))
-    events: list[tuple[str, dict[str, object]]] = []
+    events: list[ResistanceEvent] = []
     for n in range(1, proposals + 1):
         mission = min(5, (n - 1) // 5 + 1)
         leader = n % players
-        team = [leader, (leader + 1) % players, (leader + 2) % players]
+        team = (leader, (leader + 1) % players, (leader + 2) % players)
         events.append(
-            ("team_proposed", {"proposal": n, "mission": mission, "leader": leader, "team": team})
+            TeamProposed(proposal=n, mission=mission, attempt=1, leader=leader, team=team)
         )
-        accept = [p for p in order if (p + n) % 3]
-        reject = [p for p in order if not (p + n) % 3 and p != n % players]
+        accept = tuple(p for p in order if (p + n) % 3)
+        reject = tuple(p for p in order if not (p + n) % 3 and p != n % players)
         last = n % 5 == 0
         events.append(
-            (
-                "team_vote_result",
-                {
-                    "proposal": n,
-                    "mission": mission,
-                    "leader": leader,
-                    "team": team,
-                    "accepted": last,
-                    "accept": accept,
-                    "reject": reject,
-                    "no_vote": [n % players],
-                },
+            TeamVoteResult(
+                proposal=n,
+                mission=mission,
+                leader=leader,
+                team=team,
+                accepted=last,
+                accept=accept,
+                reject=reject,
+                no_vote=(n % players,),
+                missing_vote=MissingVote.REJECT,
             )
         )
         if last:
             events.append(
-                (
-                    "mission_result",
-                    {"mission": mission, "success": mission % 2 == 1, "sabotages": 2},
+                MissionResult(
+                    mission=mission,
+                    team=team,
+                    success=mission % 2 == 1,
+                    supports=1,
+                    sabotages=2,
+                    sabotages_needed=1,
                 )
             )
     return vm.build(events, names, order)

@@ -11,15 +11,16 @@ import pytest
 
 from bot.i18n import t
 from games.refutation import (
-    Event,
     GameError,
     Options,
     Phase,
     Player,
     Refutation,
+    RefutationEvent,
     Result,
     parse_deck,
 )
+from games.refutation.events import CardChosen, CardsRevealed, RefutationStarted, VoteRecorded
 
 from .helpers import (
     DECK,
@@ -53,7 +54,7 @@ def illegal(game: Refutation, action: Callable[[], Any], key: str) -> GameError:
     return info.value
 
 
-def kinds(events: list[Event]) -> list[str]:
+def kinds(events: list[RefutationEvent]) -> list[str]:
     return [e.kind for e in events]
 
 
@@ -342,15 +343,12 @@ def test_refute_a_card_in_front_of_any_player() -> None:
     events = game.refute(P1, P1)  # one's own card
     assert game.phase is Phase.CHOICE
     assert events == [
-        Event(
-            "refutation_started",
-            {
-                "refutation": 1,
-                "player": P1,
-                "target_player": P1,
-                "card": D_A0,
-                "family": "alpha",
-            },
+        RefutationStarted(
+            refutation=1,
+            player=P1,
+            target_player=P1,
+            card=D_A0,
+            family="alpha",
         )
     ]
 
@@ -363,7 +361,7 @@ def test_choose_a_card_of_the_family_in_secret() -> None:
     illegal(game, lambda: game.choose(P1, R_A1), "not_in_hand")
     illegal(game, lambda: game.choose(4242, None), "not_a_player")
     events = game.choose(P1, R_A0)
-    assert events == [Event("card_chosen", {"player": P1, "card": R_A0}, private_to=P1)]
+    assert events == [CardChosen(player=P1, card=R_A0, private_to=P1)]
     game.choose(P1, None)  # changeable
     game.choose(P1, R_A0)
     assert game.choices == {P1: R_A0}
@@ -398,12 +396,7 @@ def test_reveal_moves_the_chosen_cards() -> None:
     game.choose(P1, R_A0)
     game.choose(P3, R_A2)  # P2 does not choose: passes
     events = game.reveal()
-    assert events == [
-        Event(
-            "cards_revealed",
-            {"refutation": 1, "disinformation": D_A0, "cards": {R_A0: P1, R_A2: P3}},
-        )
-    ]
+    assert events == [CardsRevealed(refutation=1, disinformation=D_A0, cards={R_A0: P1, R_A2: P3})]
     assert game.phase is Phase.VOTE
     assert game.revealed == {R_A0: P1, R_A2: P3}
     assert R_A0 not in game.hands[P1] and R_A2 not in game.hands[P3]
@@ -435,7 +428,7 @@ def test_vote_and_majority_of_votes_cast_wins() -> None:
     illegal(game, lambda: game.vote(P1, R_A2), "not_revealed")
     illegal(game, lambda: game.vote(4242, R_A0), "not_a_player")
     events = game.vote(P1, R_A7)
-    assert events == [Event("vote_recorded", {"player": P1, "card": R_A7}, private_to=P1)]
+    assert events == [VoteRecorded(player=P1, card=R_A7, private_to=P1)]
     game.vote(P1, R_A0)  # changeable
     game.vote(P2, R_A0)
     assert not game.everyone_voted()
@@ -728,5 +721,5 @@ def test_apply_rejects_unknown_actions() -> None:
 def test_events_round_trip_through_json() -> None:
     game = in_vote({P1: R_A0, P2: R_A1, P3: R_A2})
     for event in game.consult_reference(P1) + game.vote(P1, R_A0) + game.close_vote():
-        again = Event.from_dict(json.loads(json.dumps(event.to_dict())))
+        again = RefutationEvent.from_dict(json.loads(json.dumps(event.to_dict())))
         assert again == event

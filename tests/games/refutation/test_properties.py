@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from games.refutation import (
     CardKind,
-    Event,
     GameError,
     Options,
     Phase,
     Player,
     Refutation,
+    RefutationEvent,
     Result,
 )
 from games.refutation.model import TARGETS
@@ -119,13 +119,13 @@ class Watcher:
         self.public_cards: set[int] = set()
         """Hand cards that were revealed once (they may be named in public afterwards)."""
 
-    def check(self, events: list[Event]) -> None:
+    def check(self, events: list[RefutationEvent]) -> None:
         game = self.game
         check_zones(game)
         for event in events:
             if event.kind == "cards_revealed":
                 self.public_cards |= set(event.data["cards"])
-            assert Event.from_dict(json.loads(json.dumps(event.to_dict()))) == event
+            assert RefutationEvent.from_dict(json.loads(json.dumps(event.to_dict()))) == event
         secret = {c for hand in game.hands.values() for c in hand} - self.public_cards
         for event in events:
             if event.private_to is None:

@@ -8,12 +8,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from games.resistance import (
     SPY_COUNT,
     Character,
-    Event,
     MissingVote,
     MissionChoice,
     Options,
     Player,
     Resistance,
+    ResistanceEvent,
     Role,
     TeamVote,
     Variant,
@@ -45,7 +45,7 @@ def resistance_ids(game: Resistance) -> list[int]:
     return [p.id for p in game.players if game.roles[p.id] is Role.RESISTANCE]
 
 
-def propose_any(game: Resistance, team: Sequence[int] | None = None) -> list[Event]:
+def propose_any(game: Resistance, team: Sequence[int] | None = None) -> list[ResistanceEvent]:
     """The leader proposes ``team`` or the first team_size players in seat order."""
     if team is None:
         team = [p.id for p in game.players[: game.team_size]]
@@ -59,7 +59,7 @@ def play_round(
     accept: bool = True,
     sabotages: int = 0,
     votes: Mapping[int, TeamVote] | None = None,
-) -> list[Event]:
+) -> list[ResistanceEvent]:
     """Propose, vote (everyone accepts or rejects unless ``votes``), the first ``sabotages``
     spies on the team sabotage, resolve. Returns the resolve events."""
     propose_any(game, team)
@@ -84,11 +84,11 @@ def team_with_spies(game: Resistance, spies: int) -> list[int]:
     return spy_ids + others
 
 
-def kinds(events: Iterable[Event]) -> list[str]:
+def kinds(events: Iterable[ResistanceEvent]) -> list[str]:
     return [e.kind for e in events]
 
 
-def by_kind(events: Iterable[Event], kind: str) -> Event:
+def by_kind(events: Iterable[ResistanceEvent], kind: str) -> ResistanceEvent:
     found = [e for e in events if e.kind == kind]
     assert len(found) == 1, f"expected one {kind}, got {found}"
     return found[0]

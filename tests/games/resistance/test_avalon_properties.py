@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from games.resistance import (
     SPY_COUNT,
-    Event,
     MissingVote,
     Options,
     Phase,
     Resistance,
+    ResistanceEvent,
     Variant,
     apply_action,
     can_apply,
@@ -71,7 +71,7 @@ def avalon_options(draw: st.DrawFn) -> tuple[int, Options]:
     return n, options
 
 
-def check_avalon_event(game: Resistance, event: Event) -> None:
+def check_avalon_event(game: Resistance, event: ResistanceEvent) -> None:
     assert json.loads(json.dumps(event.to_dict())) == event.to_dict()
     if event.private_to is not None:
         assert event.kind in AVALON_PRIVATE, event

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 from games.resistance import (
     MAX_REJECTIONS,
     SPY_COUNT,
-    Event,
     GameError,
     MissingVote,
     Options,
     Phase,
     Resistance,
+    ResistanceEvent,
     Role,
     apply_action,
     can_apply,
@@ -64,7 +64,7 @@ def _keys(value: Any) -> set[str]:
     return set()
 
 
-def check_event(game: Resistance, event: Event) -> None:
+def check_event(game: Resistance, event: ResistanceEvent) -> None:
     assert json.loads(json.dumps(event.to_dict())) == event.to_dict()
     if event.private_to is None:
         assert event.kind in PUBLIC_KINDS, event

@@ -8,13 +8,15 @@ import random
 import pytest
 
 from games.resistance import (
-    Event,
+    LeaderChanged,
     MissingVote,
     MissionChoice,
     Options,
     Player,
     Resistance,
+    ResistanceEvent,
     TeamVote,
+    VoteCast,
     apply_action,
 )
 
@@ -155,10 +157,10 @@ def test_equality() -> None:
 
 
 def test_value_types_round_trip() -> None:
-    event = Event("vote_cast", {"player": 1, "vote": "accept", "changed": False}, private_to=1)
-    assert Event.from_dict(json.loads(json.dumps(event.to_dict()))) == event
-    public = Event("leader_changed", {"leader": 2, "previous": 1})
-    assert Event.from_dict(public.to_dict()) == public and not public.is_private
+    event = VoteCast(player=1, vote=TeamVote.ACCEPT, changed=False, private_to=1)
+    assert ResistanceEvent.from_dict(json.loads(json.dumps(event.to_dict()))) == event
+    public = LeaderChanged(leader=2, previous=1)
+    assert ResistanceEvent.from_dict(public.to_dict()) == public and not public.is_private
     for options in (Options(), Options(missing_vote=MissingVote.ACCEPT)):
         assert Options.from_dict(json.loads(json.dumps(options.to_dict()))) == options
     assert Options.from_dict({}) == Options()
