@@ -9,24 +9,62 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from games.common import GameError, Player
+from games.common import Event, GameError, Player
 
 CHOICES = ("first", "second")
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 
 @dataclass(frozen=True)
-class Event:
-    """Something that happened; ``private_to``: the one player who may see it (a vote)."""
+class PollEvent(Event):
+    """Something that happened in a poll (``games.common.Event``: typed, stored as JSON)."""
 
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
-    private_to: int | None = None
+    KINDS: ClassVar[dict[str, type[Event]]] = {}
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "data": dict(self.data), "private_to": self.private_to}
+
+@dataclass(frozen=True)
+class PollOpened(PollEvent):
+    kind = "poll_opened"
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PollVoted(PollEvent):
+    """Private to the voter: their first answer."""
+
+    kind = "poll_voted"
+    choice: str
+
+
+@dataclass(frozen=True)
+class PollVoteChanged(PollEvent):
+    """Private to the voter: a changed answer."""
+
+    kind = "poll_vote_changed"
+    choice: str
+
+
+@dataclass(frozen=True)
+class PollClosed(PollEvent):
+    """Who chose what (user ids, seat order)."""
+
+    kind = "poll_closed"
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerSubstituted(PollEvent):
+    kind = "player_substituted"
+    old: int
+    new: int
+
+
+@dataclass(frozen=True)
+class PollCancelled(PollEvent):
+    kind = "poll_cancelled"
 
 
 @dataclass(frozen=True)
@@ -47,7 +85,7 @@ class Poll:
     closed: bool = False
 
     @classmethod
-    def setup(cls, players: Sequence[Player]) -> tuple[Poll, list[Event]]:
+    def setup(cls, players: Sequence[Player]) -> tuple[Poll, list[PollEvent]]:
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise GameError(
                 "poll.error.player_count",
@@ -56,7 +94,7 @@ class Poll:
         if len({p.id for p in players}) != len(players):
             raise GameError("poll.error.player_twice")
         poll = cls(list(players))
-        return poll, [Event("poll_opened", {"players": [p.id for p in players]})]
+        return poll, [PollOpened(players=tuple(p.id for p in players))]
 
     # -- reading --------------------------------------------------------------------------
 
@@ -84,7 +122,7 @@ class Poll:
 
     # -- acting ---------------------------------------------------------------------------
 
-    def vote(self, user_id: int, choice: str) -> list[Event]:
+    def vote(self, user_id: int, choice: str) -> list[PollEvent]:
         """Record (or change) a player's answer: private until the poll closes."""
         if self.closed:
             raise GameError("poll.error.closed")
@@ -93,17 +131,17 @@ class Poll:
         self.player(user_id)
         changed = user_id in self.votes
         self.votes[user_id] = choice
-        kind = "poll_vote_changed" if changed else "poll_voted"
-        return [Event(kind, {"choice": choice}, private_to=user_id)]
+        answered = PollVoteChanged if changed else PollVoted
+        return [answered(choice=choice, private_to=user_id)]
 
-    def close(self) -> list[Event]:
+    def close(self) -> list[PollEvent]:
         if self.closed:
             raise GameError("poll.error.closed")
         self.closed = True
         result = self.result()
-        return [Event("poll_closed", {c: list(result.voters[c]) for c in CHOICES})]
+        return [PollClosed(first=result.voters["first"], second=result.voters["second"])]
 
-    def substitute(self, old_id: int, new: Player) -> list[Event]:
+    def substitute(self, old_id: int, new: Player) -> list[PollEvent]:
         """``new`` takes ``old_id``'s seat; the leaver's answer goes with them."""
         if self.closed:
             raise GameError("poll.error.closed")
@@ -112,11 +150,11 @@ class Poll:
             raise GameError("poll.error.player_twice")
         self.players = [new if p.id == old_id else p for p in self.players]
         self.votes.pop(old_id, None)
-        return [Event("player_substituted", {"old": old_id, "new": new.id})]
+        return [PlayerSubstituted(old=old_id, new=new.id)]
 
-    def cancel(self) -> list[Event]:
+    def cancel(self) -> list[PollEvent]:
         self.closed = True
-        return [Event("poll_cancelled")]
+        return [PollCancelled()]
 
     # -- storage --------------------------------------------------------------------------
 

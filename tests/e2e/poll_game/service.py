@@ -21,7 +21,7 @@ from db import repo
 from db.models import Deadline, Game, Player
 from games.common import GameError
 from games.common import Player as EnginePlayer
-from tests.e2e.poll_game.rules import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Event, Poll
+from tests.e2e.poll_game.rules import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Poll, PollEvent
 
 VOTE = "pl_vote"  # the poll's one deadline (prefix "pl", its plugin's)
 
@@ -239,7 +239,7 @@ class PollService(GameService):
             outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
         return await self.run(outcome)
 
-    def end_state(self, state: Poll) -> list[Event]:
+    def end_state(self, state: Poll) -> list[PollEvent]:
         return state.cancel()
 
     async def cancel(self, actor: Actor, game_id: int) -> str:
