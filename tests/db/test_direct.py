@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import repo
-from db.direct import APP, PostgresVotes, Unavailable, open_direct_votes
-from db.engine import make_engine
+from db.direct import APP, PostgresVotes, SqliteVotes, Unavailable, open_direct_votes
+from db.engine import make_engine, sqlite_file
 from tests.db import queries
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -194,3 +195,37 @@ async def test_a_lost_postgresql_connection_is_opened_again_or_unavailable(
         with pytest.raises(Unavailable):
             async with unreachable.transaction([game_id], "rs_vote", [11]):
                 pytest.fail("read without a connection")
+
+
+async def test_sqlite_never_waits_for_another_process_and_checkpoints_aside(
+    backend: str, db_url: str, engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """SQLite's direct path runs on the event loop: the write lock held by another process
+    (another connection, outside this process's gate) makes it Unavailable at once rather than
+    wait; its commits leave the WAL to a PASSIVE checkpoint in a worker thread."""
+    if backend != "sqlite":
+        pytest.skip("SQLite's path")
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, SqliteVotes)
+    game_id, _ = await two_games(sessions)
+    other = sqlite3.connect(str(sqlite_file(make_url(db_url))), isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with pytest.raises(Unavailable):
+            async with direct.transaction([game_id], "rs_vote", [11]):
+                pytest.fail("began while another process holds the write lock")
+        assert loop.time() - started < 1.0  # busy_timeout is 5 s elsewhere
+        other.execute("ROLLBACK")
+        direct.CHECKPOINT_EVERY = 2
+        for value in ("reject", "accept"):
+            async with direct.transaction([game_id], "rs_vote", [11]) as (tx, _, _, _):
+                await tx.write_and_commit([(game_id, "p1", "team", 11, value)], [], T0)
+        await asyncio.sleep(0.5)
+        assert direct.checkpoints == 1
+        async with sessions.begin() as s:
+            assert await repo.votes_for(s, game_id, "p1", "team") == {11: "accept"}
+    finally:
+        other.close()
+        await direct.close()
