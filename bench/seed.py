@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
-from bot.config import ResistanceDefaults
+from bot.options import RESISTANCE_OPTIONS
 from db.engine import is_sqlite, make_engine, migrate
 from db.models import Deadline, Game, Player
 from games.resistance import Options, Resistance
@@ -82,7 +82,7 @@ def seed_rows(
     ``extra_deadlines`` more future reminders spread over the games (to reach a deadline count).
     The floor scenario uses the same plan without a database."""
     overdue = overdue or set()
-    defaults = {k: v for k, v in vars(ResistanceDefaults()).items()}
+    defaults = RESISTANCE_OPTIONS.defaults()
     rng = random.Random(seed)
     game_rows: list[dict[str, Any]] = []
     player_rows: list[dict[str, Any]] = []

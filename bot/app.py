@@ -129,6 +129,7 @@ class GameBot(commands.AutoShardedBot):
             clock=clock,
             rng=rng or random.Random(),
             defaults={p.kind: p.config_defaults(settings) for p in self.registry},
+            options={p.kind: p.schema for p in self.registry},
             busy_wait=settings.database.busy_wait_seconds,
             limits=settings.moderation,
         )

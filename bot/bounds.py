@@ -14,6 +14,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.options import number_text
+
 NUMBERS = (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number)
 
 
@@ -28,11 +30,7 @@ class OutOfBounds(app_commands.CheckFailure):
 
 def shown(value: float | None) -> str:
     """A bound as people write it: 336, 0.0005, 1000000."""
-    if value is None:
-        return "…"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.6f}".rstrip("0")
+    return "…" if value is None else number_text(value)
 
 
 def within_bounds(interaction: discord.Interaction) -> bool:

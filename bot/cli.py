@@ -40,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     names = list(demos())  # the built-in games' demos (bot.plugins)
     demo.add_argument("--game", choices=names, default=names[0])
     demo.add_argument("--seed", type=int, default=7)
+    sub.add_parser(
+        "options-table", help="print the README's table of every game's options (Markdown)"
+    )
     deck = sub.add_parser("deck", help="Refutation Game decks")
     deck_sub = deck.add_subparsers(dest="deck_command", required=True, metavar="ACTION")
     check = deck_sub.add_parser(
@@ -84,6 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.demo import run_demo
 
         return asyncio.run(run_demo(game=args.game, seed=args.seed))
+    if args.command == "options-table":
+        from bot.options import README_END, README_START, readme_table
+
+        print("\n".join([README_START, readme_table(), README_END]))
+        return 0
     if args.command == "deck":
         seconds = args.seconds if args.seconds else settings.decks.check_seconds
         return _deck_check(args.file, seconds, settings.decks.max_kb * 1024)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from bot.options import OptionError
+
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/bot.sqlite3"
@@ -56,41 +58,6 @@ class MetricsSettings:
 
 
 @dataclass(frozen=True)
-class ResistanceDefaults:
-    vote_hours: float = 24.0
-    early_close: bool = False
-    lock_during_vote: bool = True
-    missing_vote: str = "reject"
-    reminder_hours: float = 2.0
-    leader_hours: float = 0.0
-    moderators_see_roles: bool = False
-    deadline_time: str = ""
-    min_hours: float = 12.0
-    variant: str = "classic"
-    percival: bool = False
-    morgana: bool = False
-    mordred: bool = False
-    oberon: bool = False
-    lady_of_the_lake: bool = False
-
-    def __post_init__(self) -> None:
-        if self.variant not in ("classic", "avalon"):
-            raise ConfigError('[games.resistance] variant must be "classic" or "avalon"')
-
-
-@dataclass(frozen=True)
-class RefutationDefaults:
-    target: int = 5
-    techniques: bool = False
-    choice_hours: float = 24.0
-    vote_hours: float = 24.0
-    deck: str = ""
-    """A deck NAME (see ``DeckSettings``); empty: the default deck."""
-    deadline_time: str = ""
-    min_hours: float = 12.0
-
-
-@dataclass(frozen=True)
 class DeckSettings:
     """Where decks come from besides the default one, and how uploads are checked."""
 
@@ -109,8 +76,10 @@ class Settings:
     database: DatabaseSettings = DatabaseSettings()
     moderation: ModerationSettings = ModerationSettings()
     metrics: MetricsSettings = MetricsSettings()
-    resistance: ResistanceDefaults = ResistanceDefaults()
-    refutation: RefutationDefaults = RefutationDefaults()
+    #: the defaults for new games of each game the config names, by kind: ``[games.<kind>]``
+    #: read by the game's options schema over the schema's own defaults (a game it does not
+    #: name has the schema's: ``GamePlugin.config_defaults``)
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
     decks: DeckSettings = DeckSettings()
     log_level: str = "INFO"
     #: let discord.py (and the SQLite driver) log at DEBUG: they dump request and event
@@ -197,15 +166,22 @@ def _check_metrics(settings: MetricsSettings) -> MetricsSettings:
     return settings
 
 
-def _check_deck_name(defaults: RefutationDefaults) -> RefutationDefaults:
-    from bot.decks import NAME
+def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every game's defaults: its ``[games.<kind>]`` section read by its options schema."""
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise ConfigError("[games] holds one table per game: [games.<game>]")
+    if not data:
+        return {}
+    from bot.plugins import builtin_schemas  # the built-in games (they import their cogs)
 
-    if defaults.deck and not NAME.fullmatch(defaults.deck):
-        raise ConfigError(
-            "[games.refutation] deck is a deck name (lower-case letters, digits, - and _, at most "
-            "32): put the file in [decks] decks_dir and give its name without .toml"
-        )
-    return defaults
+    schemas = builtin_schemas()
+    unknown = sorted(set(data) - set(schemas))
+    if unknown:
+        raise ConfigError(f"unknown game(s) in [games]: {', '.join(unknown)}")
+    try:
+        return {kind: schemas[kind].parse_config(section) for kind, section in data.items()}
+    except OptionError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _check_decks(decks: DeckSettings) -> DeckSettings:
@@ -260,10 +236,7 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
         database=_check_database(_section(DatabaseSettings, database_data, "database")),
         moderation=_check_moderation(_section(ModerationSettings, moderation_data, "moderation")),
         metrics=_check_metrics(_section(MetricsSettings, metrics_data, "metrics")),
-        resistance=_section(ResistanceDefaults, games.get("resistance", {}), "games.resistance"),
-        refutation=_check_deck_name(
-            _section(RefutationDefaults, games.get("refutation", {}), "games.refutation")
-        ),
+        games=_games(games),
         decks=_check_decks(_section(DeckSettings, decks_data, "decks")),
         log_level=str(logging_section.get("level", "INFO")).upper(),
         discord_debug=_logging_flag(logging_section),

@@ -64,15 +64,14 @@ class GuildSettingsService:
     ) -> str:
         await self._require_manager(actor)
         known = self.app.defaults[kind]
-        given = {k: v for k, v in given.items() if v is not None}
+        given = self.app.schema(kind).given(given, "settings")
         daily.check_options(given)
         async with self.app.sessions.begin() as s:
             settings = await repo.get_guild_settings(s, guild_id)
-            current = dict(getattr(settings, f"{kind}_defaults") or {})
-            current.update({k: v for k, v in given.items() if v is not None and k in known})
-            setattr(settings, f"{kind}_defaults", current)
+            current = {**settings.defaults_for(kind), **given}
+            settings.set_defaults_for(kind, current)
             await repo.save_guild_settings(s, settings)
-        return self.describe(actor, kind, {**known, **current})
+        return self.describe(actor, kind, self.app.schema(kind).merge(known, current, {}))
 
     async def set_timezone(self, actor: Actor, guild_id: int, zone: str) -> str:
         await self._require_manager(actor)
@@ -166,11 +165,8 @@ class GuildSettingsService:
             ),
         ]
         lines.append(t("daily.show", actor.lang, zone=settings.timezone or daily.DEFAULT_ZONE))
-        for kind in self.app.defaults:  # the registered games (bot.plugins)
-            merged = {
-                **self.app.defaults[kind],
-                **(getattr(settings, f"{kind}_defaults", None) or {}),
-            }
+        for kind, schema in self.app.options.items():  # the registered games (bot.plugins)
+            merged = schema.merge(self.app.defaults[kind], settings.defaults_for(kind), {})
             lines.append(self.describe(actor, kind, merged))
         lines.append(
             t(

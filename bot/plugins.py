@@ -87,10 +87,18 @@ class GamePlugin:
             raise ValueError(f"game {self.kind!r}: its options are {self.options.kind!r}'s")
 
     def config_defaults(self, settings: Settings) -> dict[str, Any]:
-        """The defaults of its options for a new game, before the guild's and the command's."""
+        """The defaults of its options for a new game, before the guild's and the command's:
+        its ``[games.<kind>]`` of the config, read by its schema, else the schema's."""
         if self.defaults is not None:
             return dict(self.defaults(settings))
+        if self.kind in settings.games:
+            return dict(settings.games[self.kind])
         return self.options.defaults() if self.options is not None else {}
+
+    @property
+    def schema(self) -> OptionsSchema:
+        """Its options (none: an empty schema)."""
+        return self.options if self.options is not None else OptionsSchema(self.kind, ())
 
 
 class Registry:
@@ -145,3 +153,8 @@ def load_plugin(module: str) -> GamePlugin:
 def builtin_plugins() -> tuple[GamePlugin, ...]:
     """The built-in games' records (imported on first use: they import the cogs)."""
     return tuple(load_plugin(module) for module in BUILTIN)
+
+
+def builtin_schemas() -> dict[str, OptionsSchema]:
+    """The built-in games' options schemas, by kind (the config's ``[games.<kind>]``)."""
+    return {plugin.kind: plugin.schema for plugin in builtin_plugins()}

@@ -44,6 +44,7 @@ from bot.i18n import Lang, game_name, lang_of, t
 from bot.locks import GameLocks
 from bot.names import listing, ordered, shown
 from bot.notify import notify_effects
+from bot.options import OptionsSchema
 from db import repo
 from db.engine import is_busy
 from db.models import Deadline, EffectStatus, Game, Player
@@ -171,6 +172,7 @@ class Services:
         clock: Clock,
         rng: random.Random,
         defaults: dict[str, dict[str, Any]],
+        options: dict[str, OptionsSchema] | None = None,
         busy_wait: float = 600.0,
         limits: ModerationSettings | None = None,
     ) -> None:
@@ -182,10 +184,16 @@ class Services:
         self.clock = clock
         self.rng = rng
         self.defaults = defaults
+        #: each registered game's options schema, by kind (bot.plugins)
+        self.options = options or {}
         self.locks = GameLocks()
         self.scheduler: DeadlineScheduler | None = None
         self.decks = DeckRegistry()
         self.dispatcher: Dispatcher | None = None
+
+    def schema(self, kind: str) -> OptionsSchema:
+        """The options schema of a game (an empty one for a game that has none)."""
+        return self.options.get(kind) or OptionsSchema(kind, ())
 
 
 class GameService(ABC):
@@ -439,10 +447,9 @@ class GameService(ABC):
     ) -> dict[str, Any]:
         """Config defaults, then the guild's defaults, then what the moderator typed."""
         settings = await repo.get_guild_settings(s, guild_id)
-        guild_defaults = getattr(settings, f"{self.kind}_defaults", None) or {}
-        options = dict(self.app.defaults[self.kind])
-        options.update({k: v for k, v in guild_defaults.items() if k in options})
-        options.update({k: v for k, v in given.items() if v is not None})
+        options = self.app.schema(self.kind).merge(
+            self.app.defaults[self.kind], settings.defaults_for(self.kind), given
+        )
         daily.check_options(options)
         return options
 

@@ -4,7 +4,6 @@ service, answer privately."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
 from typing import Any
 
 import discord
@@ -17,7 +16,7 @@ from bot.options import REFUTATION_OPTIONS
 from bot.plugins import GamePlugin
 from bot.refutation import ABSTAIN, RefutationService, m
 from bot.service import Actor
-from cogs.daily_options import DAILY_OPTIONS
+from cogs.game_options import with_options
 from cogs.interaction import respond, service_of
 from cogs.lobby import (
     TAG_DESCRIPTION,
@@ -27,16 +26,6 @@ from cogs.lobby import (
     open_game,
 )
 from cogs.records import RecordCommands
-
-# The options of a game, shared by /refutation new and /settings refutation.
-GAME_OPTIONS = {
-    "target": "Refuted disinformation cards the table needs to win (5, 7 or 9)",
-    "techniques": "Play with the rhetorical-technique cards",
-    "choice_hours": "Hours for the secret choice of cards (default 24)",
-    "vote_hours": "Hours for the vote (default 24)",
-    **DAILY_OPTIONS,
-}
-TARGET_CHOICES = [app_commands.Choice(name=str(n), value=n) for n in (5, 7, 9)]
 
 
 class ChoiceSelect(
@@ -187,28 +176,12 @@ class RefutationCog(
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Refutation Game here")
-    @app_commands.describe(**GAME_OPTIONS, tag=TAG_DESCRIPTION)
+    @app_commands.describe(tag=TAG_DESCRIPTION)
     @app_commands.autocomplete(tag=forum_tags)
-    @app_commands.choices(target=TARGET_CHOICES)
+    @with_options(REFUTATION_OPTIONS, "new")
     async def new(
-        self,
-        interaction: discord.Interaction,
-        target: int | None = None,
-        techniques: bool | None = None,
-        choice_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
-        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
-        deadline_time: str | None = None,
-        min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
-        tag: str | None = None,
+        self, interaction: discord.Interaction, tag: str | None = None, **given: Any
     ) -> None:
-        given = {
-            "target": target,
-            "techniques": techniques,
-            "choice_hours": choice_hours,
-            "vote_hours": vote_hours,
-            "deadline_time": deadline_time,
-            "min_hours": min_hours,
-        }
         await open_game(
             interaction,
             lambda tag: self.service.new(
@@ -291,7 +264,6 @@ PLUGIN = GamePlugin(
     deadline_prefixes=("rf",),
     service=RefutationService,
     cog=__name__,
-    defaults=lambda settings: asdict(settings.refutation),
     options=REFUTATION_OPTIONS,
     buttons=(ChoiceSelect, VoteButton),
     views={"rf_choice": choice_view, "rf_vote": vote_view},

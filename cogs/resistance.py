@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
 from typing import Any
 
 import discord
@@ -16,7 +15,7 @@ from bot.options import RESISTANCE_OPTIONS
 from bot.plugins import GamePlugin
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
-from cogs.daily_options import DAILY_OPTIONS
+from cogs.game_options import with_options
 from cogs.interaction import respond, service_of
 from cogs.lobby import (
     TAG_DESCRIPTION,
@@ -34,32 +33,6 @@ CHOICES: dict[str, TeamVote | MissionChoice] = {
     "support": MissionChoice.SUPPORT,
     "sabotage": MissionChoice.SABOTAGE,
 }
-
-
-# The options of a game, shared by /resistance new and /settings resistance.
-GAME_OPTIONS = {
-    "vote_hours": "Hours from a proposal to the result (default 24)",
-    "early_close": "Resolve as soon as every vote is in",
-    "lock_during_vote": "Close the debate while the vote runs",
-    "missing_vote": "How a missing vote counts",
-    "reminder_hours": "Remind non-voters this many hours before the deadline (0 = off)",
-    "leader_hours": "Skip a leader who has not proposed within this many hours (0 = off)",
-    **DAILY_OPTIONS,
-    "variant": "classic, or avalon (Merlin and the Assassin, and the roles below)",
-    "percival": "Avalon: Percival, who sees Merlin (and Morgana)",
-    "morgana": "Avalon: Morgana, whom Percival may take for Merlin (needs Percival)",
-    "mordred": "Avalon: Mordred, hidden from Merlin",
-    "oberon": "Avalon: Oberon, unknown to the other evil players",
-    "lady_of_the_lake": "Avalon: the Lady of the Lake (recommended from 7 players)",
-}
-MISSING_VOTE = [
-    app_commands.Choice(name="reject", value="reject"),
-    app_commands.Choice(name="accept", value="accept"),
-]
-VARIANT = [
-    app_commands.Choice(name="classic", value="classic"),
-    app_commands.Choice(name="avalon", value="avalon"),
-]
 
 
 class VoteButton(
@@ -173,44 +146,12 @@ class ResistanceCog(
         super().__init__()
 
     @app_commands.command(name="new", description="Open a game of The Resistance in this channel")
-    @app_commands.describe(**GAME_OPTIONS, tag=TAG_DESCRIPTION)
+    @app_commands.describe(tag=TAG_DESCRIPTION)
     @app_commands.autocomplete(tag=forum_tags)
-    @app_commands.choices(missing_vote=MISSING_VOTE, variant=VARIANT)
+    @with_options(RESISTANCE_OPTIONS, "new")
     async def new(
-        self,
-        interaction: discord.Interaction,
-        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
-        early_close: bool | None = None,
-        lock_during_vote: bool | None = None,
-        missing_vote: str | None = None,
-        reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
-        leader_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
-        deadline_time: str | None = None,
-        min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
-        variant: str | None = None,
-        percival: bool | None = None,
-        morgana: bool | None = None,
-        mordred: bool | None = None,
-        oberon: bool | None = None,
-        lady_of_the_lake: bool | None = None,
-        tag: str | None = None,
+        self, interaction: discord.Interaction, tag: str | None = None, **given: Any
     ) -> None:
-        given = {
-            "vote_hours": vote_hours,
-            "early_close": early_close,
-            "lock_during_vote": lock_during_vote,
-            "missing_vote": missing_vote,
-            "reminder_hours": reminder_hours,
-            "leader_hours": leader_hours,
-            "deadline_time": deadline_time,
-            "min_hours": min_hours,
-            "variant": variant,
-            "percival": percival,
-            "morgana": morgana,
-            "mordred": mordred,
-            "oberon": oberon,
-            "lady_of_the_lake": lady_of_the_lake,
-        }
         assert interaction.guild_id is not None
         await open_game(
             interaction,
@@ -312,7 +253,6 @@ PLUGIN = GamePlugin(
     deadline_prefixes=("rs",),
     service=ResistanceService,
     cog=__name__,
-    defaults=lambda settings: asdict(settings.resistance),
     options=RESISTANCE_OPTIONS,
     buttons=(VoteButton, ChoiceMenu),
     views={"rs_vote": vote_view, "rs_avalon_choice": choice_view},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import aiohttp
 import discord
 from discord import app_commands
@@ -11,9 +13,9 @@ from bot import daily
 from bot.errors import UserError
 from bot.guild_settings import GuildSettingsService
 from bot.i18n import lang_of
+from bot.options import REFUTATION_OPTIONS, RESISTANCE_OPTIONS
 from bot.service import Actor
-from cogs import refutation as refutation_cog
-from cogs import resistance as resistance_cog
+from cogs.game_options import with_options
 from cogs.interaction import answer
 from cogs.lobby import game_bot
 
@@ -101,51 +103,17 @@ class SettingsCog(
     @app_commands.command(
         name="resistance", description="Default options for new games of The Resistance"
     )
-    @app_commands.describe(
-        **resistance_cog.GAME_OPTIONS,
-        moderators_see_roles="Moderators who do not play may see the roles",
-    )
-    @app_commands.choices(missing_vote=resistance_cog.MISSING_VOTE, variant=resistance_cog.VARIANT)
-    async def resistance(
-        self,
-        interaction: discord.Interaction,
-        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
-        early_close: bool | None = None,
-        lock_during_vote: bool | None = None,
-        missing_vote: str | None = None,
-        reminder_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
-        leader_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
-        moderators_see_roles: bool | None = None,
-        deadline_time: str | None = None,
-        min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
-        variant: str | None = None,
-        percival: bool | None = None,
-        morgana: bool | None = None,
-        mordred: bool | None = None,
-        oberon: bool | None = None,
-        lady_of_the_lake: bool | None = None,
+    @with_options(RESISTANCE_OPTIONS, "settings")
+    async def resistance(self, interaction: discord.Interaction, **given: Any) -> None:
+        await self.set_defaults(interaction, "resistance", given)
+
+    async def set_defaults(
+        self, interaction: discord.Interaction, kind: str, given: dict[str, Any]
     ) -> None:
-        given = {
-            "deadline_time": deadline_time,
-            "min_hours": min_hours,
-            "vote_hours": vote_hours,
-            "early_close": early_close,
-            "lock_during_vote": lock_during_vote,
-            "missing_vote": missing_vote,
-            "reminder_hours": reminder_hours,
-            "leader_hours": leader_hours,
-            "moderators_see_roles": moderators_see_roles,
-            "variant": variant,
-            "percival": percival,
-            "morgana": morgana,
-            "mordred": mordred,
-            "oberon": oberon,
-            "lady_of_the_lake": lady_of_the_lake,
-        }
         await answer(
             interaction,
             lambda: self.service.set_defaults(
-                Actor.of(interaction), interaction.guild_id or 0, "resistance", given
+                Actor.of(interaction), interaction.guild_id or 0, kind, given
             ),
         )
 
@@ -156,32 +124,9 @@ class SettingsCog(
     @refutation.command(
         name="defaults", description="Default options for new games of The Refutation Game"
     )
-    @app_commands.describe(**refutation_cog.GAME_OPTIONS)
-    @app_commands.choices(target=refutation_cog.TARGET_CHOICES)
-    async def refutation_defaults(
-        self,
-        interaction: discord.Interaction,
-        target: int | None = None,
-        techniques: bool | None = None,
-        choice_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
-        vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
-        deadline_time: str | None = None,
-        min_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
-    ) -> None:
-        given = {
-            "deadline_time": deadline_time,
-            "min_hours": min_hours,
-            "target": target,
-            "techniques": techniques,
-            "choice_hours": choice_hours,
-            "vote_hours": vote_hours,
-        }
-        await answer(
-            interaction,
-            lambda: self.service.set_defaults(
-                Actor.of(interaction), interaction.guild_id or 0, "refutation", given
-            ),
-        )
+    @with_options(REFUTATION_OPTIONS, "settings")
+    async def refutation_defaults(self, interaction: discord.Interaction, **given: Any) -> None:
+        await self.set_defaults(interaction, "refutation", given)
 
     async def deck_names(
         self, interaction: discord.Interaction, current: str

@@ -98,8 +98,9 @@ class GuildSettings(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     language: Mapped[str] = mapped_column(String(2), default=Language.EN.value)
     moderator_role_id: Mapped[int | None] = mapped_column(BigInteger)
-    resistance_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    refutation_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    #: the guild's defaults for new games, by kind: ``{"resistance": {"vote_hours": 48.0}}``
+    #: (only the options it set; read through the game's options schema, bot/options.py)
+    game_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
     #: any member may open a game (and moderates the games they opened)
     members_host: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: IANA zone of the daily deadline time (``deadline_time`` option)
@@ -107,6 +108,14 @@ class GuildSettings(Base):
     deck_name: Mapped[str | None] = mapped_column(String(32))
     """The Refutation Game's deck, by name (None: the config's, else the default deck)."""
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    def defaults_for(self, kind: str) -> dict[str, Any]:
+        """The guild's defaults for one game (only the options it set)."""
+        return dict((self.game_defaults or {}).get(kind) or {})
+
+    def set_defaults_for(self, kind: str, values: dict[str, Any]) -> None:
+        """Replace one game's defaults (a new dict, so the JSON column is seen as changed)."""
+        self.game_defaults = {**(self.game_defaults or {}), kind: dict(values)}
 
 
 class DeckContent(Base):

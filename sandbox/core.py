@@ -145,8 +145,8 @@ class Sandbox:
         #: the bot gets 413 / 40005 and the driver refuses, as Discord's client does
         self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
         #: the driver refuses option values outside their declared bounds (min/max value and
-        #: length, integer type), as Discord's client does; False plays a client that sends
-        #: them anyway (to prove the bot checks too)
+        #: length, integer type) or choices, as Discord's client does; False plays a client
+        #: that sends them anyway (to prove the bot checks too)
         self.enforce_option_bounds = True
         #: check every request against Discord's OpenAPI spec (sandbox/spec.py)
         self.check_spec = True
@@ -967,7 +967,7 @@ class Sandbox:
         if self.enforce_option_bounds:
             _check_bounds(opt, value)
         choices = opt.get("choices")
-        if choices and value not in [c["value"] for c in choices]:
+        if self.enforce_option_bounds and choices and value not in [c["value"] for c in choices]:
             raise SandboxError(f"{value!r} is not a choice of option {name!r}")
         return value
 

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.config import ConfigError
 from bot.options import (
-    GAME_SCHEMAS,
     REFUTATION_OPTIONS,
     RESISTANCE_OPTIONS,
     Option,
     OptionError,
     OptionsSchema,
 )
+from bot.plugins import builtin_plugins, builtin_schemas
+from tests.bot.test_config_shards import settings_from
 
 
 def test_the_defaults_are_those_of_the_games() -> None:
@@ -43,7 +46,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "deadline_time": "",
         "min_hours": 12.0,
     }
-    assert set(GAME_SCHEMAS) == {"resistance", "refutation"}
+    assert builtin_schemas() == {"resistance": RESISTANCE_OPTIONS, "refutation": REFUTATION_OPTIONS}
 
 
 def test_each_place_lists_its_options_in_order() -> None:
@@ -119,13 +122,16 @@ def test_what_a_command_was_given_is_checked() -> None:
 def test_merge_given_over_guild_over_config() -> None:
     config = RESISTANCE_OPTIONS.defaults()
     guild = {"vote_hours": 48.0, "early_close": True, "retired_option": 1}
-    given = {"vote_hours": 6.0, "early_close": None}
+    given = {"vote_hours": 6, "early_close": None, "deck_sha256": "ab"}
     merged = RESISTANCE_OPTIONS.merge(config, guild, given)
-    assert merged["vote_hours"] == 6.0  # per game
+    assert merged["vote_hours"] == 6.0 and isinstance(merged["vote_hours"], float)  # per game
+    assert merged["deck_sha256"] == "ab"  # what a service adds is kept
     assert merged["early_close"] is True  # the guild's (None: not given)
     assert merged["lock_during_vote"] is True  # the config's
     assert "retired_option" not in merged
     assert RESISTANCE_OPTIONS.merge(config, None, {}) == config
+    with pytest.raises(OptionError, match="vote_hours must be from"):
+        RESISTANCE_OPTIONS.merge(config, guild, {"vote_hours": 0})
 
 
 def test_a_schema_refuses_a_bad_declaration() -> None:
@@ -137,3 +143,56 @@ def test_a_schema_refuses_a_bad_declaration() -> None:
         Option("hours", float, 4.0, "Hours", min=0.0)
     with pytest.raises(TypeError, match="declared twice"):
         OptionsSchema("poll", (Option("a", bool, False, "A"), Option("a", bool, True, "A")))
+
+
+def test_the_config_reads_each_game_through_its_schema(tmp_path: Path) -> None:
+    plain = settings_from(tmp_path, "")
+    assert plain.games == {}  # each game's defaults are then its schema's:
+    assert {p.kind: p.config_defaults(plain) for p in builtin_plugins()} == {
+        "resistance": RESISTANCE_OPTIONS.defaults(),
+        "refutation": REFUTATION_OPTIONS.defaults(),
+    }
+    body = '[games.resistance]\nvote_hours = 2\n[games.refutation]\ntarget = 7\ndeck = "club"\n'
+    settings = settings_from(tmp_path, body)
+    games = {p.kind: p.config_defaults(settings) for p in builtin_plugins()}
+    assert games["resistance"]["vote_hours"] == 2.0
+    assert games["refutation"]["target"] == 7 and games["refutation"]["deck"] == "club"
+    assert games["refutation"]["vote_hours"] == 24.0
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("[games.poker]\nante = 1\n", "unknown game(s) in [games]: poker"),
+        ("[games]\nresistance = 1\n", "one table per game"),
+        ("[games.refutation]\ntarget = 4\n", "[games.refutation] target must be 5 or 7 or 9"),
+        ('[games.refutation]\ndeck = "a/b"\n', "[games.refutation] deck is a deck name"),
+        ('[games.resistance]\nvariant = "x"\n', '[games.resistance] variant must be "classic"'),
+    ],
+)
+def test_a_bad_game_section_is_refused(tmp_path: Path, body: str, words: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        settings_from(tmp_path, body)
+    assert words in str(caught.value)
+
+
+def test_the_readme_table_is_the_schemas() -> None:
+    """The README's options table is what ``python -m bot options-table`` prints."""
+    from bot.options import README_END, README_START, readme_table
+
+    text = (Path(__file__).parents[2] / "README.md").read_text()
+    assert text.count(README_START) == 1 and text.count(README_END) == 1
+    copy = text.split(README_START)[1].split(README_END)[0].strip()
+    assert copy == readme_table(), "README is stale: paste `python -m bot options-table`"
+    for schema in builtin_schemas().values():
+        for option in schema.options:
+            assert f"| `{option.name}` |" in copy
+
+
+def test_the_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.cli import main
+    from bot.options import README_START, readme_table
+
+    assert main(["options-table"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(README_START) and readme_table() in out

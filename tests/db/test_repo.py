@@ -36,14 +36,18 @@ async def test_guild_settings_default_then_saved(sessions: Sessions) -> None:
         settings = await repo.get_guild_settings(s, 7)
         assert settings.language == "en"
         assert settings.moderator_role_id is None
-        assert settings.resistance_defaults == {}
+        assert settings.game_defaults == {} and settings.defaults_for("resistance") == {}
         assert await queries.count_rows(s, GuildSettings) == 0  # not saved by a read
         settings.language = "fr"
-        settings.resistance_defaults = {"vote_hours": 48}
+        settings.set_defaults_for("resistance", {"vote_hours": 48})
         await repo.save_guild_settings(s, settings, at=T0)
     async with sessions.begin() as s:
         settings = await repo.get_guild_settings(s, 7)
-        assert (settings.language, settings.resistance_defaults) == ("fr", {"vote_hours": 48})
+        assert (settings.language, settings.defaults_for("resistance")) == (
+            "fr",
+            {"vote_hours": 48},
+        )
+        assert settings.game_defaults == {"resistance": {"vote_hours": 48}}
         assert settings.updated_at == T0
         settings.moderator_role_id = 2**62
         await repo.save_guild_settings(s, settings, at=T0 + timedelta(hours=1))
