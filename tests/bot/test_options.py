@@ -196,3 +196,11 @@ def test_the_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["options-table"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(README_START) and readme_table() in out
+
+
+def test_the_example_config_gives_the_schemas_defaults() -> None:
+    """config.example.toml writes every game option with its default, as the schema has it."""
+    from bot.config import load_settings
+
+    example = load_settings(Path(__file__).parents[2] / "config.example.toml", env={})
+    assert example.games == {k: s.defaults() for k, s in builtin_schemas().items()}
