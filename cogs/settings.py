@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import daily
+from bot import daily, limits
 from bot.errors import UserError
 from bot.guild_settings import GuildSettingsService
-from bot.i18n import lang_of
-from bot.options import REFUTATION_OPTIONS, RESISTANCE_OPTIONS
+from bot.i18n import game_name, lang_of
+from bot.options import REFUTATION_OPTIONS, RESISTANCE_OPTIONS, OptionsSchema
 from bot.service import Actor
 from cogs.game_options import with_options
 from cogs.interaction import answer
@@ -29,6 +29,27 @@ class SettingsCog(
         self.bot = bot
         self.service = GuildSettingsService(game_bot(bot).app)
         super().__init__()
+        # A registered game without a command of its own here gets /settings <kind>, made
+        # from its options schema (the built-in games' are written below).
+        group = self.app_command
+        assert group is not None
+        for plugin in game_bot(bot).registry:
+            if plugin.schema.at("settings") and group.get_command(plugin.kind) is None:
+                group.add_command(self.defaults_command(plugin.kind, plugin.schema))
+
+    def defaults_command(
+        self, kind: str, schema: OptionsSchema
+    ) -> app_commands.Command[Any, ..., None]:
+        """``/settings <kind>``: the game's options as the server's defaults."""
+
+        async def callback(interaction: discord.Interaction, **given: Any) -> None:
+            await self.set_defaults(interaction, kind, given)
+
+        return app_commands.Command(
+            name=kind,
+            description=limits.cut(f"Default options for new games of {game_name(kind)}", 100),
+            callback=with_options(schema, "settings")(callback),
+        )
 
     @app_commands.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction) -> None:

@@ -86,3 +86,36 @@ async def test_a_value_outside_the_choices_is_refused_and_changes_nothing(
     assert reply is not None and reply.ephemeral
     assert "missing_vote doit être l’une de ces valeurs\u00a0: reject, accept" in reply.text
     assert sb.channel_messages(table.channel) == []
+
+
+async def test_a_registered_game_gets_its_settings_command_from_its_schema(table: Any) -> None:
+    """The poll (a game registered by the test, tests/e2e/poll_game) has no command in
+    cogs/settings.py: ``/settings poll`` is made from its schema, its values kept in the JSON
+    column under ``poll``, and a new poll starts from them."""
+    from bot.harness import running_bot
+    from bot.plugins import builtin_plugins
+    from tests.e2e.play import TableGame
+    from tests.e2e.poll_game.plugin import PLUGIN, POLL_OPTIONS
+
+    async with running_bot(table.sb, table.url(), plugins=[*builtin_plugins(), PLUGIN]) as bot:
+        options = dict(all_leaves(table.sb, table.guild))["settings poll"]
+        assert [received(o) for o in options] == [declared(o) for o in POLL_OPTIONS.at("settings")]
+        game = TableGame(table, [])
+        reply = await game.slash(table.mod, "settings poll", vote_hours=2)
+        assert "vote_hours" in reply and "2" in reply
+        shown = (await game.slash(table.mod, "settings show")).splitlines()
+        assert any(line.startswith("Poll") and "vote_hours" in line for line in shown), shown
+        async with bot.sessions() as s:
+            saved = await repo.get_guild_settings(s, table.guild.id)
+        assert saved.game_defaults == {"poll": {"vote_hours": 2.0}}
+        await game.slash(table.mod, "poll new", question="Tea?")
+        async with bot.sessions() as s:
+            poll = await repo.active_game_in_channel(s, table.channel.id)
+        assert poll is not None and poll.options["vote_hours"] == 2.0
+        # Refused out of bounds by a modified client, privately; nothing saved.
+        table.sb.enforce_option_bounds = False
+        refused = await game.slash(table.mod, "settings poll", vote_hours=400)
+        assert "must be between 0.0005 and 336" in refused
+        async with bot.sessions() as s:
+            saved = await repo.get_guild_settings(s, table.guild.id)
+        assert saved.game_defaults == {"poll": {"vote_hours": 2.0}}
