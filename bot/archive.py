@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot import avalon
 from bot.i18n import MissingMessage, game_name, t
 from bot.names import ordered, sort_key
+from bot.render import resistance as render
 from db.models import Game
 from games import resistance as rs
 from games.common import Event
@@ -85,7 +85,7 @@ def listing(ids: Sequence[Any], names: Mapping[int, str]) -> str:
 
 def resistance_outcome(state: Any, lang: str) -> str:
     if state.options.is_avalon:
-        return avalon.outcome_head(state, lang).replace("**", "")
+        return render.outcome_head(state, lang).replace("**", "")
     if state.winner is None:
         return t("resistance.end.cancelled", lang).replace("**", "")
     reason = t(f"resistance.end.reason.{state.win_reason}", lang)
@@ -145,17 +145,7 @@ def resistance_markdown(game: Game, state: Any, events: Events, lang: str) -> st
                         )
                     )
             case rs.MissionResult():
-                key = "mission_success" if e.success else "mission_failed"
-                lines.append(
-                    "- "
-                    + t(
-                        f"resistance.result.{key}",
-                        lang,
-                        mission=e.mission,
-                        supports=e.supports,
-                        sabotages=e.sabotages,
-                    )
-                )
+                lines.append("- " + render.mission_line(e, "result", lang))
             case rs.LeaderSkipped():
                 lines += [
                     "",
@@ -164,7 +154,7 @@ def resistance_markdown(game: Game, state: Any, events: Events, lang: str) -> st
             case rs.PlayerSubstituted():
                 lines += ["", substituted(e, names, lang)]
             case rs.ResistanceEvent():
-                line = avalon.history_line(e, lambda i: md(names.get(i, str(i))), lang)
+                line = render.history_line(e, lambda i: md(names.get(i, str(i))), lang)
                 if line:
                     lines += ["", line.lstrip("• ")]
     return "\n".join(lines) + "\n"

@@ -7,7 +7,7 @@ Avalon differs. The rules are in ``games.resistance``; this is only their Discor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -15,29 +15,23 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.effects import DirectMessage, View
 from bot.errors import UserError
-from bot.i18n import DEFAULT_LANG, t
+from bot.i18n import t
 from bot.names import shown, sort_key
+from bot.render import resistance as render
+from bot.render.common import channel, ts
+from bot.render.resistance import ROLE_ORDER, key
 from bot.service import Actor, Effect, GameService, Outcome
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import (
     AVALON_OPTIONS,
-    Assassination,
-    AssassinationStarted,
     AvalonOnly,
-    Character,
-    EndReason,
-    GameOver,
-    LadyExamined,
-    LadyPassed,
     MissingVote,
     Options,
     Phase,
     Resistance,
     ResistanceEvent,
-    Role,
     Variant,
-    Winner,
     evil_characters,
     good_characters,
     verify_options,
@@ -48,23 +42,8 @@ AVALON = "rs_avalon"
 AVALON_REMINDER = "rs_avalon_reminder"
 AVALON_KINDS = (AVALON, AVALON_REMINDER)
 AVALON_PHASES = (Phase.LADY, Phase.ASSASSINATION)
-#: The order roles are listed in (the end reveal, the roles in play).
-ROLE_ORDER = (
-    Character.MERLIN,
-    Character.PERCIVAL,
-    Character.SERVANT,
-    Character.ASSASSIN,
-    Character.MORGANA,
-    Character.MORDRED,
-    Character.OBERON,
-    Character.MINION,
-)
 #: What a select menu does: examine with the Lady, or name Merlin.
 LADY_ACT, KILL_ACT = "lady", "kill"
-
-
-def key(name: str) -> str:
-    return "resistance.avalon." + name
 
 
 def engine_options(options: dict[str, Any]) -> Options:
@@ -81,34 +60,6 @@ def step_of(state: Resistance) -> int:
     return len(state.lady_holders) if state.phase is Phase.LADY else 0
 
 
-def history_line(event: ResistanceEvent, name: Callable[[int], str], lang: str) -> str | None:
-    """One line of the history (and of the game's record) for an Avalon event, else None."""
-    match event:
-        case LadyExamined(holder=holder, target=target):
-            return t(key("history.lady_examined"), lang, holder=name(holder), target=name(target))
-        case LadyPassed(holder=holder, to=to):
-            return t(key("history.lady_passed"), lang, holder=name(holder), to=name(to))
-        case AssassinationStarted():
-            return t(key("history.assassination_started"), lang)
-        case Assassination(assassin=assassin, target=target, merlin=merlin, hit=hit):
-            return t(
-                key(f"history.assassination_{'hit' if hit else 'miss'}"),
-                lang,
-                assassin=name(assassin),
-                target=name(target),
-                merlin=name(merlin),
-            )
-    return None
-
-
-def outcome_head(state: Resistance, lang: str) -> str:
-    """Who won an Avalon game and why (the game is over)."""
-    if state.winner is None:
-        return t("resistance.end.cancelled", lang)
-    side = "good" if state.winner is Winner.RESISTANCE else "evil"
-    return t(key(f"end.{side}"), lang, reason=t(key(f"end.reason.{state.win_reason}"), lang))
-
-
 class AvalonSteps(GameService):
     """The Avalon side of the Resistance service (ResistanceService's first base, so its
     ``super()`` is GameService)."""
@@ -119,12 +70,6 @@ class AvalonSteps(GameService):
         def load(self, game: Game) -> Resistance: ...
 
         def announce(self, game: Game, text: str, *, mention: int | None = None) -> Effect: ...
-
-        def names(
-            self, state: Resistance, ids: Sequence[int], lang: str, *, bold: bool = False
-        ) -> str: ...
-
-        def end_text(self, game: Game, state: Resistance) -> str: ...
 
         def post_leader_list(
             self, game: Game, state: Resistance, *, new: bool = False
@@ -197,144 +142,6 @@ class AvalonSteps(GameService):
             verify_options(engine_options(game.options), count)
         return await super().start(actor, game_id)
 
-    def start_text(self, game: Game, state: Resistance) -> str:
-        if not state.options.is_avalon:
-            return t(
-                "resistance.start.public",
-                game.lang,
-                count=len(state.players),
-                spies=len(state.spies),
-            )
-        present = set(state.characters.values())
-        named = [
-            c for c in ROLE_ORDER if c in present and c not in (Character.SERVANT, Character.MINION)
-        ]
-        roles = ", ".join(
-            [t(key(f"role_name.{c.value}"), game.lang) for c in named]
-            + [
-                t(key(f"role_plural.{c.value}"), game.lang)
-                for c in (Character.SERVANT, Character.MINION)
-                if c in present
-            ]
-        )
-        lines = [
-            t(
-                key("start.public"),
-                game.lang,
-                count=len(state.players),
-                spies=len(state.spies),
-                roles=roles,
-            )
-        ]
-        if state.lady_holder is not None:
-            lines.append(
-                t(key("start.lady"), game.lang, holder=shown(state.player(state.lady_holder).name))
-            )
-        return "\n".join(lines)
-
-    # -- roles --------------------------------------------------------------------------------
-
-    def names_of(self, state: Resistance, ids: Sequence[int], lang: str = DEFAULT_LANG) -> str:
-        """In alphabetical order (bot/names.py: the same for French and English), escaped."""
-        return self.names(state, ids, lang)
-
-    def avalon_role_text(self, state: Resistance, player_id: int, lang: str) -> str:
-        """The role DM: the role, whom it sees, and what the Lady showed this player."""
-        view = state.private_view(player_id)
-        character = view.character
-        assert character is not None
-        evil = self.names_of(state, view.spies)
-        if character is Character.PERCIVAL:
-            name = "percival_two" if state.options.morgana else "percival_one"
-            lines = [
-                t(
-                    key(f"role.{name}"),
-                    lang,
-                    candidates=self.names_of(state, view.merlin_candidates),
-                )
-            ]
-        else:
-            lines = [t(key(f"role.{character.value}"), lang, evil=evil)]
-        if character is Character.MERLIN and state.options.mordred:
-            lines.append(t(key("role.mordred_hidden"), lang))
-        if view.role is Role.SPY and character is not Character.OBERON and state.options.oberon:
-            lines.append(t(key("role.oberon_hidden"), lang))
-        if view.role is Role.SPY:
-            lines.append(t(key("role.evil_public"), lang))
-        for target, side in view.lady_results:
-            lines.append(self.lady_result_text(state, target, side, lang))
-        return "\n".join(lines)
-
-    def lady_result_text(self, state: Resistance, target: int, side: Role, lang: str) -> str:
-        return t(
-            key("lady.result"),
-            lang,
-            name=shown(state.player(target).name),
-            side=t(key(f"side.{side.value}"), lang),
-        )
-
-    def moderator_roles_text(self, state: Resistance, lang: str) -> str:
-        return "\n".join([t(key("role.moderator"), lang), self.roles_text(state, lang)])
-
-    def roles_text(self, state: Resistance, lang: str) -> str:
-        """One line per role: who held it."""
-        lines = []
-        for character in ROLE_ORDER:
-            ids = [pid for pid, c in state.characters.items() if c is character]
-            if ids:
-                lines.append(
-                    t(
-                        key("end.role_line"),
-                        lang,
-                        role=t(key(f"role_group.{character.value}"), lang),
-                        names=self.names_of(state, ids),
-                    )
-                )
-        return "\n".join(lines)
-
-    # -- the leader list, status, the end, the history ---------------------------------------
-
-    def lady_list_line(self, game: Game, state: Resistance) -> str | None:
-        holder = state.lady_holder
-        if holder is None:
-            return None
-        return t(key("lady.leaders"), game.lang, name=shown(state.player(holder).name))
-
-    def avalon_end_text(self, game: Game, state: Resistance) -> str:
-        return "\n".join([outcome_head(state, game.lang), self.roles_text(state, game.lang)])
-
-    def avalon_history_line(
-        self, state: Resistance, event: ResistanceEvent, lang: str
-    ) -> str | None:
-        def name(pid: int) -> str:
-            return shown(state.player(pid).name) if state.is_player(pid) else str(pid)
-
-        return history_line(event, name, lang)
-
-    def avalon_history_end(self, state: Resistance, lang: str) -> list[str]:
-        """The roles, at the end of the history of an ended Avalon game (never before)."""
-        if not state.options.is_avalon or not state.is_over:
-            return []
-        return [t(key("history.roles"), lang), self.roles_text(state, lang)]
-
-    async def avalon_status_lines(
-        self, s: AsyncSession, game: Game, state: Resistance, lang: str
-    ) -> list[str]:
-        lines = []
-        if state.lady_holder is not None:
-            lines.append(
-                t(key("lady.status"), lang, name=shown(state.player(state.lady_holder).name))
-            )
-        if state.phase in AVALON_PHASES:
-            due = await self.avalon_due(s, game)
-            if due:
-                lines.append(t("resistance.status.deadline", lang, deadline=self.stamp(due)))
-        return lines
-
-    def stamp(self, when: datetime) -> str:
-        epoch = int(when.timestamp())
-        return f"<t:{epoch}:F> (<t:{epoch}:R>)"
-
     # -- opening a private choice ---------------------------------------------------------------
 
     async def open_avalon_step(
@@ -353,19 +160,7 @@ class AvalonSteps(GameService):
             kinds=AVALON_KINDS,
             payload={"phase": state.phase.value, "step": step_of(state)},
         )
-        if state.phase is Phase.LADY:
-            holder = state.lady_holder
-            assert holder is not None
-            text = t(
-                key("lady.turn"),
-                game.lang,
-                holder=shown(state.player(holder).name),
-                eligible=self.names_of(state, state.lady_eligible),
-                deadline=self.stamp(due),
-            )
-        else:
-            text = t(key("assassination.started"), game.lang, deadline=self.stamp(due))
-        effects.append(self.announce(game, text))
+        effects.append(self.announce(game, render.lady_turn_text(state, game.lang, due)))
         chooser = await self.chooser_row(s, game, state)
         if chooser is not None:
             effects.append(self.choice_dm(game, state, chooser, due))
@@ -390,8 +185,8 @@ class AvalonSteps(GameService):
         text = t(
             key("lady.dm" if lady else "assassination.dm"),
             player.locale,
-            deadline=self.stamp(due),
-            where=f"<#{self.where(game)}>",
+            deadline=ts(due),
+            where=channel(self.where(game)),
         )
         placeholder = t(
             key("lady.placeholder" if lady else "assassination.placeholder"), player.locale
@@ -431,7 +226,7 @@ class AvalonSteps(GameService):
             if act == LADY_ACT:
                 events = state.examine(actor.id, target)
                 side = state.roles[target]
-                reply = self.lady_result_text(state, target, side, actor.lang)
+                reply = render.lady_result_text(state, target, side, actor.lang)
             else:
                 events = state.assassinate(actor.id, target)
                 reply = t(
@@ -453,7 +248,9 @@ class AvalonSteps(GameService):
         """The Lady was used or passed on (the next debate opens), or the Assassin named someone
         or no one (the game ends): save, cancel the step's deadlines, tell the channel."""
         await self.cancel_deadlines(s, game, AVALON_KINDS)
-        lines = [self.avalon_public_line(game, state, e) for e in events if e.private_to is None]
+        lines = [
+            render.avalon_public_line(state, e, game.lang) for e in events if e.private_to is None
+        ]
         text = "\n".join(line for line in lines if line)
         if state.is_over:
             # The assassination and the result in one post: who is Merlin, only with the end.
@@ -476,37 +273,12 @@ class AvalonSteps(GameService):
         game.status = "ended"
         game.ended_at = self.now()
         await self.save(s, game, state, events, actor)
-        end = "\n".join(part for part in (head, self.end_text(game, state)) if part)
+        end = "\n".join(part for part in (head, render.end_text(state, game.lang)) if part)
         return [
             self.post_leader_list(game, state),
             self.announce(game, end),
             await records.resistance_end_post(self, s, game, state),
         ]
-
-    def avalon_public_line(
-        self, game: Game, state: Resistance, event: ResistanceEvent
-    ) -> str | None:
-        lang = game.lang
-
-        def name(pid: int) -> str:
-            return shown(state.player(pid).name)
-
-        match event:
-            case LadyExamined(holder=holder, target=target):
-                return t(key("lady.examined"), lang, holder=name(holder), target=name(target))
-            case LadyPassed(holder=holder, to=to):
-                return t(key("lady.passed"), lang, holder=name(holder), to=name(to))
-            case Assassination(assassin=assassin, target=target, merlin=merlin, hit=hit):
-                return t(
-                    key("assassination.hit" if hit else "assassination.miss"),
-                    lang,
-                    assassin=name(assassin),
-                    target=name(target),
-                    merlin=name(merlin),
-                )
-            case GameOver(reason=EndReason.NO_ASSASSINATION):
-                return t(key("assassination.none"), lang)
-        return None
 
     # -- deadlines, reminders, moderation ------------------------------------------------------
 
@@ -542,13 +314,13 @@ class AvalonSteps(GameService):
     ) -> Outcome:
         chooser = await self.chooser_row(s, game, state)
         due = await self.avalon_due(s, game)
-        where = f"<#{self.where(game)}>"
+        where = channel(self.where(game))
         name = "lady.reminder" if state.phase is Phase.LADY else "assassination.reminder"
         waiting = [chooser] if chooser is not None else []
         dms: list[Effect] = [
             DirectMessage(
                 p.user_id,
-                t(key(name), p.locale, deadline=self.stamp(due) if due else "—", where=where),
+                t(key(name), p.locale, deadline=ts(due) if due else "—", where=where),
             )
             for p in waiting
         ]

@@ -140,10 +140,10 @@ def check_rendering(deck: Deck) -> None:
     and refuse the first page that breaks one of Discord's limits: a card's embed, its reference
     page, the select option of the secret choice, the vote buttons, a hand of the largest size
     (4 refutation cards and a technique card: one message), and the vote message."""
-    from bot.refutation import RefutationService, m, option_data
+    from bot.render import refutation as render
+    from bot.render.refutation import m, option_data
     from cogs.refutation import choice_view, vote_view
 
-    render = RefutationService(None)  # rendering needs no app: no database, no Discord
     big_id = 2**63 - 1  # the longest custom_id a game can have
     for lang in LANGS:
         sizes: dict[int, int] = {}

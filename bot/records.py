@@ -7,7 +7,7 @@ gives the same picture of the same game.
 from __future__ import annotations
 
 import io
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,12 +17,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot import archive, vote_matrix
 from bot.effects import Attachment, Post
 from bot.errors import UserError
+from bot.event_log import decode_events
 from bot.i18n import game_name, t
+from bot.render import resistance as resistance_render
 from db import repo
-from db.models import Event as EventRow
 from db.models import Game, GameStatus
 from games.common import Event
-from games.refutation import RefutationEvent
 from games.resistance import ResistanceEvent
 
 if TYPE_CHECKING:
@@ -39,24 +39,6 @@ def file_maker(data: bytes, filename: str, description: str | None = None) -> Fi
         return discord.File(io.BytesIO(data), filename=filename, description=description)
 
     return make
-
-
-#: Each game's family of events (the kinds its log may hold).
-EVENT_FAMILIES: dict[str, type[Event]] = {
-    "resistance": ResistanceEvent,
-    "refutation": RefutationEvent,
-}
-
-
-def decode_events(kind: str, rows: Iterable[EventRow]) -> list[Event]:
-    """The typed events of stored rows of a game of ``kind`` (rows of other kinds, such as a
-    moderator's reminder, are not the game's and are left out)."""
-    family = EVENT_FAMILIES[kind]
-    return [
-        family.decode(row.kind, row.payload, row.private_to)
-        for row in rows
-        if family.knows(row.kind)
-    ]
 
 
 async def public_events(s: AsyncSession, game: Game) -> list[Event]:
@@ -95,7 +77,7 @@ async def resistance_end_post(service: Any, s: AsyncSession, game: Game, state: 
     files are built when the post is delivered (the picture off the loop), from the stored
     state and events of the ended game, which no longer change."""
     lang = game.lang
-    text = await service.history_text(s, game, state, lang)
+    text = resistance_render.history_text(state, await resistance_events(s, game), lang)
     files = (Attachment("rs_matrix", (game.id, lang)), Attachment("record", (game.id, lang)))
     return Post(service.where(game), text, files=files)
 
@@ -253,7 +235,7 @@ async def resistance_history(service: ResistanceService, actor: Actor, game_id: 
         game = await repo.get_game(s, game_id)
         assert game is not None
         state = service.load(game)
-        text = await service.history_text(s, game, state, actor.lang)
+        text = resistance_render.history_text(state, await resistance_events(s, game), actor.lang)
         matrix = await resistance_matrix(s, game, state)
     return Reply(text, files=[await matrix_file(matrix, actor.lang, game_id)])
 

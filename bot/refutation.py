@@ -25,18 +25,18 @@ from bot.batch import GroupCommit
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import lang_of, t
-from bot.names import listing, ordered, shown
+from bot.names import listing, shown
+from bot.render import refutation as render
+from bot.render.common import channel, ts
+from bot.render.refutation import ABSTAIN, PASS, m, option_data
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply
 from db import repo
 from db.models import Deadline, Game, Player
 from games.refutation import (
-    Card,
-    CardKind,
     Deck,
     Options,
     Phase,
     Refutation,
-    Result,
 )
 from games.refutation import Player as EnginePlayer
 from games.refutation.errors import (
@@ -48,13 +48,7 @@ from games.refutation.errors import (
     UnknownCard,
 )
 from games.refutation.events import (
-    CardReturned,
-    CardWatched,
-    FeedRefreshed,
-    GameOver,
     ReferenceConsulted,
-    RefutationFailed,
-    RefutationSucceeded,
     TurnPassed,
 )
 from games.refutation.events import RefutationEvent as Event
@@ -65,29 +59,6 @@ log = logging.getLogger(__name__)
 CHOICE = "rf_choice"
 VOTE = "rf_vote"
 KINDS = (CHOICE, VOTE)
-PASS = "pass"
-ABSTAIN = "abstain"
-TECHNIQUE_COLOUR = 0x99AAB5
-
-
-def m(key: str, lang: str, /, **params: object) -> str:
-    """A message of this game's Discord side (catalogue file ``refutation.toml``)."""
-    return t(f"refutation.{key}", lang, **params)
-
-
-def ts(when: datetime) -> str:
-    """A Discord timestamp: every reader sees it in their own time zone."""
-    epoch = int(when.timestamp())
-    return f"<t:{epoch}:F> (<t:{epoch}:R>)"
-
-
-def stars(n: int) -> str:
-    return "★" * n + "☆" * (3 - n)
-
-
-def option_data(option: discord.SelectOption) -> list[str]:
-    """A select option as the data a ``View`` record carries: label, value, description."""
-    return [option.label, option.value, option.description or ""]
 
 
 def parse_card(value: str | int) -> int:
@@ -221,116 +192,6 @@ class RefutationService(GameService):
             raise GameIsOver()
         return self.load(game)
 
-    def name(self, state: Refutation, player_id: int | None) -> str:
-        """One player's name as written in a message (escaped)."""
-        if player_id is None or not state.is_player(player_id):
-            return "?"
-        return shown(state.player(player_id).name)
-
-    def in_order(self, state: Refutation, lang: str) -> list[EnginePlayer]:
-        """The players in the reader's alphabetical order (then by user id)."""
-        return ordered(state.players, lang, lambda p: (p.id, p.name))
-
-    # -- rendering ----------------------------------------------------------------------------
-
-    def family_name(self, deck: Deck, card: Card, lang: str) -> str:
-        if card.family is None:
-            return m("card.technique_family", lang)
-        return deck.families[card.family].name(lang)
-
-    def card_embed(self, deck: Deck, number: int, lang: str) -> discord.Embed:
-        card = deck.card(number)
-        if card.family is None:
-            colour = TECHNIQUE_COLOUR
-        else:
-            colour = int(deck.families[card.family].colour.lstrip("#"), 16)
-        embed = discord.Embed(
-            title=f"#{card.number} · {card.title(lang)}",
-            description=card.text(lang),
-            colour=colour,
-            url=card.source,
-        )
-        if card.claim:  # a disinformation card: where it circulates, then the science
-            embed.add_field(name=m("card.claim", lang), value=card.claim, inline=False)
-        embed.add_field(name=m("card.source", lang), value=card.source, inline=False)
-        embed.set_footer(
-            text=f"{m(f'card.kind_{card.kind.value}', lang)} — {self.family_name(deck, card, lang)}"
-        )
-        return embed
-
-    def label(self, deck: Deck, number: int, lang: str, limit: int = limits.BUTTON_LABEL) -> str:
-        return limits.cut(f"{number} — {deck.title(number, lang)}", limit)
-
-    def reference_embed(
-        self,
-        deck: Deck,
-        number: int,
-        lang: str,
-        under_vote: Mapping[int, tuple[int, int]] | None = None,
-    ) -> discord.Embed:
-        """A card's reference page: the card, then the cards it refutes or that refute it,
-        best first, in as many fields as Discord's 1,024 characters a field need.
-
-        ``under_vote``: targets whose refutation vote is open (target -> (refutation number,
-        channel)). RULES.md: during its vote a target's stars are shown only to the whole table,
-        by the Reference page button (which elects), never in a private lookup."""
-        hidden = under_vote or {}
-        card = deck.card(number)
-        embed = self.card_embed(deck, number, lang)
-        heading = "card.refuted_by" if card.kind is CardKind.DISINFORMATION else "card.refutes"
-        if number in hidden:
-            n, where = hidden[number]
-            values = [m("card.page_hidden", lang, n=n, where=f"<#{where}>")]
-        else:
-            lines = [
-                m(
-                    "card.page_line",
-                    lang,
-                    card=r.card,
-                    title=deck.title(r.card, lang),
-                    stars=m("card.stars_hidden", lang) if r.card in hidden else stars(r.stars),
-                )
-                for r in deck.reference_page(number)
-            ]
-            values = limits.field_values(lines) or [m("card.page_empty", lang)]
-        for value in values:
-            embed.add_field(name=m(heading, lang), value=value, inline=False)
-        return embed
-
-    def card_option(self, deck: Deck, number: int, lang: str) -> discord.SelectOption:
-        """A card as an option of the secret-choice menu."""
-        return discord.SelectOption(
-            label=self.label(deck, number, lang, limits.SELECT_OPTION_LABEL),
-            value=str(number),
-            description=limits.cut(
-                self.family_name(deck, deck.card(number), lang), limits.SELECT_OPTION_DESCRIPTION
-            ),
-        )
-
-    def feed_text(self, state: Refutation, lang: str) -> str:
-        if not state.feed:
-            return m("feed.empty", lang, draw=len(state.draw))
-        return m("feed.title", lang, draw=len(state.draw))
-
-    def turn_post(self, game: Game, state: Refutation) -> tuple[str, list[discord.Embed]]:
-        """The turn prompt with the feed: posted at start and after every change."""
-        lang = game.lang
-        active = state.active_player
-        if state.must_place:
-            prompt = m("turn.must_place", lang, name=self.name(state, active))
-        else:
-            prompt = m(
-                "turn.prompt",
-                lang,
-                turn=state.turn,
-                player=active,
-                name=self.name(state, active),
-                refuted=len(state.refuted),
-                target=state.options.target,
-            )
-        embeds = [self.card_embed(state.deck, c, lang) for c in state.feed]
-        return f"{prompt}\n\n{self.feed_text(state, lang)}", embeds
-
     def post(
         self,
         game: Game,
@@ -347,103 +208,6 @@ class RefutationService(GameService):
             self.where(game), text, embeds=tuple(e.to_dict() for e in embeds), mention=mention
         )
 
-    def counts_text(self, state: Refutation, counts: Mapping[int, int], lang: str) -> str:
-        shown = ", ".join(m("result.count", lang, card=c, votes=n) for c, n in counts.items())
-        others = len(state.players) - sum(counts.values())
-        return m("result.counts", lang, counts=shown or m("end.none", lang), others=others)
-
-    def event_posts(
-        self, game: Game, state: Refutation, events: Sequence[Event]
-    ) -> list[tuple[str, list[discord.Embed]]]:
-        """The public messages for what the engine reported, in order."""
-        lang, deck = game.lang, state.deck
-        posts: list[tuple[str, list[discord.Embed]]] = []
-        lines: list[str] = []
-        embeds: list[discord.Embed] = []
-        for e in events:
-            if e.private_to is not None:
-                continue
-            match e:
-                case CardReturned(player=player, card=card):
-                    name = self.name(state, player)
-                    lines.append(m("watch.returned", lang, name=name, number=card))
-                case FeedRefreshed():
-                    player = state.active_player
-                    lines.append(m("watch.refreshed", lang, name=self.name(state, player)))
-                case CardWatched(player=player, card=card):
-                    name = self.name(state, player)
-                    lines.append(m("watch.public", lang, name=name, number=card))
-                    embeds.append(self.card_embed(deck, card, lang))
-                case RefutationSucceeded(card=card, disinformation=disinformation):
-                    text = m(
-                        "result.refuted",
-                        lang,
-                        n=state.refutation_count,
-                        card=card,
-                        title=deck.title(card, lang),
-                        name=self.name(state, e.player),
-                        number=disinformation,
-                        disinformation=deck.title(disinformation, lang),
-                        refuted=len(state.refuted),
-                        target=state.options.target,
-                    )
-                    extra = (
-                        m("result.by_reference", lang)
-                        if e.by_reference
-                        else self.counts_text(state, e.votes, lang)
-                    )
-                    posts.append((f"{text}\n{extra}", [self.card_embed(deck, card, lang)]))
-                case RefutationFailed(reason=reason, disinformation=number, target_player=target):
-                    key = "reveal.none" if reason == "no_cards" else "result.not_refuted"
-                    text = m(
-                        key,
-                        lang,
-                        n=state.refutation_count,
-                        number=number,
-                        target=self.name(state, target),
-                    )
-                    if reason != "no_cards":
-                        text += "\n" + self.counts_text(state, e.votes, lang)
-                    posts.append((text, []))
-                case GameOver():
-                    posts.append((self.end_text(game, state), []))
-        if lines:
-            posts.insert(0, ("\n".join(lines), embeds))
-        return posts
-
-    def end_text(self, game: Game, state: Refutation) -> str:
-        lang, deck = game.lang, state.deck
-        if state.result is Result.WON:
-            head = m("end.won", lang, refuted=len(state.refuted))
-        elif state.result is Result.LOST:
-            head = m("end.lost", lang)
-        else:
-            head = m("end.ended", lang)
-        lines = [head, "", m("end.refutations", lang)]
-        for p in self.in_order(state, lang):
-            cards = state.credits[p.id]
-            if not cards:
-                lines.append(m("end.player_none", lang, name=shown(p.name)))
-                continue
-            labels = ", ".join(self.label(deck, c, lang) for c in cards)
-            lines.append(
-                m("end.player_line", lang, name=shown(p.name), count=len(cards), cards=labels)
-            )
-        lines += ["", m("end.refuted_title", lang, count=len(state.refuted))]
-        if not state.refuted:
-            lines.append(m("end.none", lang))
-        for number in state.refuted:
-            lines.append(
-                m(
-                    "end.refuted_line",
-                    lang,
-                    number=number,
-                    title=deck.title(number, lang),
-                    source=deck.card(number).source,
-                )
-            )
-        return "\n".join(lines)
-
     def posts(
         self,
         game: Game,
@@ -454,7 +218,8 @@ class RefutationService(GameService):
         """The public posts of ``events``, and the call of the next active player (their DM in
         their own language: ``locales``, user id to locale, see :meth:`locales`)."""
         effects = [
-            self.post(game, text, embeds) for text, embeds in self.event_posts(game, state, events)
+            self.post(game, text, embeds)
+            for text, embeds in render.event_posts(state, events, game.lang)
         ]
         turn_passed = any(isinstance(e, TurnPassed) for e in events)
         if state.phase is Phase.TURN and (turn_passed or state.must_place):
@@ -470,7 +235,7 @@ class RefutationService(GameService):
     ) -> list[Effect]:
         """The turn prompt with the feed. A new turn pings the active player (only them: names
         in lists never ping) and DMs them a link to the game, in their language."""
-        text, embeds = self.turn_post(game, state)
+        text, embeds = render.turn_post(state, game.lang)
         if state.must_place:  # the same player, who has just refreshed the feed
             return [self.post(game, text, embeds)]
         active = state.active_player
@@ -519,17 +284,8 @@ class RefutationService(GameService):
             game.status = "ended"
             game.ended_at = self.now()
         await self.save(s, game, state, events, actor.id)
-        lang = game.lang
-        text = m(
-            "start.public",
-            lang,
-            count=len(players),
-            players=listing([(p.id, p.name) for p in state.players], lang, bold=True),
-            target=options.target,
-            variant=m("start.variant", lang) if options.techniques else "",
-        )
         effects: list[Effect] = [
-            self.post(game, text),
+            self.post(game, render.start_text(state, game.lang)),
             self.hand_dms(game, state, players),
         ]
         locales = {p.user_id: p.locale for p in players}
@@ -540,13 +296,11 @@ class RefutationService(GameService):
         return Outcome(m("start.done", actor.lang), effects)
 
     def hand_reply(self, state: Refutation, player_id: int, lang: str, head: str) -> Reply:
-        hand = state.hands[player_id]
-        if not hand:
-            return Reply(m("hand.empty", lang))
-        return Reply(head, [self.card_embed(state.deck, c, lang) for c in hand])
+        text, embeds = render.hand(state, player_id, lang, head)
+        return Reply(text, embeds)
 
     def hand_dms(self, game: Game, state: Refutation, players: list[Player]) -> list[Effect]:
-        where = f"<#{self.where(game)}>"
+        where = channel(self.where(game))
         effects: list[Effect] = []
         for p in players:
             reply = self.hand_reply(
@@ -620,22 +374,8 @@ class RefutationService(GameService):
             due = await self.due_at(s, game, "choice_hours")
             await self.save(s, game, state, events, actor.id)
             effects = await self.arm(s, game, CHOICE, due, n)
-            lang, deck = game.lang, state.deck
-            number = state.target_card
-            assert number is not None
-            family = self.family_name(deck, deck.card(number), lang)
-            text = m(
-                "refute.public",
-                lang,
-                name=self.name(state, actor.id),
-                n=n,
-                number=number,
-                target=self.name(state, target),
-                family=family,
-                technique=m("refute.technique", lang) if state.options.techniques else "",
-                deadline=ts(due),
-            )
-            effects.append(self.post(game, text, [self.card_embed(deck, number, lang)]))
+            text, embeds = render.refute_post(state, actor.id, game.lang, due)
+            effects.append(self.post(game, text, embeds))
             effects.append(self.choice_dms(game, state, await repo.players(s, game.id), due))
             outcome = Outcome(m("refute.done", actor.lang, n=n), effects)
             await self.commit_outcome(s, game, outcome)
@@ -665,47 +405,21 @@ class RefutationService(GameService):
         found = await repo.open_deadlines(s, game.id, kinds=[kind])
         return found[0].due_at if found else None
 
-    def choice_options(
-        self, state: Refutation, player_id: int, lang: str
-    ) -> list[discord.SelectOption]:
-        options = [self.card_option(state.deck, c, lang) for c in state.eligible_cards(player_id)]
-        options.append(self.pass_option(lang))
-        return options
-
-    def pass_option(self, lang: str) -> discord.SelectOption:
-        return discord.SelectOption(
-            label=m("refute.pass", lang),
-            value=PASS,
-            description=m("refute.pass_description", lang),
-        )
-
     def choice_dms(
         self, game: Game, state: Refutation, players: list[Player], due: datetime
     ) -> list[Effect]:
-        n, number, deck = state.refutation_count, state.target_card, state.deck
-        assert number is not None
-        where = f"<#{self.where(game)}>"
+        n = state.refutation_count
+        where = channel(self.where(game))
         effects: list[Effect] = []
         for p in players:
             if not state.is_player(p.user_id):
                 continue
             lang = p.locale
-            text = m(
-                "refute.dm",
-                lang,
-                n=n,
-                where=where,
-                number=number,
-                title=deck.title(number, lang),
-                family=self.family_name(deck, deck.card(number), lang),
-                deadline=ts(due),
-            )
-            if not state.eligible_cards(p.user_id):
-                text += "\n" + m("refute.dm_none", lang)
-            options = [option_data(o) for o in self.choice_options(state, p.user_id, lang)]
+            text, embeds = render.choice_dm(state, p.user_id, lang, where, due)
+            options = [option_data(o) for o in render.choice_options(state, p.user_id, lang)]
             view = View("rf_choice", (game.id, n, options, lang_of(lang)))
-            embed = self.card_embed(deck, number, lang).to_dict()
-            effects.append(DirectMessage(p.user_id, text, embeds=(embed,), view=view))
+            cards = tuple(e.to_dict() for e in embeds)
+            effects.append(DirectMessage(p.user_id, text, embeds=cards, view=view))
         return effects
 
     # -- secret choice ------------------------------------------------------------------------
@@ -861,22 +575,10 @@ class RefutationService(GameService):
         phase: Phase = state.phase  # read again: reveal() moved it on from CHOICE
         await self.cancel_deadlines(s, game, (CHOICE,))
         effects: list[Effect] = []
-        lang, deck = game.lang, state.deck
         if phase is Phase.VOTE:
             due = await self.due_at(s, game, "vote_hours")
-            lines = [m("reveal.public", lang, n=n, number=state.target_card)]
-            lines += [
-                m(
-                    "reveal.line",
-                    lang,
-                    card=card,
-                    title=deck.title(card, lang),
-                    name=self.name(state, pid),
-                )
-                for card, pid in state.revealed.items()
-            ]
-            embeds = [self.card_embed(deck, card, lang) for card in state.revealed]
-            effects.append(self.post(game, "\n".join(lines), embeds))
+            text, embeds = render.reveal_post(state, game.lang)
+            effects.append(self.post(game, text, embeds))
             effects += await self.arm(s, game, VOTE, due, n)
             effects.append(self.vote_message(game, state, due, list(state.revealed), True))
         else:
@@ -892,17 +594,9 @@ class RefutationService(GameService):
     def vote_message(
         self, game: Game, state: Refutation, due: datetime, cards: list[int], reference: bool
     ) -> list[Effect]:
-        lang, n, deck = game.lang, state.refutation_count, state.deck
-        if reference:
-            text = m("reveal.vote", lang, deadline=ts(due), number=state.target_card)
-        else:
-            text = m(
-                "reveal.runoff_vote",
-                lang,
-                deadline=ts(due),
-                cards=", ".join(str(c) for c in cards),
-            )
-        buttons = [[c, self.label(deck, c, lang)] for c in cards]
+        lang, n = game.lang, state.refutation_count
+        text = render.vote_text(state, lang, due, cards, reference)
+        buttons = render.vote_buttons(state, cards, lang)
         view = View("rf_vote", (game.id, n, buttons, reference, lang_of(lang)))
         return [
             self.close_vote_buttons(game),
@@ -983,40 +677,17 @@ class RefutationService(GameService):
             assert number is not None
             revealed = list(state.revealed)
             events += state.consult_reference(actor.id)
-            lang, deck = game.lang, state.deck
-            card = deck.card(number)
-            lines = [
-                m(
-                    "reference.public",
-                    lang,
-                    name=self.name(state, actor.id),
-                    number=number,
-                    title=card.title(lang),
-                    source=f"<{card.source}>",
-                )
-            ]
-            if card.claim:
-                lines.append(m("reference.claim", lang, claim=f"<{card.claim}>"))
-            for c in revealed:
-                n_stars = deck.stars(number, c)
-                key = "reference.line" if n_stars else "reference.not_listed"
-                lines.append(m(key, lang, card=c, title=deck.title(c, lang), stars=stars(n_stars)))
             consulted = next(e for e in events if isinstance(e, ReferenceConsulted))
+            text = render.reference_text(state, actor.id, number, revealed, consulted, game.lang)
             effects: list[Effect]
             if consulted.elected is not None:
-                lines.append(m("reference.elected", lang, card=consulted.elected))
-                effects = [self.post(game, "\n".join(lines))]
+                effects = [self.post(game, text)]
                 outcome = await self.finish_refutation(s, game, state, events)
                 effects += outcome.effects
             else:
                 runoff = consulted.restricted_to
-                if runoff:
-                    cards = ", ".join(str(c) for c in runoff)
-                    lines.append(m("reference.runoff", lang, cards=cards))
-                else:
-                    lines.append(m("reference.none_listed", lang))
                 await self.save(s, game, state, events, actor.id)
-                effects = [self.post(game, "\n".join(lines))]
+                effects = [self.post(game, text)]
                 if runoff:
                     due = await self.due(s, game, VOTE) or self.now()
                     effects.append(self.vote_message(game, state, due, list(runoff), False))
@@ -1136,7 +807,7 @@ class RefutationService(GameService):
                 raise UserError("refutation.refusal.nothing_open")
             await self.require_remind_allowed(s, game, actor, f"{kind} r{n}")
             due = await self.due(s, game, kind)
-            where = f"<#{self.where(game)}>"
+            where = channel(self.where(game))
             waiting = [
                 p
                 for p in await repo.players(s, game.id)
@@ -1228,7 +899,7 @@ class RefutationService(GameService):
             raise UnknownCard(card=number)
         async with self.app.sessions() as s:
             under_vote = await self.targets_under_vote(s, actor, game, deck)
-        return Reply("", [self.reference_embed(deck, number, actor.lang, under_vote)])
+        return Reply("", [render.reference_embed(deck, number, actor.lang, under_vote)])
 
     async def targets_under_vote(
         self, s: AsyncSession, actor: Actor, game: Game | None, deck: Deck
@@ -1266,63 +937,15 @@ class RefutationService(GameService):
                 return self.lobby_text(game, await repo.players(s, game.id))
             await self.ensure_deck(s, game)
             state = self.load(game)
-            deck = state.deck
-            none = m("end.none", lang)
-            lines: list[str] = []
-            n = state.refutation_count
-            if state.phase is Phase.OVER:
-                lines.append(m("status.over", lang))
-            elif state.phase is Phase.TURN:
-                active = state.active_player
-                key = "status.must_place" if state.must_place else "status.turn"
-                lines.append(
-                    m(key, lang, turn=state.turn, player=active, name=self.name(state, active))
-                )
-            else:
-                kind = CHOICE if state.phase is Phase.CHOICE else VOTE
-                due = await self.due(s, game, kind)
-                common = {
-                    "n": n,
-                    "number": state.target_card,
-                    "target": self.name(state, state.target_player),
-                    "total": len(state.players),
-                    "deadline": ts(due) if due else none,
-                }
-                if state.phase is Phase.CHOICE:
-                    chosen = await repo.votes_for(s, game.id, f"r{n}", "choice")
-                    lines.append(m("status.choice", lang, chosen=len(chosen), **common))
-                else:
-                    recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
-                    voted = len(self.valid_votes(state, recorded))
-                    lines.append(m("status.vote", lang, voted=voted, **common))
-            lines.append(
-                m(
-                    "status.feed",
-                    lang,
-                    cards=", ".join(self.label(deck, c, lang) for c in state.feed) or none,
-                )
-            )
-            in_play = [
-                m("status.in_front", lang, number=card, name=self.name(state, pid))
-                for pid, card in state.in_front.items()
-                if card is not None
-            ]
-            lines.append(m("status.in_play", lang, cards="; ".join(in_play) or none))
-            lines.append(
-                m(
-                    "status.refuted",
-                    lang,
-                    count=len(state.refuted),
-                    target=state.options.target,
-                    cards=", ".join(self.label(deck, c, lang) for c in state.refuted) or none,
-                )
-            )
-            lines.append(m("status.deck", lang, count=len(state.draw)))
-            hands = ", ".join(
-                f"{shown(p.name)} {len(state.hands[p.id])}" for p in self.in_order(state, lang)
-            )
-            lines.append(m("status.hands", lang, hands=hands))
-            return "\n".join(lines)
+            n, due, answered = state.refutation_count, None, 0
+            if state.phase is Phase.CHOICE:
+                due = await self.due(s, game, CHOICE)
+                answered = len(await repo.votes_for(s, game.id, f"r{n}", "choice"))
+            elif state.phase is Phase.VOTE:
+                due = await self.due(s, game, VOTE)
+                recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
+                answered = len(self.valid_votes(state, recorded))
+            return render.status_text(state, lang, due=due, answered=answered)
 
     # -- autocomplete -------------------------------------------------------------------------
 
@@ -1338,7 +961,7 @@ class RefutationService(GameService):
         state = await self.state_in(channel_id)
         if state is None or state.phase is not Phase.TURN:
             return []
-        return [(self.label(state.deck, c, lang, limits.CHOICE_NAME), c) for c in state.feed]
+        return [(render.label(state.deck, c, lang, limits.CHOICE_NAME), c) for c in state.feed]
 
     async def choice_choices(
         self, channel_id: int, user_id: int, lang: str
@@ -1346,12 +969,12 @@ class RefutationService(GameService):
         state = await self.state_in(channel_id)
         if state is None or not state.is_player(user_id) or state.phase is not Phase.CHOICE:
             return []
-        return [(o.label, o.value) for o in self.choice_options(state, user_id, lang)]
+        return [(o.label, o.value) for o in render.choice_options(state, user_id, lang)]
 
     async def vote_choices(self, channel_id: int, lang: str) -> list[tuple[str, str]]:
         state = await self.state_in(channel_id)
         if state is None or state.phase is not Phase.VOTE:
             return []
         cards = state.restricted_to if state.restricted_to is not None else list(state.revealed)
-        out = [(self.label(state.deck, c, lang, limits.CHOICE_NAME), str(c)) for c in cards]
+        out = [(render.label(state.deck, c, lang, limits.CHOICE_NAME), str(c)) for c in cards]
         return [*out, (m("reveal.abstain", lang), ABSTAIN)]

@@ -24,23 +24,19 @@ from bot.batch import GroupCommit
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import t
-from bot.names import listing, shown
+from bot.names import shown
+from bot.render import resistance as render
+from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
 from db.direct import DirectVotes, Unavailable, open_direct_votes
 from db.models import Deadline, Game, Player
 from games.resistance import (
     GameError,
-    LeaderSkipped,
     MissionChoice,
-    MissionResult,
     Phase,
-    PlayerSubstituted,
     Resistance,
-    Role,
-    TeamProposed,
     TeamVote,
-    TeamVoteResult,
 )
 from games.resistance import Player as EnginePlayer
 from games.resistance import ResistanceEvent as Event
@@ -53,12 +49,6 @@ LEADER = "rs_leader"
 LEADER_REMINDER = "rs_leader_reminder"
 LEADER_KINDS = (LEADER, LEADER_REMINDER)
 KINDS = (VOTE, REMINDER, *LEADER_KINDS, *AVALON_KINDS)
-
-
-def ts(when: datetime) -> str:
-    """A Discord timestamp: every reader sees it in their own time zone."""
-    epoch = int(when.timestamp())
-    return f"<t:{epoch}:F> (<t:{epoch}:R>)"
 
 
 @dataclass(frozen=True)
@@ -109,14 +99,6 @@ class ResistanceService(AvalonSteps, GameService):
             raise UserError("common.error.not_started")
         return Resistance.from_dict(game.state)
 
-    def name(self, state: Resistance, player_id: int) -> str:
-        """One player's name as written in a message (escaped)."""
-        return shown(state.player(player_id).name)
-
-    def names(self, state: Resistance, ids: Sequence[int], lang: str, *, bold: bool = False) -> str:
-        """Players' names in the reader's alphabetical order, escaped, comma-separated."""
-        return listing([(i, state.player(i).name) for i in ids], lang, bold=bold)
-
     # -- start --------------------------------------------------------------------------------
 
     def bad_player_count(self, count: int) -> Exception:
@@ -143,67 +125,23 @@ class ResistanceService(AvalonSteps, GameService):
             self.role_dms(state, players),
             self.post_leader_list(game, state, new=True),
         ]
-        effects.append(self.announce(game, self.start_text(game, state)))
+        effects.append(self.announce(game, render.start_text(state, game.lang)))
         effects += await self.call_leader(s, game, state)
         return Outcome(t("resistance.start.done", actor.lang), effects)
 
-    def role_text(self, state: Resistance, player_id: int, lang: str) -> str:
-        if state.options.is_avalon:
-            return self.avalon_role_text(state, player_id, lang)
-        view = state.private_view(player_id)
-        if view.role is Role.SPY:
-            return t("resistance.role.spy", lang, spies=self.names(state, view.spies, lang))
-        return t("resistance.role.resistance", lang)
-
     def role_dms(self, state: Resistance, players: list[Player]) -> list[Effect]:
         return [
-            DirectMessage(p.user_id, self.role_text(state, p.user_id, p.locale)) for p in players
+            DirectMessage(p.user_id, render.role_text(state, p.user_id, p.locale)) for p in players
         ]
 
     # -- leader list --------------------------------------------------------------------------
 
-    def leader_list_text(self, game: Game, state: Resistance) -> str:
-        lines = [t("resistance.leaders.title", game.lang)]
-        for n, pid in enumerate(state.leader_order, 1):
-            name = self.name(state, pid)
-            if pid == state.leader and state.phase is not Phase.OVER:
-                lines.append(t("resistance.leaders.active", game.lang, n=n, name=name))
-            else:
-                lines.append(f"{n}. {name}")
-        lady = self.lady_list_line(game, state)
-        if lady:
-            lines.append(lady)
-        lines.append("")
-        lines.append(self.track_text(game.lang, state))
-        return "\n".join(lines)
-
-    def track_text(self, lang: str, state: Resistance) -> str:
-        marks = ["✅" if ok else "❌" for ok in state.results]
-        marks += ["▫️"] * (5 - len(marks))
-        return t(
-            "resistance.round.track",
-            lang,
-            track=" ".join(marks),
-            mission=min(state.mission, 5),
-            rejections=state.rejections,
-        )
-
     def post_leader_list(self, game: Game, state: Resistance, *, new: bool = False) -> Effect:
         """Edit the pinned leader list in place; else post a new one, pin it, unpin the old."""
-        text, where = self.leader_list_text(game, state), self.where(game)
+        text, where = render.leader_list_text(state, game.lang), self.where(game)
         if new:
             return Post(where, text, slot="leader_list", pin=True, unpin_previous=True)
         return EditSlot(where, "leader_list", text=text, repost=True, pin=True)
-
-    def debate_text(self, game: Game, state: Resistance) -> str:
-        return t(
-            "resistance.round.debate",
-            game.lang,
-            mission=state.mission,
-            attempt=state.rejections + 1,
-            leader=f"<@{state.leader}>",
-            size=state.team_size,
-        )
 
     # -- propose ------------------------------------------------------------------------------
 
@@ -219,19 +157,8 @@ class ResistanceService(AvalonSteps, GameService):
             await self.save(s, game, state, events, actor.id)
             effects = await self.arm_vote_deadlines(s, game, state, now, due)
             proposal = state.proposal_number
-            team_names = self.names(state, state.team or (), game.lang, bold=True)
             effects.append(
-                self.announce(
-                    game,
-                    t(
-                        "resistance.proposal.public",
-                        game.lang,
-                        leader=self.name(state, actor.id),
-                        mission=state.mission,
-                        team=team_names,
-                        deadline=ts(due),
-                    ),
-                )
+                self.announce(game, render.proposal_text(state, actor.id, game.lang, due))
             )
             if game.options.get("lock_during_vote", True):
                 effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=True))
@@ -317,20 +244,10 @@ class ResistanceService(AvalonSteps, GameService):
         links to the channel, and with ``leader_hours`` a reminder DM comes before the skip."""
         due, effects = await self.arm_leader_deadline(s, game, state)
         leader = state.leader
-        effects.append(self.announce(game, self.debate_text(game, state), mention=leader))
+        effects.append(self.announce(game, render.debate_text(state, game.lang), mention=leader))
         row = await repo.player(s, game.id, leader)
         lang = row.locale if row is not None else game.lang
-        text = t(
-            "resistance.dm.leader",
-            lang,
-            mission=state.mission,
-            attempt=state.rejections + 1,
-            size=state.team_size,
-            link=self.link(game),
-        )
-        if due is not None:
-            text += "\n" + t("resistance.dm.leader_deadline", lang, deadline=ts(due))
-        effects.append(DirectMessage(leader, text))
+        effects.append(DirectMessage(leader, render.leader_dm(state, lang, self.link(game), due)))
         return effects
 
     async def arm_leader_deadline(
@@ -357,14 +274,8 @@ class ResistanceService(AvalonSteps, GameService):
             return None
         leader = state.leader
         row = await repo.player(s, game.id, leader)
-        text = t(
-            "resistance.dm.leader_reminder",
-            row.locale if row is not None else game.lang,
-            mission=state.mission,
-            size=state.team_size,
-            link=self.link(game),
-            deadline=ts(open_[0].due_at),
-        )
+        lang = row.locale if row is not None else game.lang
+        text = render.leader_reminder_dm(state, lang, self.link(game), open_[0].due_at)
         return Outcome("", [DirectMessage(leader, text)])
 
     async def cancel_deadlines(self, s: AsyncSession, game: Game, kinds: Sequence[str]) -> None:
@@ -378,15 +289,7 @@ class ResistanceService(AvalonSteps, GameService):
         effects: list[Effect] = []
         for p in players:
             on_team = p.user_id in team
-            key = "resistance.dm.vote_team" if on_team else "resistance.dm.vote"
-            text = t(
-                key,
-                p.locale,
-                mission=state.mission,
-                team=self.names(state, state.team or (), p.locale, bold=True),
-                deadline=ts(due),
-                where=f"<#{self.where(game)}>",
-            )
+            text = render.vote_dm(state, p.locale, on_team, due, channel(self.where(game)))
             view = View("rs_vote", (game.id, proposal, on_team, p.locale))
             effects.append(DirectMessage(p.user_id, text, view=view))
         return effects
@@ -441,13 +344,7 @@ class ResistanceService(AvalonSteps, GameService):
             uid = r.actor.id
             team = on_record.get((r.game_id, round_key, "team", uid))
             mission = on_record.get((r.game_id, round_key, "mission", uid))
-            reply = self.on_record(
-                state,
-                r.actor,
-                {uid: team} if team else {},
-                {uid: mission} if mission else {},
-                note,
-            )
+            reply = render.on_record(state, uid, r.actor.lang, team, mission, note)
             effects = closing.get(r.game_id, []) if last[r.game_id] == i else []
             results[i] = Outcome(reply, effects)
         return results
@@ -629,41 +526,6 @@ class ResistanceService(AvalonSteps, GameService):
         team_votes = await repo.votes_for(s, game.id, round_key, "team")
         return team_votes, await repo.votes_for(s, game.id, round_key, "mission")
 
-    def on_record(
-        self,
-        state: Resistance,
-        actor: Actor,
-        team_votes: dict[int, str],
-        mission_votes: dict[int, str],
-        note: str | None,
-    ) -> str:
-        lang = actor.lang
-        vote = team_votes.get(actor.id)
-        lines = [
-            t(
-                "resistance.vote.on_record",
-                lang,
-                vote=t(f"resistance.choice.{vote}", lang)
-                if vote
-                else t("resistance.choice.none", lang),
-            )
-        ]
-        if actor.id in (state.team or ()):
-            choice = mission_votes.get(actor.id)
-            lines.append(
-                t(
-                    "resistance.vote.mission_on_record",
-                    lang,
-                    choice=t(f"resistance.choice.{choice}", lang)
-                    if choice
-                    else t("resistance.choice.none", lang),
-                )
-            )
-        if note:
-            lines.append(note)
-        lines.append(t("resistance.vote.can_change", lang))
-        return "\n".join(lines)
-
     def resolve_later(self, game_id: int, proposal: int) -> AfterCommit:
         async def resolve() -> None:
             await self.resolve(game_id, proposal)
@@ -714,7 +576,7 @@ class ResistanceService(AvalonSteps, GameService):
         phase: Phase = state.phase  # read again: resolve() moved it on from VOTE
         await self.cancel_deadlines(s, game, (VOTE, REMINDER))
         players = await repo.players(s, game.id)
-        effects: list[Effect] = [self.announce(game, self.result_text(game, state, events))]
+        effects: list[Effect] = [self.announce(game, render.result_text(state, events, game.lang))]
         if game.options.get("lock_during_vote", True):
             effects.append(self.debate_lock(game, players, lock=False))
         if phase is Phase.OVER:
@@ -722,7 +584,7 @@ class ResistanceService(AvalonSteps, GameService):
             game.ended_at = self.now()
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
-            effects.append(self.announce(game, self.end_text(game, state)))
+            effects.append(self.announce(game, render.end_text(state, game.lang)))
             effects.append(await records.resistance_end_post(self, s, game, state))
         elif phase in AVALON_PHASES:
             await self.save(s, game, state, events, None)
@@ -740,136 +602,6 @@ class ResistanceService(AvalonSteps, GameService):
         effects = [self.post_leader_list(game, state)]
         effects += await self.call_leader(s, game, state)
         return effects
-
-    def result_text(self, game: Game, state: Resistance, events: list[Event]) -> str:
-        lang = game.lang
-        lines: list[str] = []
-        for e in events:
-            if e.private_to is not None:
-                continue
-            match e:
-                case TeamVoteResult(accepted=accepted, proposal=proposal, mission=mission):
-                    key = "accepted" if accepted else "rejected"
-                    lines.append(
-                        t(f"resistance.result.{key}", lang, proposal=proposal, mission=mission)
-                    )
-                    for part, ids in (
-                        ("accept", e.accept),
-                        ("reject", e.reject),
-                        ("no_vote", e.no_vote),
-                    ):
-                        names = self.names(state, ids, lang)
-                        lines.append(
-                            t(f"resistance.result.{part}", lang, names=names, count=len(ids))
-                        )
-                case MissionResult(success=success):
-                    key = "mission_success" if success else "mission_failed"
-                    lines.append(
-                        t(
-                            f"resistance.result.{key}",
-                            lang,
-                            mission=e.mission,
-                            supports=e.supports,
-                            sabotages=e.sabotages,
-                        )
-                    )
-                case LeaderSkipped(leader=leader):
-                    lines.append(
-                        t("resistance.result.leader_skipped", lang, name=self.name(state, leader))
-                    )
-        lines.append(self.track_text(game.lang, state))
-        return "\n".join(lines)
-
-    def end_text(self, game: Game, state: Resistance) -> str:
-        if state.options.is_avalon:
-            return self.avalon_end_text(game, state)
-        lang = game.lang
-        if state.winner is None:
-            head = t("resistance.end.cancelled", lang)
-        else:
-            head = t(
-                f"resistance.end.{state.winner.value}",
-                lang,
-                reason=t(f"resistance.end.reason.{state.win_reason}", lang),
-            )
-        spies = self.names(state, state.spies, lang)
-        resistance = self.names(
-            state, [p.id for p in state.players if p.id not in state.spies], lang
-        )
-        return "\n".join(
-            [head, t("resistance.end.roles", lang, spies=spies, resistance=resistance)]
-        )
-
-    async def history_text(self, s: AsyncSession, game: Game, state: Resistance, lang: str) -> str:
-        """Every proposal, vote and mission so far, from the public event log."""
-        lines = [t("resistance.history.title", lang)]
-        events = await records.resistance_events(s, game)
-        # Players who left by substitution still appear in earlier proposals and votes.
-        gone = {e.old: e.old_name or str(e.old) for e in events if isinstance(e, PlayerSubstituted)}
-
-        def name(i: int) -> str:
-            return state.player(i).name if state.is_player(i) else gone.get(i, str(i))
-
-        def names(ids: Sequence[int]) -> str:
-            """In the reader's alphabetical order, escaped (bot/names.py)."""
-            return listing([(i, name(i)) for i in ids], lang)
-
-        for event in events:
-            match event:
-                case TeamProposed():
-                    lines.append(
-                        t(
-                            "resistance.history.proposal",
-                            lang,
-                            proposal=event.proposal,
-                            mission=event.mission,
-                            leader=shown(name(event.leader)),
-                            team=names(event.team),
-                        )
-                    )
-                case TeamVoteResult(accepted=accepted):
-                    key = "accepted" if accepted else "rejected"
-                    lines.append(
-                        t(
-                            f"resistance.history.{key}",
-                            lang,
-                            accept=names(event.accept),
-                            reject=names(event.reject),
-                            no_vote=names(event.no_vote),
-                        )
-                    )
-                case MissionResult(success=success):
-                    key = "mission_success" if success else "mission_failed"
-                    lines.append(
-                        t(
-                            f"resistance.history.{key}",
-                            lang,
-                            mission=event.mission,
-                            supports=event.supports,
-                            sabotages=event.sabotages,
-                        )
-                    )
-                case LeaderSkipped(leader=leader):
-                    lines.append(
-                        t("resistance.history.leader_skipped", lang, name=shown(name(leader)))
-                    )
-                case PlayerSubstituted(name=new_name, old=old, old_name=old_name):
-                    lines.append(
-                        t(
-                            "resistance.history.substituted",
-                            lang,
-                            new=shown(new_name),
-                            old=shown(old_name or str(old)),
-                        )
-                    )
-                case _:
-                    line = self.avalon_history_line(state, event, lang)
-                    if line:
-                        lines.append(line)
-        if len(lines) == 1:
-            lines.append(t("resistance.history.none", lang))
-        lines += self.avalon_history_end(state, lang)
-        return "\n".join(lines)
 
     # -- deadlines ----------------------------------------------------------------------------
 
@@ -906,7 +638,7 @@ class ResistanceService(AvalonSteps, GameService):
                     "resistance.dm.reminder",
                     p.locale,
                     deadline=ts(deadline) if deadline else "—",
-                    where=f"<#{self.where(game)}>",
+                    where=channel(self.where(game)),
                 ),
             )
             for p in waiting
@@ -924,12 +656,12 @@ class ResistanceService(AvalonSteps, GameService):
             return None
         events = state.skip_leader()
         phase: Phase = state.phase  # read again: skip_leader() may end the game
-        effects: list[Effect] = [self.announce(game, self.result_text(game, state, events))]
+        effects: list[Effect] = [self.announce(game, render.result_text(state, events, game.lang))]
         if phase is Phase.OVER:
             game.status = "ended"
             game.ended_at = self.now()
             await self.save(s, game, state, events, None)
-            effects.append(self.announce(game, self.end_text(game, state)))
+            effects.append(self.announce(game, render.end_text(state, game.lang)))
             effects.append(await records.resistance_end_post(self, s, game, state))
         else:
             await self.save(s, game, state, events, None)
@@ -1015,7 +747,7 @@ class ResistanceService(AvalonSteps, GameService):
                 if game.options.get("lock_during_vote", True):
                     effects.append(self.debate_lock(game, players, lock=False))
                 effects.append(self.post_leader_list(game, state))
-                effects.append(self.announce(game, self.end_text(game, state)))
+                effects.append(self.announce(game, render.end_text(state, game.lang)))
                 # Every end reveals the roles and posts the history (RULES.md, End).
                 effects.append(await records.resistance_end_post(self, s, game, state))
             else:
@@ -1047,7 +779,7 @@ class ResistanceService(AvalonSteps, GameService):
                 ),
                 self.post_leader_list(game, state),
             ]
-            effects.append(DirectMessage(new.id, self.role_text(state, new.id, game.lang)))
+            effects.append(DirectMessage(new.id, render.role_text(state, new.id, game.lang)))
             if state.phase is Phase.VOTE:
                 due = await self.vote_due(s, game) or self.now()
                 effects.append(self.vote_dms(game, state, [row], state.proposal_number, due))
@@ -1074,58 +806,26 @@ class ResistanceService(AvalonSteps, GameService):
             if game.status == "lobby":
                 return self.lobby_text(game, await repo.players(s, game.id))
             state = self.load(game)
-            view = state.public_view()
-            lines = [
-                self.track_text(lang, state),
-                t("resistance.status.leader", lang, name=self.name(state, view.leader)),
-                t(f"resistance.status.phase_{view.phase.value}", lang),
-            ]
-            if view.phase is Phase.VOTE:
+            team_votes: dict[int, str] = {}
+            due = None
+            if state.phase is Phase.VOTE:
                 team_votes, mission_votes = await self.ballots(s, game, state)
                 self.apply_ballots(state, team_votes, mission_votes)
-                # Missing team votes only: who on the team has not chosen is never public.
-                waiting = state.public_view().waiting_for
                 due = await self.vote_due(s, game)
-                lines.append(
-                    t(
-                        "resistance.status.team",
-                        lang,
-                        team=self.names(state, state.team or (), lang),
-                    )
-                )
-                lines.append(
-                    t(
-                        "resistance.status.votes_in",
-                        lang,
-                        count=len(team_votes),
-                        total=len(state.players),
-                    )
-                )
-                lines.append(
-                    t(
-                        "resistance.status.waiting",
-                        lang,
-                        names=self.names(state, waiting, lang),
-                    )
-                )
-                if due:
-                    lines.append(t("resistance.status.deadline", lang, deadline=ts(due)))
-            elif view.phase is Phase.DEBATE:
+            elif state.phase is Phase.DEBATE:
                 # With leader_hours, the leader is skipped at this deadline.
                 leader_due = await repo.open_deadlines(s, game.id, kinds=[LEADER])
-                if leader_due:
-                    lines.append(
-                        t("resistance.status.deadline", lang, deadline=ts(leader_due[0].due_at))
-                    )
-            lines += await self.avalon_status_lines(s, game, state, lang)
-            return "\n".join(lines)
+                due = leader_due[0].due_at if leader_due else None
+            elif state.phase in AVALON_PHASES:
+                due = await self.avalon_due(s, game)
+            return render.status_text(state, lang, team_votes=team_votes, due=due)
 
     async def history(self, actor: Actor, game_id: int) -> str:
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None
             state = self.load(game)
-            return await self.history_text(s, game, state, actor.lang)
+            return render.history_text(state, await records.resistance_events(s, game), actor.lang)
 
     async def role(self, actor: Actor, game_id: int) -> str:
         async with self.app.sessions() as s:
@@ -1133,12 +833,9 @@ class ResistanceService(AvalonSteps, GameService):
             assert game is not None
             state = self.load(game)
             if state.is_player(actor.id):
-                return self.role_text(state, actor.id, actor.lang)
+                return render.role_text(state, actor.id, actor.lang)
             if game.options.get("moderators_see_roles") and await self.is_moderator(
                 s, actor, game, game.guild_id
             ):
-                if state.options.is_avalon:
-                    return self.moderator_roles_text(state, actor.lang)
-                spies = self.names(state, state.spies, actor.lang)
-                return t("resistance.role.moderator", actor.lang, spies=spies)
+                return render.moderator_roles_text(state, actor.lang)
             raise GameError("resistance.error.not_a_player", {})

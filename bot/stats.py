@@ -23,10 +23,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.archive import role_name
 from bot.errors import UserError
+from bot.event_log import decode_events
 from bot.i18n import game_name, t
 from bot.names import sort_key
 from db import repo
-from db.models import Event, Game, GameStatus, Player
+from db.models import Event as EventRow
+from db.models import Game, GameStatus, Player
+from games.common import Event
+from games.refutation import Result
+from games.refutation import events as rf
+from games.resistance import events as rs
 
 KINDS = ("game_over", "mission_result")
 
@@ -74,59 +80,56 @@ class PlayerStats:
         return self.resistance.won + self.refutation.won
 
 
-def tally(
-    rows: Iterable[tuple[int, str, str, Mapping[str, Any]]],
-) -> dict[int, PlayerStats]:
-    """The statistics from (game id, game kind, event kind, payload) rows of ended games."""
+def tally(events: Iterable[Event]) -> dict[int, PlayerStats]:
+    """The statistics from the public events of ended games."""
     out: dict[int, PlayerStats] = {}
 
-    def of(uid: Any) -> PlayerStats:
+    def of(uid: int | str) -> PlayerStats:
         key = int(uid)
         if key not in out:
             out[key] = PlayerStats(key)
         return out[key]
 
-    for _, game_kind, kind, d in rows:
-        if game_kind == "resistance" and kind == "game_over":
-            winner = d.get("winner")
-            characters = d.get("characters") or {}
-            for uid, side in (d.get("roles") or {}).items():
-                won = WINNER_OF_SIDE.get(side) == winner
-                stats = of(uid)
-                stats.resistance.add(won)
-                stats.sides[side].add(won)
-                stats.roles[characters.get(uid, side)].add(won)
-        elif game_kind == "resistance" and kind == "mission_result":
-            for uid in d.get("team") or ():
-                stats = of(uid)
-                stats.missions += 1
-                if d.get("success"):
-                    stats.missions_succeeded += 1
-                else:
-                    stats.missions_failed += 1
-        elif game_kind == "refutation" and kind == "game_over":
-            won = d.get("result") == "won"
-            for uid, cards in (d.get("credits") or {}).items():
-                stats = of(uid)
-                stats.refutation.add(won)
-                stats.refutations_credited += len(cards)
+    for event in events:
+        match event:
+            case rs.GameOver(winner=winner, roles=roles, characters=characters):
+                for seat, side in roles.items():  # keyed by the player's id as a string
+                    won = WINNER_OF_SIDE.get(side) == winner
+                    stats = of(seat)
+                    stats.resistance.add(won)
+                    stats.sides[side].add(won)
+                    stats.roles[(characters or {}).get(seat, side)].add(won)
+            case rs.MissionResult(team=team, success=success):
+                for member in team:
+                    stats = of(member)
+                    stats.missions += 1
+                    if success:
+                        stats.missions_succeeded += 1
+                    else:
+                        stats.missions_failed += 1
+            case rf.GameOver(result=result, credits=credits):
+                for player, cards in credits.items():
+                    stats = of(player)
+                    stats.refutation.add(result is Result.WON)
+                    stats.refutations_credited += len(cards)
     return out
 
 
 async def guild_stats(s: AsyncSession, guild_id: int) -> dict[int, PlayerStats]:
     """Every player's statistics on this server (ended games only), with their latest name."""
     stmt = (
-        select(Game.id, Game.kind, Event.kind, Event.payload)
-        .join(Event, Event.game_id == Game.id)
+        select(Game.kind, EventRow)
+        .join(EventRow, EventRow.game_id == Game.id)
         .where(
             Game.guild_id == guild_id,
             Game.status == GameStatus.ENDED.value,
-            Event.kind.in_(KINDS),
-            Event.private_to.is_(None),
+            EventRow.kind.in_(KINDS),
+            EventRow.private_to.is_(None),
         )
-        .order_by(Event.id)
+        .order_by(EventRow.id)
     )
-    stats = tally((g, gk, k, p) for g, gk, k, p in (await s.execute(stmt)).all())
+    rows = (await s.execute(stmt)).all()
+    stats = tally(e for kind, row in rows for e in decode_events(kind, [row]))
     if stats:
         names = (
             select(Player.user_id, Player.display_name)

@@ -14,7 +14,8 @@ from bot import limits
 from bot.i18n import Lang, lang_of
 from bot.options import REFUTATION_OPTIONS
 from bot.plugins import GamePlugin
-from bot.refutation import ABSTAIN, RefutationService, m
+from bot.refutation import RefutationService
+from bot.render.refutation import ABSTAIN, m
 from bot.service import Actor
 from cogs.game_options import with_options
 from cogs.interaction import respond, service_of

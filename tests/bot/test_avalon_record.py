@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot import archive, avalon
+from bot import archive
+from bot.render import resistance as render
 from games.resistance import (
     Character,
     EndReason,
@@ -81,13 +82,13 @@ def test_the_record_names_every_role_the_lady_and_the_assassination(lang: str) -
 )
 def test_outcome_and_history_lines(target: int, reason: str) -> None:
     game, events = played(target)
-    assert reason in avalon.outcome_head(game, "en")
+    assert reason in render.outcome_head(game, "en")
     assert reason in archive.resistance_outcome(game, "en")
 
     def name(pid: int) -> str:
         return game.player(pid).name
 
-    lines = [avalon.history_line(e, name, "en") for e in events]
+    lines = [render.history_line(e, name, "en") for e in events]
     shown = [line for line in lines if line]
     assert shown[0] == "• Lady of the Lake: grace examined alice"
     assert shown[1].startswith("• Lady of the Lake: ") and "did not choose" in shown[1]
@@ -95,4 +96,4 @@ def test_outcome_and_history_lines(target: int, reason: str) -> None:
     expected = "Merlin" if target == 100 else "not Merlin (alice)"
     assert shown[3].startswith(f"• The Assassin eve named {name(target)}") and expected in shown[3]
     proposed = TeamProposed(proposal=1, mission=1, attempt=1, leader=100, team=(100, 101))
-    assert avalon.history_line(proposed, name, "en") is None
+    assert render.history_line(proposed, name, "en") is None

@@ -13,7 +13,8 @@ import pytest
 
 from bot import limits
 from bot.decks import DeckRefused, check_deck, name_from_filename, problem_text, read_capped
-from bot.refutation import RefutationService, option_data
+from bot.render import refutation as refutation_render
+from bot.render.refutation import option_data
 from cogs.refutation import choice_view, vote_view
 from games.refutation import DeckError, default_deck_path
 
@@ -291,7 +292,7 @@ def deck_toml(
     return "\n".join(out).encode()
 
 
-RENDER = RefutationService(None)  # type: ignore[arg-type]
+RENDER = refutation_render  # the renderer: no service, no database, no Discord
 
 
 def hand_size(data: bytes, lang: str = "fr") -> int:

@@ -10,6 +10,7 @@ import discord
 from bot import limits
 from bot.dispatcher import messages_of
 from bot.refutation import RefutationService
+from bot.render import refutation as render
 from db.models import Game
 from games.refutation import default_deck_path
 from games.refutation.deck import parse_deck_bytes
@@ -31,7 +32,7 @@ async def test_a_long_end_text_and_many_cards_are_split_within_the_limits() -> N
     lines = [f"• Card {n} — {'T' * 80}: <https://example.org/{'s' * 490}>" for n in range(9)]
     text = "The table wins!\n\nRefuted disinformation (9):\n" + "\n".join(lines)
     assert len(text) > 5000
-    embeds = [service.card_embed(deck, n, "fr") for n in list(deck.cards)[:25]]
+    embeds = [render.card_embed(deck, n, "fr") for n in list(deck.cards)[:25]]
     sent_ = sent(service.post(game, text, embeds))
     assert all(where == 42 for where, _, _ in sent_)
     for _, content, cards in sent_:

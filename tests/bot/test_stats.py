@@ -8,6 +8,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import stats
 from db import repo
+from games.refutation import Result
+from games.refutation import events as rf
+from games.resistance import Character, EndReason, Role, Winner
+from games.resistance import events as rs
 
 Sessions = async_sessionmaker[AsyncSession]
 GUILD, OTHER = 1000, 2000
@@ -15,15 +19,37 @@ A, B, C, D, E = 1, 2, 3, 4, 5
 
 
 def over(winner: str, spies: set[int], characters: dict[int, str] | None = None) -> dict[str, Any]:
-    roles = {str(p): ("spy" if p in spies else "resistance") for p in (A, B, C, D, E)}
-    payload: dict[str, Any] = {"winner": winner, "reason": "x", "roles": roles}
-    if characters:
-        payload["characters"] = {str(p): c for p, c in characters.items()}
-    return payload
+    """A ``game_over`` row as the engine writes it."""
+    roles = {str(p): Role.SPY if p in spies else Role.RESISTANCE for p in (A, B, C, D, E)}
+    reason = EndReason.THREE_FAILURES if winner == "spies" else EndReason.THREE_SUCCESSES
+    return rs.GameOver(
+        winner=Winner(winner),
+        reason=reason,
+        roles=roles,
+        characters={str(p): Character(c) for p, c in characters.items()} if characters else None,
+    ).payload()
 
 
 def mission(n: int, team: list[int], success: bool) -> dict[str, Any]:
-    return {"mission": n, "team": team, "success": success, "supports": 0, "sabotages": 0}
+    return rs.MissionResult(
+        mission=n,
+        team=tuple(team),
+        success=success,
+        supports=0,
+        sabotages=0,
+        sabotages_needed=1,
+    ).payload()
+
+
+def refuted(result: str, credits: dict[int, list[int]]) -> dict[str, Any]:
+    """A Refutation Game's ``game_over`` row as the engine writes it."""
+    return rf.GameOver(
+        result=Result(result),
+        by_moderator=False,
+        refuted=(),
+        credits={p: tuple(cards) for p, cards in credits.items()},
+        refutations=(),
+    ).payload()
 
 
 # (guild, kind, final status, public events): the table of games with known outcomes.
@@ -78,19 +104,19 @@ GAMES: list[tuple[int, str, str, list[tuple[str, dict[str, Any]]]]] = [
         GUILD,
         "refutation",
         "ended",
-        [("game_over", {"result": "won", "credits": {A: [31, 32], B: [33], C: []}})],
+        [("game_over", refuted("won", {A: [31, 32], B: [33], C: []}))],
     ),
     (
         GUILD,
         "refutation",
         "ended",
-        [("game_over", {"result": "lost", "credits": {A: [], C: [34]}})],
+        [("game_over", refuted("lost", {A: [], C: [34]}))],
     ),
     (
         GUILD,
         "refutation",
         "cancelled",
-        [("game_over", {"result": "ended", "credits": {A: [1, 2, 3]}})],
+        [("game_over", refuted("ended", {A: [1, 2, 3]}))],
     ),
 ]
 

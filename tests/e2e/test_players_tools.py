@@ -274,7 +274,14 @@ async def test_stats_are_the_same_after_a_restart(table: Any) -> None:
                     for u in players:
                         await repo.add_player(s, game.id, u.id, u.name)
                     team = [players[0].id, players[2].id]
-                    result = {"mission": 1, "team": team, "success": False, "sabotages": 1}
+                    result = {
+                        "mission": 1,
+                        "team": team,
+                        "success": False,
+                        "supports": 1,
+                        "sabotages": 1,
+                        "sabotages_needed": 1,
+                    }
                     await repo.append_event(s, game.id, "mission_result", result)
                     over = {"winner": "spies", "reason": "three_failures", "roles": roles}
                     await repo.append_event(s, game.id, "game_over", over)
