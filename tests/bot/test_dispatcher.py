@@ -270,7 +270,7 @@ async def test_two_processes_deliver_each_row_once_in_order(
                 sent += 8
                 for dispatcher in (one, two) if round_ % 2 else (two, one):
                     dispatcher.wake(game)
-                await until(lambda: len(texts(sb, channel)) >= sent, 20, f"{sent} messages")
+                await until(lambda n=sent: len(texts(sb, channel)) >= n, 20, f"{sent} messages")
             await asyncio.sleep(0.5)
     finally:
         await other_engine.dispose()
