@@ -898,21 +898,21 @@ class RefutationService(GameService):
         if not deck.has_card(number):
             raise UnknownCard(card=number)
         async with self.app.sessions() as s:
-            under_vote = await self.targets_under_vote(s, actor, game, deck)
+            under_vote = await self.targets_under_vote(s, actor, guild_id, game, deck)
         return Reply("", [render.reference_embed(deck, number, actor.lang, under_vote)])
 
     async def targets_under_vote(
-        self, s: AsyncSession, actor: Actor, game: Game | None, deck: Deck
+        self, s: AsyncSession, actor: Actor, guild_id: int, game: Game | None, deck: Deck
     ) -> dict[int, tuple[int, int]]:
         """Disinformation cards of this deck whose refutation vote is open and whose reference
-        page has not been opened yet, in this channel's game and in the actor's games: target
+        page has not been opened yet, in this channel's game, in every game of the guild where
+        the lookup is made (a non-player, from any channel) and in the actor's games: target
         -> (refutation number, the game's channel)."""
         games = [game] if game is not None and game.kind == self.kind else []
-        games += [
-            g
-            for g in await repo.games_of_user(s, actor.id, ("running",))
-            if g.kind == self.kind and all(g.id != other.id for other in games)
-        ]
+        guild_games = await repo.running_games(s, [guild_id]) if guild_id else []
+        for g in guild_games + await repo.games_of_user(s, actor.id, ("running",)):
+            if g.kind == self.kind and all(g.id != other.id for other in games):
+                games.append(g)
         out: dict[int, tuple[int, int]] = {}
         for g in games:
             if g.status != "running" or g.state is None:

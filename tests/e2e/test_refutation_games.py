@@ -419,3 +419,47 @@ async def test_a_game_ended_with_nothing_refuted_says_so_plainly(table: Any, bot
         "Refuted disinformation (0):",
         "—",
     ]
+
+
+async def test_no_one_sees_the_targets_stars_privately_from_another_channel(
+    table: Any, bot: Any
+) -> None:
+    """RULES.md, Refutation 5: during the vote the target's stars are shown only by the public
+    Reference page button. A non-player looking the card up from another channel of the guild
+    (where no game runs) gets no stars either, in their language; before and after, the page
+    is free to read."""
+    players = [table.users[i] for i in (0, 1, 3)]  # private answers in English
+    outsider, chloe = table.users[9], table.users[2]  # non-players; Chloé reads French
+    elsewhere = table.guild.add_text_channel("elsewhere")
+    await until(lambda: bot.get_channel(elsewhere.id) is not None, what="the new channel")
+
+    async def page(user: Any, number: int) -> str:
+        ix = await table.sb.slash(user, "refutation card", channel=elsewhere, number=number)
+        message = await ix.reply_message(10.0)
+        assert message is not None and message.ephemeral
+        return text_of(message)
+
+    game = RfGame(table, players)
+    await game.open(techniques=True)
+    await game.start()
+    active, owner, target, hands = await setup_target(
+        game, lambda d, hs: any(best_card(h, d) is not None for h in hs.values())
+    )
+    holder, card = next((u, best_card(h, target)) for u, h in hands.items() if best_card(h, target))
+    assert card is not None
+    assert "★" in await page(outsider, target)  # no vote yet: the page is free to read
+    await game.refute(active, owner)
+    await game.choose_all({holder: card})
+
+    hidden = await page(outsider, target)
+    assert "★" not in hidden and "☆" not in hidden, hidden
+    assert "Reference page" in hidden and f"<#{table.channel.id}>" in hidden, hidden
+    hidden = await page(chloe, target)
+    assert "★" not in hidden and "☆" not in hidden, hidden
+    assert "Page de référence" in hidden and f"<#{table.channel.id}>" in hidden, hidden
+    line = next(x for x in (await page(outsider, card)).splitlines() if f"Card {target} — " in x)
+    assert "stars hidden during the vote" in line and "★" not in line, line
+
+    await game.click_vote(holder, "ref")
+    await game.new_public(0, "succeeds:")
+    assert "★" in await page(outsider, target)  # the vote is over: free again
