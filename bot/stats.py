@@ -3,8 +3,10 @@
 There is no second source of truth to keep in step: every figure is recomputed from the ended
 games of the server (cancelled ones excluded) and their public events — ``game_over`` (who
 played which side and role, who won), ``mission_result`` (who went on which mission, and how
-it went) and, for The Refutation Game, the credits of its ``game_over``. So the figures are the
-same after a restart, in any process, on SQLite and PostgreSQL.
+it went) and, for The Refutation Game, its ``game_over`` (the seats at the end, the result, and
+who played each refuting card). So the figures are the same after a restart, in any process, on
+SQLite and PostgreSQL. A player substituted out of a game counts for what they did in it
+(missions, refutations), not for its result: the substitute who finishes the seat does.
 
 Roles are read from the event, not from a list in the code: a variant's roles (Avalon's
 ``characters``) count as soon as its games end.
@@ -107,11 +109,14 @@ def tally(events: Iterable[Event]) -> dict[int, PlayerStats]:
                         stats.missions_succeeded += 1
                     else:
                         stats.missions_failed += 1
-            case rf.GameOver(result=result, credits=credits):
-                for player, cards in credits.items():
-                    stats = of(player)
-                    stats.refutation.add(result is Result.WON)
-                    stats.refutations_credited += len(cards)
+            case rf.GameOver(result=result, credits=credits, refutations=refutations):
+                # As a mission in The Resistance: a refutation counts for whoever played its
+                # card (``refutations`` keeps them; ``credits`` moves with a substituted
+                # seat), the game's result for the seats at the end.
+                for player in credits:
+                    of(player).refutation.add(result is Result.WON)
+                for done in refutations:
+                    of(done.player).refutations_credited += 1
     return out
 
 
@@ -189,18 +194,18 @@ def by_role(records: Mapping[str, Record], lang: str) -> str:
 
 
 def player_text(p: PlayerStats | None, name: str, lang: str) -> str:
-    if p is None or not p.games:
+    if p is None or not (p.games or p.missions or p.refutations_credited):
         return t("stats.none", lang, name=clean(name))
     lines = [t("stats.player_title", lang, name=clean(name))]
     r = p.resistance
-    if r.played:
+    if r.played or p.missions:  # substituted out of every game: their missions still count
         lines.append(
             t("stats.resistance", lang, played=r.played, won=r.won, rate=percent(r.rate, lang))
         )
-        sides = by_role(p.sides, lang)
-        lines.append(t("stats.sides", lang, sides=sides, spy_rate=percent(p.spy_rate, lang)))
-        roles = by_role(p.roles, lang)
-        lines.append(t("stats.roles", lang, roles=roles))
+        if r.played:
+            sides = by_role(p.sides, lang)
+            lines.append(t("stats.sides", lang, sides=sides, spy_rate=percent(p.spy_rate, lang)))
+            lines.append(t("stats.roles", lang, roles=by_role(p.roles, lang)))
         lines.append(
             t(
                 "stats.missions",
@@ -211,7 +216,7 @@ def player_text(p: PlayerStats | None, name: str, lang: str) -> str:
             )
         )
     f = p.refutation
-    if f.played:
+    if f.played or p.refutations_credited:
         lines.append(
             t(
                 "stats.refutation",

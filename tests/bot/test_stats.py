@@ -8,10 +8,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import stats
 from db import repo
+from games.common import Event
+from games.refutation import Player as RfPlayer
 from games.refutation import Result
 from games.refutation import events as rf
 from games.resistance import Character, EndReason, Role, Winner
+from games.resistance import Player as ResPlayer
 from games.resistance import events as rs
+from tests.games.refutation.helpers import arrange, disinfo, new_game, refutation
+from tests.games.resistance.helpers import make_game, play_round
 
 Sessions = async_sessionmaker[AsyncSession]
 GUILD, OTHER = 1000, 2000
@@ -48,7 +53,11 @@ def refuted(result: str, credits: dict[int, list[int]]) -> dict[str, Any]:
         by_moderator=False,
         refuted=(),
         credits={p: tuple(cards) for p, cards in credits.items()},
-        refutations=(),
+        refutations=tuple(
+            rf.Refuted(disinformation=0, card=c, player=p, by_reference=False)
+            for p, cards in credits.items()
+            for c in cards
+        ),
     ).payload()
 
 
@@ -198,3 +207,64 @@ async def test_the_leaderboard_and_its_minimum(sessions: Sessions) -> None:
     assert "3 game(s), 3 won (100%)" in english and "spy win rate 100%" in english
     assert "Assassin 1/1" in english
     assert "X\\*" in stats.player_text(None, "X*", "en")
+
+
+def test_a_substituted_player_counts_for_what_they_did_not_for_the_result() -> None:
+    """README, Statistics: substituted out, a player counts for their missions and their
+    refutations, not for the game's result; the substitute counts for the result only. Played
+    with the real engines: a refutation by P1, P1 substituted, a refutation by P2 wins."""
+    game = new_game(3, target=5)
+    p1, p2, p3 = game.player_ids
+    newcomer = RfPlayer(200001, "New")
+    d_a0, d_a1 = disinfo(0, 0), disinfo(0, 1)
+    r_a0, r_a1, r_a2, r_a3 = (refutation(0, j) for j in range(4))
+    for card in (disinfo(1, 1), disinfo(1, 2), disinfo(1, 3)):  # three already refuted
+        game.draw.remove(card) if card in game.draw else game.feed.remove(card)
+        game.refuted.append(card)
+    events: list[Event] = []
+    arrange(
+        game,
+        active=p1,
+        in_front={p2: d_a0},
+        hands={p1: [r_a0, refutation(1, 0)], p2: [r_a1], p3: [r_a2, r_a3]},
+    )
+    events += game.refute(p1, p2)
+    for pid, card in ((p1, r_a0), (p2, None), (p3, None)):
+        events += game.choose(pid, card)
+    events += game.reveal()
+    for pid in (p1, p2, p3):
+        events += game.vote(pid, r_a0)
+    events += game.close_vote()
+    events += game.substitute(p1, newcomer)
+    arrange(game, active=p2, in_front={p3: d_a1})
+    events += game.refute(p2, p3)
+    for pid, card in ((newcomer.id, None), (p2, r_a1), (p3, None)):
+        events += game.choose(pid, card)
+    events += game.reveal()
+    for pid in (newcomer.id, p2, p3):
+        events += game.vote(pid, r_a1)
+    events += game.close_vote()
+    assert events[-1].kind == "game_over" and game.result is Result.WON
+
+    figures = stats.tally(e for e in events if e.kind in stats.KINDS and e.private_to is None)
+    left, sub, second = figures[p1], figures[newcomer.id], figures[p2]
+    assert (left.refutation.played, left.refutation.won, left.refutations_credited) == (0, 0, 1)
+    assert (sub.refutation.played, sub.refutation.won, sub.refutations_credited) == (1, 1, 0)
+    assert (second.refutation.played, second.refutation.won, second.refutations_credited) == (
+        1,
+        1,
+        1,
+    )
+    assert "0 game(s), 0 won — 1 refutation(s) credited" in stats.player_text(left, "P1", "en")
+
+    # The Resistance, the same rule: the leaver's missions count, the result is the seat's.
+    res = make_game(5)  # the spies sit last; each team is the first seats
+    leaver = res.players[0].id
+    res_events = play_round(res)
+    res_events += res.substitute(leaver, ResPlayer(200002, "New"))
+    res_events += play_round(res) + play_round(res)
+    assert res_events[-1].kind == "game_over"
+    figures = stats.tally(e for e in res_events if e.kind in stats.KINDS and e.private_to is None)
+    assert (figures[leaver].missions, figures[leaver].resistance.played) == (1, 0)
+    assert (figures[200002].missions, figures[200002].resistance.won) == (2, 1)
+    assert "• Missions: 1 joined" in stats.player_text(figures[leaver], "Leaver", "en")
