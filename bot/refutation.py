@@ -905,12 +905,17 @@ class RefutationService(GameService):
         self, s: AsyncSession, actor: Actor, guild_id: int, game: Game | None, deck: Deck
     ) -> dict[int, tuple[int, int]]:
         """Disinformation cards of this deck whose refutation vote is open and whose reference
-        page has not been opened yet, in this channel's game, in every game of the guild where
-        the lookup is made (a non-player, from any channel) and in the actor's games: target
-        -> (refutation number, the game's channel)."""
+        page has not been opened yet, in any game, for anyone, from anywhere (RULES.md: never in
+        a private lookup): this channel's game, the guild's games, the actor's games and every
+        game with an open vote deadline: target -> (refutation number, the game's channel)."""
         games = [game] if game is not None and game.kind == self.kind else []
-        guild_games = await repo.running_games(s, [guild_id]) if guild_id else []
-        for g in guild_games + await repo.games_of_user(s, actor.id, ("running",)):
+        candidates = await repo.running_games(s, [guild_id]) if guild_id else []
+        candidates += await repo.games_of_user(s, actor.id, ("running",))
+        for deadline in await repo.open_deadlines(s, kinds=[VOTE]):
+            voting = await repo.get_game(s, deadline.game_id)
+            if voting is not None:
+                candidates.append(voting)
+        for g in candidates:
             if g.kind == self.kind and all(g.id != other.id for other in games):
                 games.append(g)
         out: dict[int, tuple[int, int]] = {}

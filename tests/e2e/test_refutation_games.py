@@ -421,20 +421,22 @@ async def test_a_game_ended_with_nothing_refuted_says_so_plainly(table: Any, bot
     ]
 
 
-async def test_no_one_sees_the_targets_stars_privately_from_another_channel(
-    table: Any, bot: Any
-) -> None:
+async def test_no_one_sees_the_targets_stars_privately_from_elsewhere(table: Any, bot: Any) -> None:
     """RULES.md, Refutation 5: during the vote the target's stars are shown only by the public
     Reference page button. A non-player looking the card up from another channel of the guild
-    (where no game runs) gets no stars either, in their language; before and after, the page
-    is free to read."""
+    (where no game runs) or from another server gets no stars either, in their language;
+    before and after, the page is free to read."""
     players = [table.users[i] for i in (0, 1, 3)]  # private answers in English
     outsider, chloe = table.users[9], table.users[2]  # non-players; Chloé reads French
     elsewhere = table.guild.add_text_channel("elsewhere")
+    other_server = table.sb.add_guild("Another server")
+    other_server.add_member(outsider)
+    away = other_server.add_text_channel("away")
     await until(lambda: bot.get_channel(elsewhere.id) is not None, what="the new channel")
+    await until(lambda: bot.get_channel(away.id) is not None, what="the other server")
 
-    async def page(user: Any, number: int) -> str:
-        ix = await table.sb.slash(user, "refutation card", channel=elsewhere, number=number)
+    async def page(user: Any, number: int, channel: Any = elsewhere) -> str:
+        ix = await table.sb.slash(user, "refutation card", channel=channel, number=number)
         message = await ix.reply_message(10.0)
         assert message is not None and message.ephemeral
         return text_of(message)
@@ -457,6 +459,10 @@ async def test_no_one_sees_the_targets_stars_privately_from_another_channel(
     hidden = await page(chloe, target)
     assert "★" not in hidden and "☆" not in hidden, hidden
     assert "Page de référence" in hidden and f"<#{table.channel.id}>" in hidden, hidden
+    # Nor from another server that shares the deck (/refutation is not available in DMs).
+    hidden = await page(outsider, target, away)
+    assert "★" not in hidden and "☆" not in hidden, hidden
+    assert f"<#{table.channel.id}>" in hidden, hidden
     line = next(x for x in (await page(outsider, card)).splitlines() if f"Card {target} — " in x)
     assert "stars hidden during the vote" in line and "★" not in line, line
 
