@@ -9,6 +9,7 @@ import logging
 import random
 import re
 from collections.abc import Iterable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -242,14 +243,17 @@ class GameBot(commands.AutoShardedBot):
         log.info("application commands synced")
         return True
 
-    async def command_tree_hash(self, guild: discord.abc.Snowflake | None) -> str:
-        """SHA-256 of the commands as ``tree.sync`` sends them (translations included)."""
+    async def command_tree_payload(self, guild: discord.abc.Snowflake | None) -> list[Any]:
+        """The commands as ``tree.sync`` sends them (translations included)."""
         commands = self.tree._get_all_commands(guild=guild)
         translator = self.tree.translator
         if translator is not None:
-            payload = [await c.get_translated_payload(self.tree, translator) for c in commands]
-        else:
-            payload = [c.to_dict(self.tree) for c in commands]
+            return [await c.get_translated_payload(self.tree, translator) for c in commands]
+        return [c.to_dict(self.tree) for c in commands]
+
+    async def command_tree_hash(self, guild: discord.abc.Snowflake | None) -> str:
+        """SHA-256 of the commands as ``tree.sync`` sends them (translations included)."""
+        payload = await self.command_tree_payload(guild)
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode()).hexdigest()
 

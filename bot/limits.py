@@ -10,6 +10,9 @@ Sources (Discord's developer documentation, checked against the libraries that e
 - Components: a button's label 80 and custom_id 100; a string select's options 1 to 25, each
   option's label, value and description 100, placeholder 150; 5 action rows of 5 buttons.
 - Autocomplete: up to 25 choices, each name 1 to 100 characters.
+- Application commands: a command's or option's name 1 to 32 characters, its description 1 to
+  100, an option choice's name 1 to 100, each localization the same (the synced payload is
+  checked by tests/e2e/test_command_limits.py).
 - URLs in embeds: scheme http or https (Discord answers 50035 URL_TYPE_INVALID_SCHEME); a link
   button's URL at most 512 characters (the deck's sources keep to that).
 """
@@ -43,6 +46,8 @@ ACTION_ROWS = 5
 BUTTONS_PER_ROW = 5
 AUTOCOMPLETE_CHOICES = 25
 CHOICE_NAME = 100
+COMMAND_NAME = 32
+COMMAND_DESCRIPTION = 100
 URL_MAX = 512
 URL_SCHEMES = ("http", "https")
 

@@ -269,7 +269,7 @@ DAILY_OPTIONS = (
         "deadline_time",
         str,
         "",
-        "Close votes and choices at this time of day, HH:MM in the server's time zone "
+        "Close votes and choices at this time of day, HH:MM, server time zone "
         "(empty: after the hours)",
     ),
     Option(
