@@ -321,6 +321,10 @@ class Dispatcher:
             if row.id not in taken:
                 break
             batch.append(row)
+        behind = taken - {row.id for row in batch}
+        if behind:  # another process holds an earlier row: give these back, it goes on
+            async with self.sessions.begin() as s:
+                await repo.release_effects(s, behind, self.instance)
         return batch
 
     async def _attempt(self, row: Outbox) -> bool:

@@ -905,6 +905,18 @@ async def claim_effects(
     return set(result.scalars().all())
 
 
+async def release_effects(s: AsyncSession, effect_ids: Iterable[int], owner: str) -> None:
+    """Give back ``owner``'s claims on these effects (taken, but not to be delivered now)."""
+    ids = list(effect_ids)
+    if ids:
+        await s.execute(
+            update(Outbox)
+            .where(Outbox.id.in_(ids), Outbox.claimed_by == owner)
+            .values(claimed_by=None, claimed_until=None)
+            .execution_options(synchronize_session=False)
+        )
+
+
 async def update_effect(s: AsyncSession, effect_id: int, **values: Any) -> None:
     """Record what a delivery attempt did (status, attempts, next try, error, Discord id)."""
     await s.execute(

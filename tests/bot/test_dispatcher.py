@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import metrics
-from bot.dispatcher import Dispatcher
+from bot.clock import utcnow
+from bot.dispatcher import LEASE, Dispatcher
 from bot.effects import DirectMessage, EditSlot, Post, Record
 from db import repo
 from db.engine import make_engine, make_sessions
@@ -277,3 +278,27 @@ async def test_two_processes_deliver_each_row_once_in_order(
     assert texts(sb, channel) == [f"m{i}" for i in range(32)]
     assert [r.status for r in await rows_of(sessions, game)] == ["done"] * 32
     assert one.attempts + two.attempts == 32  # each row tried once, by one of them
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_a_claim_that_cannot_start_the_run_is_given_back(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    """The race of two processes, made deterministic: between this process's read of the
+    pending rows and its claim, another process claims the first row. The rows this one took
+    behind it are given back at once (kept, the other process would wait out their lease
+    before delivering the rest of the game)."""
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    game = await new_game(sessions, guild, channel)
+    await write(sessions, game, guild.id, Post(channel.id, "m0"), Post(channel.id, "m1"))
+    dispatcher = Dispatcher(client, sessions)  # not started: this test drives it
+    rows = await rows_of(sessions, game)
+    now = utcnow()
+    async with sessions.begin() as s:
+        assert await repo.claim_effects(s, [rows[0].id], "other", now, now + LEASE) == {rows[0].id}
+    assert await dispatcher._claim(rows, now) == []
+    assert [(r.claimed_by, r.status) for r in await rows_of(sessions, game)] == [
+        ("other", "pending"),
+        (None, "pending"),
+    ]
