@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol
 
 import discord
 from discord import app_commands
@@ -12,7 +12,9 @@ from discord import app_commands
 from bot.app import GameBot
 from bot.errors import UserError, report
 from bot.i18n import Lang, lang_of, t
+from bot.options import OptionsSchema
 from bot.service import Actor, GameService, Reply, TagRequired
+from cogs.game_options import with_options
 from cogs.interaction import Answer, respond
 
 P = ParamSpec("P")
@@ -154,6 +156,35 @@ async def open_game(
     await respond(interaction, work)
 
 
+class Opener(Protocol):
+    """A service's way to open a game (``GameService.new_game`` or a game's own)."""
+
+    def __call__(
+        self,
+        actor: Actor,
+        *,
+        guild_id: int,
+        channel: Any,
+        given: dict[str, Any],
+        tag: str | None = None,
+    ) -> Awaitable[str]: ...
+
+
+def new_command(description: str, schema: OptionsSchema) -> Callable[[Callable[..., Any]], Any]:
+    """``/<game> new``: the command, the schema's options and the forum ``tag`` (autocompleted);
+    the callback is ``async def new(self, interaction, tag=None, **given)``, whose body is
+    ``await self.open_new(interaction, <the service's opener>, tag, given)``."""
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        options = with_options(schema, "new")(func)
+        tagged = app_commands.describe(tag=TAG_DESCRIPTION)(
+            app_commands.autocomplete(tag=forum_tags)(options)
+        )
+        return app_commands.command(name="new", description=description)(tagged)
+
+    return decorate
+
+
 class GameCommands(CommandMixin):
     """What the shared command classes stand on: the game's service (each game's GroupCog
     sets it) and the game of the channel a command is typed in."""
@@ -179,6 +210,26 @@ class GameCommands(CommandMixin):
             return await call(actor, await self.game_here(interaction), *args, **kwargs)
 
         await respond(interaction, here, *args, **kwargs)
+
+    async def open_new(
+        self,
+        interaction: discord.Interaction,
+        opener: Opener,
+        tag: str | None,
+        given: dict[str, Any],
+    ) -> None:
+        """``/<game> new``: open a game here with the given options (see :func:`open_game`)."""
+        await open_game(
+            interaction,
+            lambda tag: opener(
+                Actor.of(interaction),
+                guild_id=interaction.guild_id or 0,
+                channel=interaction.channel,
+                given=given,
+                tag=tag,
+            ),
+            tag,
+        )
 
 
 class LobbyCommands(GameCommands):

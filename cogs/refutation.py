@@ -16,16 +16,8 @@ from bot.options import REFUTATION_OPTIONS
 from bot.plugins import GamePlugin
 from bot.refutation import RefutationService
 from bot.render.refutation import ABSTAIN, m
-from bot.service import Actor
-from cogs.game_options import with_options
 from cogs.interaction import respond, service_of
-from cogs.lobby import (
-    TAG_DESCRIPTION,
-    LobbyCommands,
-    ModerationCommands,
-    forum_tags,
-    open_game,
-)
+from cogs.lobby import LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
 
 
@@ -176,24 +168,11 @@ class RefutationCog(
         self.service: RefutationService = service_of(bot, RefutationService)
         super().__init__()
 
-    @app_commands.command(name="new", description="Open a game of The Refutation Game here")
-    @app_commands.describe(tag=TAG_DESCRIPTION)
-    @app_commands.autocomplete(tag=forum_tags)
-    @with_options(REFUTATION_OPTIONS, "new")
+    @new_command("Open a game of The Refutation Game here", REFUTATION_OPTIONS)
     async def new(
         self, interaction: discord.Interaction, tag: str | None = None, **given: Any
     ) -> None:
-        await open_game(
-            interaction,
-            lambda tag: self.service.new(
-                Actor.of(interaction),
-                guild_id=interaction.guild_id or 0,
-                channel=interaction.channel,
-                given=given,
-                tag=tag,
-            ),
-            tag,
-        )
+        await self.open_new(interaction, self.service.new, tag, given)
 
     @app_commands.command(
         name="watch", description="Watch: place a card of the feed in front of you (your turn)"

@@ -15,15 +15,8 @@ from bot.options import RESISTANCE_OPTIONS
 from bot.plugins import GamePlugin
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
-from cogs.game_options import with_options
 from cogs.interaction import respond, service_of
-from cogs.lobby import (
-    TAG_DESCRIPTION,
-    LobbyCommands,
-    ModerationCommands,
-    forum_tags,
-    open_game,
-)
+from cogs.lobby import LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
 from games.resistance import MissionChoice, TeamVote
 
@@ -145,25 +138,11 @@ class ResistanceCog(
         self.service: ResistanceService = service_of(bot, ResistanceService)
         super().__init__()
 
-    @app_commands.command(name="new", description="Open a game of The Resistance in this channel")
-    @app_commands.describe(tag=TAG_DESCRIPTION)
-    @app_commands.autocomplete(tag=forum_tags)
-    @with_options(RESISTANCE_OPTIONS, "new")
+    @new_command("Open a game of The Resistance in this channel", RESISTANCE_OPTIONS)
     async def new(
         self, interaction: discord.Interaction, tag: str | None = None, **given: Any
     ) -> None:
-        assert interaction.guild_id is not None
-        await open_game(
-            interaction,
-            lambda tag: self.service.new_game(
-                Actor.of(interaction),
-                guild_id=interaction.guild_id or 0,
-                channel=interaction.channel,
-                given=given,
-                tag=tag,
-            ),
-            tag,
-        )
+        await self.open_new(interaction, self.service.new_game, tag, given)
 
     @app_commands.command(name="propose", description="Propose the mission team (active leader)")
     @app_commands.describe(

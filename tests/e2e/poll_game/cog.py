@@ -15,14 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import Lang
-from bot.service import Actor
 from cogs.interaction import respond, service_of
 from cogs.lobby import (
     TAG_DESCRIPTION,
     LobbyCommands,
     ModerationCommands,
     forum_tags,
-    open_game,
 )
 from tests.e2e.poll_game.service import PollService
 
@@ -94,17 +92,7 @@ class PollCog(
         tag: str | None = None,
     ) -> None:
         given = {"question": question, "first": first, "second": second, "vote_hours": vote_hours}
-        await open_game(
-            interaction,
-            lambda tag: self.service.new_game(
-                Actor.of(interaction),
-                guild_id=interaction.guild_id or 0,
-                channel=interaction.channel,
-                given=given,
-                tag=tag,
-            ),
-            tag,
-        )
+        await self.open_new(interaction, self.service.new_game, tag, given)
 
     @app_commands.command(name="status", description="The question, who has answered, the deadline")
     async def status(self, interaction: discord.Interaction) -> None:
