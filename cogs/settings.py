@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Concatenate, ParamSpec
 
 import aiohttp
 import discord
@@ -18,6 +19,8 @@ from bot.service import Actor
 from cogs.game_options import with_options
 from cogs.interaction import answer
 from cogs.lobby import game_bot
+
+P = ParamSpec("P")
 
 
 @app_commands.guild_only()
@@ -51,11 +54,24 @@ class SettingsCog(
             callback=with_options(schema, "settings")(callback),
         )
 
+    async def in_guild(
+        self,
+        interaction: discord.Interaction,
+        call: Callable[Concatenate[Actor, int, P], Awaitable[str]],
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> None:
+        """Answer with ``call(actor, guild_id, *args, **kwargs)``: every setting is the
+        guild's."""
+        await answer(
+            interaction,
+            lambda: call(Actor.of(interaction), interaction.guild_id or 0, *args, **kwargs),
+        )
+
     @app_commands.command(name="show", description="Show this server's settings")
     async def show(self, interaction: discord.Interaction) -> None:
-        await answer(
-            interaction, lambda: self.service.show(Actor.of(interaction), interaction.guild_id or 0)
-        )
+        await self.in_guild(interaction, self.service.show)
 
     @app_commands.command(name="language", description="Language of the public game messages")
     @app_commands.describe(language="French or English")
@@ -66,24 +82,14 @@ class SettingsCog(
         ]
     )
     async def language(self, interaction: discord.Interaction, language: str) -> None:
-        await answer(
-            interaction,
-            lambda: self.service.set_language(
-                Actor.of(interaction), interaction.guild_id or 0, language
-            ),
-        )
+        await self.in_guild(interaction, self.service.set_language, language)
 
     @app_commands.command(
         name="timezone", description="Time zone of the daily deadline time (deadline_time)"
     )
     @app_commands.describe(zone="An IANA time zone, such as Europe/Paris (default UTC)")
     async def timezone(self, interaction: discord.Interaction, zone: str) -> None:
-        await answer(
-            interaction,
-            lambda: self.service.set_timezone(
-                Actor.of(interaction), interaction.guild_id or 0, zone
-            ),
-        )
+        await self.in_guild(interaction, self.service.set_timezone, zone)
 
     @timezone.autocomplete("zone")
     async def timezone_zone(
@@ -98,14 +104,11 @@ class SettingsCog(
     async def moderator_role(
         self, interaction: discord.Interaction, role: discord.Role | None = None
     ) -> None:
-        await answer(
+        await self.in_guild(
             interaction,
-            lambda: self.service.set_moderator_role(
-                Actor.of(interaction),
-                interaction.guild_id or 0,
-                role.id if role else None,
-                role.name if role else "",
-            ),
+            self.service.set_moderator_role,
+            role.id if role else None,
+            role.name if role else "",
         )
 
     @app_commands.command(
@@ -114,12 +117,7 @@ class SettingsCog(
     )
     @app_commands.describe(enabled="Yes: any member may open a game")
     async def members_host(self, interaction: discord.Interaction, enabled: bool) -> None:
-        await answer(
-            interaction,
-            lambda: self.service.set_members_host(
-                Actor.of(interaction), interaction.guild_id or 0, enabled
-            ),
-        )
+        await self.in_guild(interaction, self.service.set_members_host, enabled)
 
     @app_commands.command(
         name="resistance", description="Default options for new games of The Resistance"
@@ -131,12 +129,7 @@ class SettingsCog(
     async def set_defaults(
         self, interaction: discord.Interaction, kind: str, given: dict[str, Any]
     ) -> None:
-        await answer(
-            interaction,
-            lambda: self.service.set_defaults(
-                Actor.of(interaction), interaction.guild_id or 0, kind, given
-            ),
-        )
+        await self.in_guild(interaction, self.service.set_defaults, kind, given)
 
     refutation = app_commands.Group(
         name="refutation", description="The Refutation Game: default options and decks"
@@ -163,10 +156,7 @@ class SettingsCog(
     async def refutation_deck(
         self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]
     ) -> None:
-        await answer(
-            interaction,
-            lambda: self.service.set_deck(Actor.of(interaction), interaction.guild_id or 0, name),
-        )
+        await self.in_guild(interaction, self.service.set_deck, name)
 
     @refutation.command(
         name="deck_upload", description="Upload a deck file (TOML); it is checked, then stored"
@@ -178,12 +168,7 @@ class SettingsCog(
         async def read(limit: int) -> bytes:
             return await read_attachment(file.url, limit)
 
-        await answer(
-            interaction,
-            lambda: self.service.upload_deck(
-                Actor.of(interaction), interaction.guild_id or 0, file.filename, file.size, read
-            ),
-        )
+        await self.in_guild(interaction, self.service.upload_deck, file.filename, file.size, read)
 
 
 async def read_attachment(url: str, limit: int) -> bytes:
