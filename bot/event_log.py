@@ -1,4 +1,10 @@
-"""The event log's rows as typed events: each game's family of events, and the decoding."""
+"""The event log's rows as typed events: each game's family of events, and the decoding.
+
+A game declares its family in its plugin record (``GamePlugin.events``: the family base, e.g.
+``ResistanceEvent``, whose ``decode`` and ``knows`` read its kinds); building a
+:class:`bot.plugins.Registry` registers the families of its games here. Without a bot (tests,
+the CLI) the built-in games' families are registered on first use, from their records.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +12,15 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from games.common import Event
-from games.refutation import RefutationEvent
-from games.resistance import ResistanceEvent
 
-#: Each game's family of events (the kinds its log may hold), by game kind.
-EVENT_FAMILIES: dict[str, type[Event]] = {
-    "resistance": ResistanceEvent,
-    "refutation": RefutationEvent,
-}
+#: A game's family of events: the base class of its events (``ResistanceEvent``), whose
+#: ``decode(kind, payload, private_to)`` reads a stored row and ``knows(kind)`` says whether
+#: a row's kind is one of the family's.
+EventFamily = type[Event]
+
+#: The registered families, by game kind (filled by bot.plugins.Registry and the built-ins).
+_FAMILIES: dict[str, EventFamily] = {}
+_builtins_registered = False
 
 
 class Row(Protocol):
@@ -24,11 +31,45 @@ class Row(Protocol):
     private_to: int | None
 
 
+def register_family(game_kind: str, family: EventFamily) -> None:
+    """Read the rows of games of ``game_kind`` with ``family`` from now on. Registering the
+    same family again is harmless; another family for a kind that has one is refused."""
+    known = _FAMILIES.get(game_kind)
+    if known is not None and known is not family:
+        raise ValueError(
+            f"game kind {game_kind!r} already reads its events as {known.__name__}, "
+            f"not {family.__name__}"
+        )
+    _FAMILIES[game_kind] = family
+
+
+def family_of(game_kind: str) -> EventFamily | None:
+    """The family of events of games of ``game_kind``, or None if no plugin declared one."""
+    if game_kind not in _FAMILIES:
+        _register_builtins()
+    return _FAMILIES.get(game_kind)
+
+
+def _register_builtins() -> None:
+    """The built-in games' families, from their plugin records (imported on first use: the
+    records live with the cogs, which import this module)."""
+    global _builtins_registered
+    if _builtins_registered:
+        return
+    _builtins_registered = True
+    from bot.plugins import builtin_plugins
+
+    for plugin in builtin_plugins():
+        if plugin.events is not None:
+            register_family(plugin.kind, plugin.events)
+
+
 def decode_events(game_kind: str, rows: Iterable[Row]) -> list[Event]:
     """The typed events of stored rows of a game of ``game_kind`` (rows of other kinds, such
     as a moderator's reminder, are not the game's and are left out; so are the rows of a game
-    whose family is not listed here: the readers of this module know only these games)."""
-    family = EVENT_FAMILIES.get(game_kind)
+    whose plugin declares no family of events). A row of one of the family's kinds that does
+    not decode raises ValueError."""
+    family = family_of(game_kind)
     if family is None:
         return []
     return [

@@ -6,6 +6,7 @@ A :class:`GamePlugin` says everything the application needs to know of a game: i
 its cog, its options, its persistent buttons, the view and file builders its effect records
 name, and its message catalogue. :class:`bot.app.GameBot` takes a list of them (the built-in
 ones by default, :func:`builtin_plugins`): a test registers a third game by passing one more.
+Building a :class:`Registry` registers its games' families of events with bot.event_log.
 
 Each game defines its record next to its code (``PLUGIN`` in ``cogs/<game>.py``); the list of
 the built-in games is :data:`BUILTIN`, the one line a new built-in game adds.
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.event_log import EventFamily, register_family
 from bot.options import OptionsSchema
 
 if TYPE_CHECKING:
@@ -74,6 +76,9 @@ class GamePlugin:
     locales: Path | None = None
     #: ``python -m bot demo --game NAME``: the demos it ships, name -> "module:function"
     demos: Mapping[str, str] = field(default_factory=dict)
+    #: its family of events (the base class of its events, ``games.common.Event``): how the
+    #: event log's rows of its games read back (bot.event_log); None: its log is not read
+    events: EventFamily | None = None
 
     def __post_init__(self) -> None:
         if not KIND.fullmatch(self.kind):
@@ -125,6 +130,9 @@ class Registry:
                 if name in views:
                     raise ValueError(f"view {name!r} of {plugin.kind!r} is registered twice")
                 views.add(name)
+        for plugin in self.plugins:
+            if plugin.events is not None:
+                register_family(plugin.kind, plugin.events)
 
     @property
     def kinds(self) -> tuple[str, ...]:

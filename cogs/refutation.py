@@ -19,6 +19,7 @@ from bot.render.refutation import ABSTAIN, m
 from cogs.interaction import respond, service_of
 from cogs.lobby import LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
+from games.refutation import RefutationEvent
 
 
 class ChoiceSelect(
@@ -248,4 +249,5 @@ PLUGIN = GamePlugin(
     buttons=(ChoiceSelect, VoteButton),
     views={"rf_choice": choice_view, "rf_vote": vote_view},
     demos={"refutation": "bot.demo_refutation:play_refutation"},
+    events=RefutationEvent,
 )

@@ -18,7 +18,7 @@ from bot.service import Actor, Reply
 from cogs.interaction import respond, service_of
 from cogs.lobby import LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
-from games.resistance import MissionChoice, TeamVote
+from games.resistance import MissionChoice, ResistanceEvent, TeamVote
 
 CHOICES: dict[str, TeamVote | MissionChoice] = {
     "accept": TeamVote.ACCEPT,
@@ -237,4 +237,5 @@ PLUGIN = GamePlugin(
     views={"rs_vote": vote_view, "rs_avalon_choice": choice_view},
     files=records.resistance_files,
     demos={"resistance": "bot.demo:play_resistance", "avalon": "bot.demo_avalon:play_avalon"},
+    events=ResistanceEvent,
 )

@@ -30,7 +30,7 @@ def test_the_builtin_games_are_registered_once_each() -> None:
     assert registry.kind_of_deadline("zz_vote") is None
     assert registry.kind_of_deadline("vote") is None
     for p in plugins:
-        assert p.cog.startswith("cogs.") and p.buttons and p.views
+        assert p.cog.startswith("cogs.") and p.buttons and p.views and p.events is not None
         assert p.service.kind == p.kind  # type: ignore[attr-defined]
 
 

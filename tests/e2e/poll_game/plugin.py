@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.options import Option, OptionsSchema
 from bot.plugins import GamePlugin
 from tests.e2e.poll_game.cog import VoteButton, vote_view
+from tests.e2e.poll_game.rules import PollEvent
 from tests.e2e.poll_game.service import PollService
 
 POLL_OPTIONS = OptionsSchema(
@@ -36,4 +37,5 @@ PLUGIN = GamePlugin(
     buttons=(VoteButton,),
     views={"pl_vote": vote_view},
     locales=Path(__file__).parent / "locales",
+    events=PollEvent,
 )
