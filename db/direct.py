@@ -36,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from db.engine import set_pragmas, sqlite_file, writer_gate
 from db.models import DeadlineStatus
+from db.types import aware_utc
 
 # SQLAlchemy's storage format of a DateTime on SQLite (naive UTC text, microseconds always).
 _STORED = "%Y-%m-%d %H:%M:%S.%f"
@@ -114,10 +115,9 @@ class VoteTransaction:
         """The votes ``(game_id, round_key, kind, user_id, value)`` (one UPSERT executemany),
         the players' locales that changed ``(game_id, user_id, locale)``, then ``COMMIT``.
         Returns once committed."""
-        if at.tzinfo is None or at.utcoffset() is None:
-            raise ValueError(f"naive datetime refused (use an aware UTC datetime): {at!r}")
+        utc = aware_utc(at)
         self.done = True
-        await self._commit(votes, [(loc, g, u) for g, u, loc in locales], at.astimezone(UTC))
+        await self._commit(votes, [(loc, g, u) for g, u, loc in locales], utc)
 
     async def _commit(
         self,

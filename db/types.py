@@ -15,6 +15,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def aware_utc(value: datetime) -> datetime:
+    """``value`` in UTC; a naive datetime is refused (its zone would be a guess)."""
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValueError(f"naive datetime refused (use an aware UTC datetime): {value!r}")
+    return value.astimezone(UTC)
+
+
 class UTCDateTime(TypeDecorator[datetime]):
     """``DateTime(timezone=True)`` that only accepts aware datetimes and always returns aware UTC.
 
@@ -31,9 +38,7 @@ class UTCDateTime(TypeDecorator[datetime]):
             return None
         if not isinstance(value, datetime):
             raise TypeError(f"UTCDateTime needs a datetime, got {type(value).__name__}")
-        if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"naive datetime refused (use an aware UTC datetime): {value!r}")
-        utc: datetime = value.astimezone(UTC)
+        utc = aware_utc(value)
         if dialect.name == "sqlite":
             return utc.replace(tzinfo=None)
         return utc
