@@ -65,6 +65,10 @@ class Head:
 
 # The same statements as db/repo.py's _LOCK_GAMES, _BALLOTS_AND_LOCALES, _GAME_STATES,
 # _vote_upsert and _SET_LOCALE (tests/db/test_direct.py checks they read and write the same).
+# One difference of plan, not of result: in _BALLOTS, ``+p.user_id`` keeps SQLite from
+# searching the (game_id, user_id) index with both IN lists, which probes their cross product
+# (a batch of 256 clicks: 65,536 probes, 11-26 ms on the event loop); it searches by game (10
+# players each) and filters the users instead (1 ms).
 _HEADS = (
     "SELECT g.id, g.status, g.version, g.created_at, g.guild_id, g.options,"
     " (SELECT min(d.due_at) FROM deadlines d"
@@ -74,7 +78,7 @@ _HEADS = (
 _BALLOTS = (
     "SELECT p.game_id, p.user_id, p.locale, v.round_key, v.kind, v.value FROM players p"
     " LEFT OUTER JOIN votes v ON v.game_id = p.game_id AND v.user_id = p.user_id"
-    " WHERE p.game_id IN ({}) AND p.user_id IN ({})"
+    " WHERE p.game_id IN ({}) AND +p.user_id IN ({})"
 )
 _STATES = "SELECT id, state FROM games WHERE id IN ({})"
 _UPSERT = (

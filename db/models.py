@@ -256,6 +256,8 @@ class Deadline(Base):
         CheckConstraint(_in("status", DeadlineStatus), name="status"),
         Index("ix_deadlines_status_due_at", "status", "due_at"),
         Index("ix_deadlines_game_id", "game_id"),
+        # a game's earliest open deadline of a kind, in one seek (the vote path's heads)
+        Index("ix_deadlines_game_id_kind_status", "game_id", "kind", "status", "due_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

@@ -229,3 +229,57 @@ async def test_sqlite_never_waits_for_another_process_and_checkpoints_aside(
     finally:
         other.close()
         await direct.close()
+
+
+async def test_sqlite_batch_reads_seek_by_game(
+    backend: str, db_url: str, engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """The batch's reads cost a few index seeks per game of the batch, whatever the size of the
+    database: each game's earliest open vote deadline is one seek in
+    ``ix_deadlines_game_id_kind_status`` (not a walk over every open deadline, which cost
+    0.6 ms per game at 2,000 open deadlines), and the ballots are searched by game, the users
+    filtered (not a probe per pair of the two IN lists). The plans of the direct path's
+    statements and of SQLAlchemy's (db/repo.py) alike."""
+    if backend != "sqlite":
+        pytest.skip("SQLite's plans")
+    from sqlalchemy import event
+
+    from db import direct as d
+
+    await two_games(sessions)
+    games, users = [1, 2, 3], [11, 12, 13]
+    seen: list[tuple[str, list[object]]] = []
+
+    def capture(conn: object, cursor: object, sql: str, params: object, *_: object) -> None:
+        if "min(deadlines.due_at)" in sql:
+            seen.append((sql, list(params)))  # type: ignore[call-overload]
+
+    event.listen(engine.sync_engine, "before_cursor_execute", capture)
+    try:
+        async with sessions.begin() as s:
+            await repo.lock_games(s, games, "rs_vote")
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", capture)
+    (lock_games,) = seen
+    statements = {
+        "direct heads": (d._HEADS.format(d._marks(3)), ["rs_vote", "open", *games]),
+        "repo heads": lock_games,
+        "direct ballots": (d._BALLOTS.format(d._marks(3), d._marks(3)), [*games, *users]),
+    }
+    conn = sqlite3.connect(str(sqlite_file(make_url(db_url))))
+    try:
+        plans = {
+            name: [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
+            for name, (sql, params) in statements.items()
+        }
+    finally:
+        conn.close()
+    for name in ("direct heads", "repo heads"):
+        deadlines = [step for step in plans[name] if step.startswith(("SEARCH d", "SCAN d"))]
+        assert [step.replace("SEARCH deadlines ", "SEARCH d ") for step in deadlines] == [
+            "SEARCH d USING COVERING INDEX ix_deadlines_game_id_kind_status"
+            " (game_id=? AND kind=? AND status=?)"
+        ], plans[name]
+    players = [step for step in plans["direct ballots"] if step.startswith(("SEARCH p", "SCAN p"))]
+    assert len(players) == 1 and players[0].startswith("SEARCH p USING INDEX"), plans
+    assert players[0].endswith("(game_id=?)"), plans["direct ballots"]
