@@ -13,9 +13,9 @@ engine's writer gate before ``BEGIN IMMEDIATE``.
 
 On PostgreSQL the same batch through SQLAlchemy cost about 1.7 ms of CPU too (the pool's
 pre-ping, the session, the compiled-statement cache, result processing, greenlet switches);
-here it is five statements on one asyncpg connection that the vote path keeps (asyncpg prepares
-each once): ``BEGIN``, the heads locked ``FOR UPDATE`` in id order, the ballots, the UPSERT,
-``COMMIT``.
+here it is two statements on asyncpg connections that the vote path keeps (asyncpg prepares
+each once): one reads, the other writes and commits once nothing it read has changed
+(:class:`PostgresVotes` says how).
 
 Only what the vote path needs is here; everything else goes through SQLAlchemy.
 """
@@ -96,9 +96,11 @@ Locales = dict[tuple[int, int], str]
 
 
 class Unavailable(Exception):
-    """The direct path could not begin (nothing was read or written): SQLite's write lock held
-    by another process longer than ``busy_timeout``, or the PostgreSQL connection lost. The
-    caller goes through SQLAlchemy instead (which waits, or reconnects)."""
+    """The direct path could not go on, and nothing was written: SQLite's write lock held by
+    another process longer than ``busy_timeout``, the PostgreSQL connection lost before the
+    read, or, on PostgreSQL, a game of the batch locked by another transaction or changed
+    between the read and the write. The caller goes through SQLAlchemy instead (which waits,
+    or reconnects)."""
 
 
 class VoteTransaction:
@@ -118,7 +120,7 @@ class VoteTransaction:
     ) -> None:
         """The votes ``(game_id, round_key, kind, user_id, value)`` (one UPSERT executemany),
         the players' locales that changed ``(game_id, user_id, locale)``, then ``COMMIT``.
-        Returns once committed."""
+        Returns once committed; raises :class:`Unavailable` when nothing was written."""
         utc = aware_utc(at)
         self.done = True
         await self._commit(votes, [(loc, g, u) for g, u, loc in locales], utc)
@@ -358,26 +360,68 @@ def _rollback(conn: sqlite3.Connection) -> None:
         conn.execute("ROLLBACK")
 
 
-# PostgreSQL: the same statements (db/repo.py's, the heads locked in id order).
-_PG_HEADS = (
-    "SELECT g.id, g.status, g.version, g.created_at, g.guild_id, g.options,"
-    " (SELECT min(d.due_at) FROM deadlines d"
-    "  WHERE d.game_id = g.id AND d.kind = $1 AND d.status = $2)"
-    " FROM games g WHERE g.id = ANY($3::integer[]) ORDER BY g.id FOR UPDATE OF g"
+# PostgreSQL: the batch in two round trips and no explicit transaction (``BEGIN``, the reads,
+# the writes and ``COMMIT`` were five, each a wait for the server and then for the event loop,
+# which is busy at load; pg_stat_activity showed the connection "idle in transaction" most of
+# the time). The first reads the heads and the clickers' ballots and locales in one statement,
+# with a fingerprint of all of it; the clicks are checked in Python (the rules); the second is
+# one statement, committed on its own: the heads locked in id order ``FOR UPDATE NOWAIT``, the
+# fingerprint computed again, and only when it is the same (nothing the checks read changed:
+# status, version of the state, options, the earliest open deadline, the ballots and locales)
+# the UPSERT and the locale UPDATE. Otherwise, or when another transaction holds a head's lock,
+# nothing is written and the batch goes through SQLAlchemy (which waits for the lock).
+_PG_READS = """
+h AS (
+  SELECT g.id, g.status, g.version, g.created_at, g.guild_id, g.options::text AS options,
+    (SELECT min(d.due_at) FROM deadlines d
+     WHERE d.game_id = g.id AND d.kind = $1 AND d.status = $2) AS due_at
+  FROM games g WHERE g.id = ANY($3::integer[]) ORDER BY g.id{lock}
+), b AS (
+  SELECT p.game_id, p.user_id, p.locale, v.round_key, v.kind, v.value FROM players p
+  LEFT OUTER JOIN votes v ON v.game_id = p.game_id AND v.user_id = p.user_id
+  WHERE p.game_id = ANY($3::integer[]) AND p.user_id = ANY($4::bigint[])
+), f AS (
+  SELECT md5(
+    coalesce((SELECT string_agg(h::text, ';' ORDER BY h.id) FROM h), '') || '|'
+    || coalesce((SELECT string_agg(b::text, ';' ORDER BY b.game_id, b.user_id, b.round_key, b.kind)
+                 FROM b), '')) AS fp
+)"""
+_PG_READ = (
+    "WITH"
+    + _PG_READS.format(lock="")
+    + """
+SELECT 0, h.id, h.status, h.version, h.created_at, h.guild_id, h.options, h.due_at,
+  NULL::bigint, NULL::text, NULL::text, NULL::text, NULL::text FROM h
+UNION ALL
+SELECT 1, b.game_id, NULL, NULL, NULL, NULL, NULL, NULL,
+  b.user_id, b.locale, b.round_key, b.kind, b.value FROM b
+UNION ALL
+SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, f.fp FROM f"""
 )
-_PG_BALLOTS = (
-    "SELECT p.game_id, p.user_id, p.locale, v.round_key, v.kind, v.value FROM players p"
-    " LEFT OUTER JOIN votes v ON v.game_id = p.game_id AND v.user_id = p.user_id"
-    " WHERE p.game_id = ANY($1::integer[]) AND p.user_id = ANY($2::bigint[])"
+_PG_WRITE = (
+    "WITH"
+    + _PG_READS.format(lock=" FOR UPDATE OF g NOWAIT")
+    + """, ok AS (
+  SELECT (SELECT fp FROM f) = $5 AS same
+), ins AS (
+  INSERT INTO votes (game_id, round_key, kind, user_id, value, updated_at, seq)
+  SELECT w.game_id, w.round_key, w.kind, w.user_id, w.value, $6, 1
+  FROM unnest($7::integer[], $8::text[], $9::text[], $10::bigint[], $11::text[])
+    AS w(game_id, round_key, kind, user_id, value)
+  WHERE (SELECT same FROM ok)
+  ON CONFLICT (game_id, round_key, kind, user_id) DO UPDATE SET
+    value = excluded.value, updated_at = excluded.updated_at, seq = votes.seq + 1
+  RETURNING 1
+), loc AS (
+  UPDATE players p SET locale = l.locale
+  FROM unnest($12::integer[], $13::bigint[], $14::text[]) AS l(game_id, user_id, locale)
+  WHERE p.game_id = l.game_id AND p.user_id = l.user_id AND p.locale != l.locale
+    AND (SELECT same FROM ok)
+  RETURNING 1
 )
-_PG_STATES = "SELECT id, state FROM games WHERE id = ANY($1::integer[])"
-_PG_UPSERT = (
-    "INSERT INTO votes (game_id, round_key, kind, user_id, value, updated_at, seq)"
-    " VALUES ($1, $2, $3, $4, $5, $6, 1)"
-    " ON CONFLICT (game_id, round_key, kind, user_id) DO UPDATE SET"
-    " value = excluded.value, updated_at = excluded.updated_at, seq = votes.seq + 1"
+SELECT (SELECT same FROM ok), (SELECT count(*) FROM ins), (SELECT count(*) FROM loc)"""
 )
-_PG_LOCALE = "UPDATE players SET locale = $1 WHERE game_id = $2 AND user_id = $3 AND locale != $1"
+_PG_STATES = "SELECT id, version, created_at, state FROM games WHERE id = ANY($1::integer[])"
 
 
 APP = "pbp-votes"
@@ -388,12 +432,25 @@ def _pg_json(value: Any) -> Any:
 
 
 class PostgresTransaction(VoteTransaction):
-    def __init__(self, conn: Any, transaction: Any) -> None:
-        self._conn, self._transaction = conn, transaction
+    """A batch read (no transaction open: nothing is held while the clicks are checked)."""
+
+    def __init__(
+        self,
+        conn: Any,
+        args: tuple[str, str, list[int], list[int]],
+        heads: dict[int, Head],
+        fingerprint: str,
+    ) -> None:
+        self._conn, self._args, self._heads, self._fp = conn, args, heads, fingerprint
 
     async def game_states(self, game_ids: Sequence[int]) -> dict[int, Any]:
         rows = await self._conn.fetch(_PG_STATES, list(game_ids))
-        return {gid: _pg_json(state) for gid, state in rows}
+        for gid, version, created_at, _ in rows:
+            head = self._heads.get(gid)
+            if head is None or (head.version, head.created_at) != (version, _utc(created_at)):
+                # saved since the read: checking against it would cache it under the old version
+                raise Unavailable(f"game {gid} changed since the batch's read")
+        return {gid: _pg_json(state) for gid, _, _, state in rows}
 
     async def _commit(
         self,
@@ -401,77 +458,104 @@ class PostgresTransaction(VoteTransaction):
         locales: list[tuple[str, int, int]],
         at: datetime,
     ) -> None:
+        import asyncpg
+
         try:
-            if votes:
-                await self._conn.executemany(
-                    _PG_UPSERT, [(g, r, k, u, v, at) for g, r, k, u, v in votes]
-                )
-            if locales:
-                await self._conn.executemany(_PG_LOCALE, locales)
-        except BaseException:
-            await self._transaction.rollback()
-            raise
-        await self._transaction.commit()
+            same, _, _ = await self._conn.fetchrow(
+                _PG_WRITE,
+                *self._args,
+                self._fp,
+                at,
+                *_columns(votes, 5),
+                [g for _, g, _ in locales],
+                [u for _, _, u in locales],
+                [loc for loc, _, _ in locales],
+            )
+        except asyncpg.LockNotAvailableError as exc:  # another transaction holds a head
+            raise Unavailable(str(exc)) from exc
+        if not same:
+            raise Unavailable("a game of the batch changed since its read")
 
 
 class PostgresVotes(DirectVotes):
-    """One asyncpg connection kept for the vote batches (opened on first use, opened again
-    after it was lost)."""
+    """asyncpg connections kept for the vote batches: one per batch under way (batches of
+    disjoint games may run at once), opened on first use, opened again after one was lost."""
 
     def __init__(self, connect_args: dict[str, Any]) -> None:
         #: asyncpg.connect()'s arguments
         self.connect_args = connect_args
-        self._conn: Any = None
+        self._idle: list[Any] = []
+        self._busy: set[Any] = set()
 
     async def _connection(self) -> Any:
-        if self._conn is None or self._conn.is_closed():
-            import asyncpg  # the postgres extra: present wherever a PostgreSQL URL works
+        while self._idle:
+            conn = self._idle.pop()
+            if not conn.is_closed():
+                return conn
+        import asyncpg  # the postgres extra: present wherever a PostgreSQL URL works
 
-            self._conn = await asyncpg.connect(**self.connect_args)
-        return self._conn
+        return await asyncpg.connect(**self.connect_args)
 
     @contextlib.asynccontextmanager
     async def transaction(
         self, game_ids: Sequence[int], due_kind: str, user_ids: Sequence[int]
     ) -> AsyncIterator[tuple[VoteTransaction, dict[int, Head], Ballots, Locales]]:
         games, users = sorted(set(game_ids)), sorted(set(user_ids))
+        args = (due_kind, DeadlineStatus.OPEN.value, games, users)
+        conn: Any = None
         try:
             conn = await self._connection()
-            transaction = conn.transaction()
-            await transaction.start()
+            rows = await conn.fetch(_PG_READ, *args)
         except (TimeoutError, OSError) as exc:
-            await self._drop()
+            _terminate(conn)
             raise Unavailable(str(exc)) from exc
         except Exception as exc:
             if type(exc).__module__.startswith("asyncpg") and _lost(exc):
-                await self._drop()
+                _terminate(conn)
                 raise Unavailable(str(exc)) from exc
+            if conn is not None:
+                self._idle.append(conn)
             raise
-        tx = PostgresTransaction(conn, transaction)
+        self._busy.add(conn)
         try:
-            heads_rows = await conn.fetch(_PG_HEADS, due_kind, DeadlineStatus.OPEN.value, games)
-            ballot_rows = await conn.fetch(_PG_BALLOTS, games, users)
-            heads = {
-                r[0]: Head(r[0], r[1], r[2], _utc(r[3]), r[4], dict(_pg_json(r[5]) or {}), r[6])
-                for r in heads_rows
-            }
+            heads: dict[int, Head] = {}
+            ballot_rows = []
+            fingerprint = ""
+            for part, gid, status, version, created, guild, opt, due, *ballot in rows:
+                if part == 0:
+                    heads[gid] = Head(gid, status, version, _utc(created), guild, _json(opt), due)
+                elif part == 1:
+                    ballot_rows.append((gid, *ballot))
+                else:
+                    fingerprint = ballot[-1]
+            tx = PostgresTransaction(conn, args, heads, fingerprint)
             yield (tx, heads, *_ballots(ballot_rows))
         finally:
-            if not tx.done and not conn.is_closed():
-                with contextlib.suppress(Exception):
-                    await transaction.rollback()
-
-    async def _drop(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.terminate()
+            self._busy.discard(conn)
+            if conn.is_closed():
+                pass
+            elif conn.is_in_transaction():  # cancelled mid-statement: not reusable as is
+                _terminate(conn)
+            else:
+                self._idle.append(conn)
 
     async def close(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
+        conns, self._idle = [*self._idle, *self._busy], []
+        self._busy.clear()
+        for conn in conns:
             with contextlib.suppress(Exception):
                 await conn.close(timeout=5)
+
+
+def _columns(rows: Sequence[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as columns (the arrays that ``unnest`` turns back into rows)."""
+    return [list(column) for column in zip(*rows, strict=True)] if rows else [[]] * width
+
+
+def _terminate(conn: Any) -> None:
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            conn.terminate()
 
 
 def _utc(when: datetime) -> datetime:

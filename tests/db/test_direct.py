@@ -1,6 +1,6 @@
-"""The vote batch's direct SQLite path (db/direct.py) reads and writes what SQLAlchemy's
-statements of db/repo.py read and write, queues on the engine's writer gate like them, and
-rolls back what it does not commit."""
+"""The vote batch's direct path (db/direct.py) reads and writes what SQLAlchemy's statements
+of db/repo.py read and write; on SQLite it queues on the engine's writer gate like them and
+rolls back what it does not commit; on PostgreSQL it writes only what it read unchanged."""
 
 from __future__ import annotations
 
@@ -121,11 +121,14 @@ async def test_direct_rolls_back_what_it_does_not_commit(
         await direct.close()
 
 
+# SQLite's path only: PostgreSQL's reads without waiting and writes only what it read unchanged
+# (test_postgresql_writes_only_what_it_read_unchanged).
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_direct_queues_behind_a_sqlalchemy_writer(
     engine: AsyncEngine, sessions: Sessions
 ) -> None:
-    """A direct transaction waits for the process's SQLAlchemy writer to commit, then reads
-    what it committed (SQLite: the writer gate orders them; PostgreSQL: the game's row lock)."""
+    """A direct transaction waits for the process's SQLAlchemy writer to commit (the writer
+    gate orders them), then reads what it committed."""
     direct = open_direct_votes(engine)
     assert direct is not None
     game_id, _ = await two_games(sessions)
@@ -138,13 +141,123 @@ async def test_direct_queues_behind_a_sqlalchemy_writer(
 
     try:
         async with sessions.begin() as s:
-            await repo.lock_games(s, [game_id], "rs_vote")  # the row locked (PostgreSQL)
+            await repo.lock_games(s, [game_id], "rs_vote")
             await repo.record_vote(s, game_id, "p1", "team", 12, "accept", at=T0)
             task = asyncio.create_task(direct_read())
             await asyncio.sleep(0.2)
             assert not started.is_set()  # queued behind the open transaction
         ballots = await asyncio.wait_for(task, 5)
         assert ballots[(game_id, "p1", "team", 12)] == "accept"
+    finally:
+        await direct.close()
+
+
+CHANGES = {
+    "a vote of another player": "INSERT INTO votes (game_id, round_key, kind, user_id, value,"
+    " updated_at, seq) VALUES (:g, 'p1', 'team', 12, 'reject', now(), 1)",
+    "a vote changed": "UPDATE votes SET value = 'reject', seq = seq + 1 WHERE game_id = :g",
+    "a locale": "UPDATE players SET locale = 'fr' WHERE game_id = :g AND user_id = 12",
+    "the state saved": "UPDATE games SET version = version + 1 WHERE id = :g",
+    "the game over": "UPDATE games SET status = 'ended' WHERE id = :g",
+    "the options": "UPDATE games SET options = '{\"early_close\": true}' WHERE id = :g",
+    "the deadline resolved": "UPDATE deadlines SET status = 'done' WHERE game_id = :g"
+    " AND kind = 'rs_vote' AND due_at = (SELECT min(due_at) FROM deadlines WHERE game_id = :g)",
+}
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+@pytest.mark.parametrize("change", [None, "held", *CHANGES])
+async def test_postgresql_writes_only_what_it_read_unchanged(
+    engine: AsyncEngine, sessions: Sessions, change: str | None
+) -> None:
+    """PostgreSQL's path reads in one statement, then writes and commits in another, only if
+    nothing its checks read has changed in between (the game's head: status, state version,
+    options, earliest open deadline; the clickers' ballots and locales) and no other
+    transaction holds a game's lock: otherwise it writes nothing and raises Unavailable (the
+    service then goes through SQLAlchemy, which waits for the lock and reads again)."""
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, PostgresVotes)
+    game_id, _ = await two_games(sessions)
+    write = [(game_id, "p1", "mission", 11, "support")]
+    try:
+        async with direct.transaction([game_id], "rs_vote", [11, 12]) as (tx, heads, ballots, _):
+            assert heads[game_id].version == 0
+            assert ballots == {(game_id, "p1", "team", 11): "accept"}
+            if change is None:
+                await tx.write_and_commit(write, [(game_id, 11, "fr")], T0)
+            elif change == "held":
+                async with sessions.begin() as s:
+                    await repo.lock_games(s, [game_id], "rs_vote")  # another writer, open
+                    with pytest.raises(Unavailable):
+                        async with asyncio.timeout(2):  # NOWAIT: refused, not queued
+                            await tx.write_and_commit(write, [(game_id, 11, "fr")], T0)
+            else:
+                async with sessions.begin() as s:
+                    await s.execute(text(CHANGES[change]), {"g": game_id})
+                with pytest.raises(Unavailable):
+                    await tx.write_and_commit(write, [(game_id, 11, "fr")], T0)
+        async with sessions.begin() as s:
+            missions = await repo.votes_for(s, game_id, "p1", "mission")
+            _, locales = await repo.ballots_and_locales(s, [game_id], [11])
+        if change is None:
+            assert (missions, locales) == ({11: "support"}, {(game_id, 11): "fr"})
+        else:
+            assert (missions, locales) == ({}, {(game_id, 11): "en"})  # nothing written
+    finally:
+        await direct.close()
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_postgresql_reads_a_state_only_of_the_version_it_checks(
+    engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """A state saved between the batch's read and the read of the state is not returned under
+    the older version (the service caches parsed states by version): Unavailable."""
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, PostgresVotes)
+    game_id, _ = await two_games(sessions)
+    try:
+        async with direct.transaction([game_id], "rs_vote", [11]) as (tx, _, _, _):
+            assert await tx.game_states([game_id]) == {game_id: None}
+            async with sessions.begin() as s:
+                await s.execute(text(CHANGES["the state saved"]), {"g": game_id})
+            with pytest.raises(Unavailable):
+                await tx.game_states([game_id])
+    finally:
+        await direct.close()
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_postgresql_batches_of_other_games_run_at_once(
+    engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """Two batches under way at once (disjoint games) each get a connection of their own, and
+    both commit; the connections are kept for the next batches."""
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, PostgresVotes)
+    game_id, other = await two_games(sessions)
+    both = asyncio.Barrier(2)
+
+    async def batch(gid: int, uid: int) -> None:
+        async with direct.transaction([gid], "rs_vote", [uid]) as (tx, heads, _, _):
+            assert list(heads) == [gid]
+            await both.wait()  # both read, neither written
+            await tx.write_and_commit([(gid, "p1", "team", uid, "reject")], [], T0)
+
+    try:
+        async with asyncio.timeout(5):
+            await asyncio.gather(batch(game_id, 11), batch(other, 12))
+        async with sessions.begin() as s:
+            apps = await s.scalar(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND application_name = :app"
+                ),
+                {"app": APP},
+            )
+            assert await repo.votes_for(s, game_id, "p1", "team") == {11: "reject"}
+            assert await repo.votes_for(s, other, "p1", "team") == {12: "reject"}
+        assert apps == 2
     finally:
         await direct.close()
 

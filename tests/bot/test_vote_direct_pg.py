@@ -1,0 +1,97 @@
+"""The vote path on PostgreSQL, through the service (ResistanceService.vote, group commit and
+the direct path of db/direct.py): clicks are on record as answered, and a game held by another
+transaction between the batch's read and its write makes the batch go through SQLAlchemy,
+which waits for that transaction and records every click once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from bench.seed import SeedGame, seed_games
+from bot.clock import FakeClock
+from bot.errors import UserError
+from bot.resistance import ResistanceService
+from bot.service import Actor, Services
+from db import repo
+from db.direct import PostgresVotes
+from games.resistance.model import MissionChoice, TeamVote
+
+NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
+
+
+async def running_game(db_url: str) -> SeedGame:
+    game = SeedGame(1, 500, 600, 700, [(1000 + i, f"p{i}") for i in range(10)])
+    await seed_games(db_url, [game], now=NOW)
+    return game
+
+
+def service(sessions: Any) -> ResistanceService:
+    clock = FakeClock(NOW)
+    app = Services(sessions=sessions, courier=None, clock=clock, rng=random.Random(1), defaults={})  # type: ignore[arg-type]
+    return ResistanceService(app)
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_clicks_through_the_direct_path_are_on_record(db_url: str, sessions: Any) -> None:
+    game = await running_game(db_url)
+    rs = service(sessions)
+    try:
+        assert isinstance(rs.direct_votes(), PostgresVotes)
+        players = [uid for uid, _ in game.players]
+        at = NOW + timedelta(minutes=1)
+        lead = game.team[0]
+        replies = await asyncio.gather(
+            *(
+                rs.vote(Actor(uid, f"p{uid}", "fr" if uid % 2 else "en", at=at), 1, None, v)
+                for uid in players
+                for v in (TeamVote.ACCEPT, TeamVote.REJECT)
+            ),
+            rs.vote(
+                Actor(lead, "t", "fr" if lead % 2 else "en", at=at), 1, None, MissionChoice.SUPPORT
+            ),
+        )
+        assert all(r for r in replies)
+        async with sessions.begin() as s:
+            assert await repo.votes_for(s, 1, "p1", "team") == dict.fromkeys(players, "reject")
+            assert await repo.votes_for(s, 1, "p1", "mission") == {lead: "support"}
+            _, locales = await repo.ballots_and_locales(s, [1], players)
+        assert locales == {(1, u): "fr" if u % 2 else "en" for u in players}
+        # A click after the vote's deadline is refused, even through the direct path.
+        late = Actor(players[0], "p", "en", at=NOW + timedelta(hours=25))
+        with pytest.raises(UserError) as refused:
+            await rs.vote(late, 1, None, TeamVote.ACCEPT)
+        assert refused.value.key == "common.error.too_late"
+    finally:
+        await rs.shutdown()
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_a_game_held_by_another_transaction_is_waited_for(db_url: str, sessions: Any) -> None:
+    game = await running_game(db_url)
+    rs = service(sessions)
+    players = [uid for uid, _ in game.players]
+    at = NOW + timedelta(minutes=1)
+    try:
+        async with sessions.begin() as s:  # another process's transaction on the game
+            await s.execute(text("SELECT id FROM games WHERE id = 1 FOR UPDATE"))
+            await repo.record_vote(s, 1, "p1", "team", players[0], "reject", at=NOW)
+            clicks = asyncio.gather(
+                *(
+                    rs.vote(Actor(uid, "p", "en", at=at), 1, None, TeamVote.ACCEPT)
+                    for uid in players[1:]
+                )
+            )
+            await asyncio.sleep(0.5)
+            assert not clicks.done()  # not confirmed while the other transaction is open
+        await asyncio.wait_for(clicks, 10)
+        async with sessions.begin() as s:
+            votes = await repo.votes_for(s, 1, "p1", "team")
+        assert votes == {players[0]: "reject", **dict.fromkeys(players[1:], "accept")}
+    finally:
+        await rs.shutdown()
