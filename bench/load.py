@@ -87,8 +87,9 @@ class World:
 def build_world(sb: Sandbox, n_games: int, *, sandbox_users: int | None = None) -> World:
     """Guilds of up to 100 game channels, a moderator in each, 10 players per game.
 
-    Only the first ``sandbox_users`` games (default all) get real sandbox users and channels;
-    the others get ids only (enough for deadlines that do not fire during the run)."""
+    Only the first ``sandbox_users`` games (default all) get real sandbox users; the others get
+    player ids only (enough for deadlines that do not fire during the run), in real guilds and
+    channels (a bot restarted finds its games' places: none is cancelled as gone)."""
     real = n_games if sandbox_users is None else sandbox_users
     mod = sb.add_user("Moderator")
     mods_perm = discord.Permissions(manage_guild=True).value
@@ -113,9 +114,13 @@ def build_world(sb: Sandbox, n_games: int, *, sandbox_users: int | None = None) 
                 players.append((user.id, user.name))
             world.games.append(SeedGame(gid, guild.id, channel.id, mod.id, players))
         else:
+            if i % GAMES_PER_GUILD == 0 or i == real:
+                guilds.append(sb.add_guild(f"Bench {len(guilds) + 1}"))
+            guild = guilds[-1]
+            channel = guild.add_text_channel(f"game-{gid}")
             fake += 1000
             players = [(fake + j, f"g{gid}p{j}") for j in range(10)]
-            world.games.append(SeedGame(gid, fake + 700, fake + 500, mod.id, players))
+            world.games.append(SeedGame(gid, guild.id, channel.id, mod.id, players))
     return world
 
 
@@ -195,6 +200,16 @@ async def first_answer(world: World, bot: BotProcess, timeout: float) -> float:
         except (LookupError, TimeoutError, Exception) as exc:
             del exc
             await asyncio.sleep(0.05)
+
+
+async def wait_log(bot: BotProcess, text: str, timeout: float) -> float | None:
+    """Seconds from launch until the bot's log holds ``text`` (None: not within ``timeout``)."""
+    end = time.monotonic() + timeout
+    while text not in bot.log():
+        if not bot.alive() or time.monotonic() > end:
+            return None
+        await asyncio.sleep(0.05)
+    return time.monotonic() - bot.started_at
 
 
 async def first_click(world: World, bot: BotProcess, timeout: float) -> float:
@@ -652,7 +667,13 @@ async def scenario_capacity(
 
 
 async def scenario_startup(
-    url: str, tmp: Path, *, deadlines: int = 10_000, overdue_share: float = 0.01
+    url: str,
+    tmp: Path,
+    *,
+    deadlines: int = 10_000,
+    overdue_share: float = 0.01,
+    name: str = "startup",
+    profile: Path | None = None,
 ) -> dict[str, Any]:
     n_games = deadlines // 2
     n_overdue = max(1, round(n_games * overdue_share))
@@ -665,27 +686,33 @@ async def scenario_startup(
                 guild.add_member(world.users[uid])
         overdue = {g.id for g in world.games[:n_overdue]}
         await seed_games(url, world.games, now=now_utc(), overdue=overdue)
-        bot = await start_bot(sb, url, tmp, "startup")
+        bot = await start_bot(sb, url, tmp, name, profile=profile)
         try:
             identify = await wait_identify(sb, bot, 120)
             await sb.wait_until_connected(timeout=60)
             ready = await first_answer(world, bot, 120)
+            overdue_done = await wait_log(bot, "overdue deadlines resolved:", 120)
             await wait_quiet(sb, 1.0, 30)
             hwm = bot.hwm_kb()
         finally:
             await bot.stop()
+        bot.keep_log(RESULTS / f"bot-{name}.log")
         counts = await _deadline_counts(url)
         log = bot.log()
         resolved_at_start = None
         for line in log.splitlines():
-            if "deadline scheduler started:" in line:
+            # "overdue deadlines resolved: N of M" (resolved while the bot connects)
+            if "overdue deadlines resolved:" in line:
                 with contextlib.suppress(ValueError, IndexError):
-                    resolved_at_start = int(line.split("started:")[1].split()[0])
+                    resolved_at_start = int(line.split("resolved:")[1].split()[0])
         return {
             "deadlines": deadlines,
             "overdue": 2 * n_overdue,
             "launch_to_identify_s": round(identify, 2),
             "launch_to_ready_s": round(ready, 2),
+            "launch_to_overdue_resolved_s": None
+            if overdue_done is None
+            else round(overdue_done, 2),
             "resolved_at_start": resolved_at_start,
             "open_after": counts.get("open", 0),
             "done_after": counts.get("done", 0),
@@ -924,7 +951,16 @@ async def run(
                     scenario_load(url, tmp, rss_games, burst=2 * burst, mission=False, label="rss")
                 )
             if "startup" in scenarios:
-                res["startup"] = await _guard(scenario_startup(url, tmp, deadlines=deadlines))
+                prof = RESULTS / f"profile-startup-{backend.name}.txt" if profile else None
+                res["startup"] = await _guard(
+                    scenario_startup(
+                        url,
+                        tmp,
+                        deadlines=deadlines,
+                        name=f"startup-{backend.name}",
+                        profile=prof,
+                    )
+                )
     results["summary"] = summary(results)
     results["finished"] = now_utc().isoformat()
     if out is None:

@@ -195,7 +195,9 @@ class GameBot(commands.AutoShardedBot):
         if self.settings.discord.sync_commands and self.syncs_commands():
             await self.sync_commands()
         await self.dispatcher.start()
-        await self.scheduler.start()
+        # The overdue deadlines are resolved while the bot connects; their games stay locked
+        # (no click or action on them is handled) until they are (bot/scheduler.py).
+        await self.scheduler.start(overdue_in_background=True)
         await self.deadline_listener.start()
         await self.effects_listener.start()
 

@@ -1,7 +1,11 @@
 """Durable deadlines: the ``deadlines`` table is the truth, APScheduler only wakes us up.
 
-- One APScheduler 3 ``DateTrigger`` job per open deadline this process owns, in memory
-  (``id="deadline:<id>"``); nothing about jobs is ever stored.
+- One APScheduler 3 ``DateTrigger`` job per open deadline this process owns that falls due
+  within the next window (``window_seconds``, default ten sweeps), in memory
+  (``id="deadline:<id>"``); the later ones wait in a plain in-memory timetable (id → due time),
+  and every sweep turns those that came within the window into jobs. Nothing about jobs is
+  ever stored. (An APScheduler job costs about 0.1 ms to add: 10,000 of them at start took
+  1–2 s; the timetable costs nothing, and the job still fires at the deadline's exact time.)
 - Resolving is a claim: ``UPDATE deadlines SET status='done' WHERE id=:id AND status='open'
   AND due_at <= now`` in one transaction with the handler's own database work. Whoever updates
   the row resolves the deadline; a second firing (a late job, the sweep, another process)
@@ -10,6 +14,12 @@
 - At start, and then every ``sweep_seconds``, the sweep resolves every owned open deadline
   that is due and (re)schedules the others, which also picks up deadlines created or moved by
   another process.
+- ``start(overdue_in_background=True)`` (the bot's): the deadlines that fell due while the
+  process was down are resolved in the background, a few games at a time, so the bot connects
+  without waiting for them; each of their games' locks is taken before ``start`` returns and
+  released once that game's overdue deadlines are resolved, so no click or action on such a
+  game is handled by this process before its overdue deadlines are resolved (and a click made
+  after a deadline is refused anyway, :meth:`GameService.check_in_time`).
 - Each process only handles the guilds it ``owns`` (see :func:`shard_owner`). A deadline of
   another process's guild created or moved here is announced to its owner with a PostgreSQL
   ``NOTIFY`` in the same transaction (:mod:`bot.notify`), which makes the owner sweep at once.
@@ -30,7 +40,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from apscheduler.jobstores.base import JobLookupError
@@ -57,6 +67,10 @@ DeadlineHandler = Callable[[AsyncSession, Deadline], Awaitable[AfterCommit | Non
 JOB_PREFIX = "deadline:"
 SWEEP_JOB_ID = "deadline-sweep"
 SHUTDOWN_GRACE_SECONDS = 10.0
+#: the job window, in sweeps, when ``window_seconds`` is not given
+WINDOW_SWEEPS = 10
+#: games whose overdue deadlines are resolved at once after a start in the background
+OVERDUE_CONCURRENCY = 4
 _OPEN = DeadlineStatus.OPEN.value
 
 
@@ -93,6 +107,7 @@ class DeadlineScheduler:
         clock: Clock = utcnow,
         owns: Callable[[int], bool] = lambda guild_id: True,
         sweep_seconds: float = 60,
+        window_seconds: float | None = None,
         game_lock: Callable[[int], asyncio.Lock] | None = None,
     ) -> None:
         self._sessions = sessions
@@ -100,8 +115,19 @@ class DeadlineScheduler:
         self._clock = clock
         self._owns = owns
         self._sweep_seconds = sweep_seconds
+        # Longer than a sweep, so that every sweep finds the deadlines it must turn into jobs
+        # well before they fall due (ten sweeps: nine may fail before one is late).
+        self._window = timedelta(
+            seconds=max(
+                window_seconds if window_seconds is not None else WINDOW_SWEEPS * sweep_seconds,
+                2 * sweep_seconds,
+            )
+        )
         self._aps = AsyncIOScheduler(timezone=UTC)
-        self._running: set[asyncio.Task[bool]] = set()
+        # The owned open deadlines due after the window: id → due time (no job yet).
+        self._later: dict[int, datetime] = {}
+        self._running: set[asyncio.Task[Any]] = set()
+        self._overdue: asyncio.Task[int] | None = None
         self._started = False
         # The services' per-game lock: a resolution waits for the clicks of its game that
         # arrived before it (and they for it), in this process; the game row lock does the
@@ -119,13 +145,21 @@ class DeadlineScheduler:
         """Whether this process schedules and resolves the deadlines of ``guild_id``."""
         return self._owns(guild_id)
 
-    async def start(self) -> None:
-        """Resolve every overdue owned open deadline, schedule the rest, start the sweep."""
+    async def start(self, *, overdue_in_background: bool = False) -> None:
+        """Resolve every overdue owned open deadline, schedule the rest, start the sweep.
+
+        ``overdue_in_background``: return once the rest is scheduled and the overdue
+        deadlines' games are locked; they are resolved by a task (:meth:`overdue_resolved`
+        awaits it), each game's lock released once its overdue deadlines are resolved."""
         if self._started:
             return
         self._aps.start()
         self._started = True
-        resolved = await self.sweep()
+        if overdue_in_background:
+            due = await self._plan(self._clock())
+            await self._resolve_in_background(due)
+        else:
+            resolved = await self.sweep()
         self._aps.add_job(
             self._sweep_job,
             IntervalTrigger(seconds=self._sweep_seconds, timezone=UTC),
@@ -135,7 +169,61 @@ class DeadlineScheduler:
             max_instances=1,
             misfire_grace_time=None,
         )
-        log.info("deadline scheduler started: %d overdue deadline(s) resolved", resolved)
+        if overdue_in_background:
+            log.info(
+                "deadline scheduler started: %d deadline(s) scheduled, %d overdue being resolved",
+                len(self.scheduled_ids()),
+                len(due),
+            )
+        else:
+            log.info("deadline scheduler started: %d overdue deadline(s) resolved", resolved)
+
+    async def overdue_resolved(self) -> int:
+        """Wait until the overdue deadlines of a start in the background are resolved; how
+        many it resolved (0 without one)."""
+        if self._overdue is None:
+            return 0
+        return await asyncio.shield(self._overdue)
+
+    async def _resolve_in_background(self, due: list[tuple[int, int]]) -> None:
+        """Lock the games of ``due`` ((deadline id, game id), in due order), then resolve their
+        deadlines in a task, ``OVERDUE_CONCURRENCY`` games at a time, in due order within a
+        game; each game's lock is released once its deadlines are resolved."""
+        by_game: dict[int, list[int]] = {}
+        for deadline_id, game_id in due:
+            by_game.setdefault(game_id, []).append(deadline_id)
+        held: list[tuple[list[int], asyncio.Lock | None]] = []
+        for game_id, ids in by_game.items():
+            lock = self._game_lock(game_id) if self._game_lock is not None else None
+            if lock is not None:
+                await lock.acquire()  # nothing holds it yet at start: taken at once
+            held.append((ids, lock))
+        limit = asyncio.Semaphore(OVERDUE_CONCURRENCY)
+
+        async def one_game(ids: list[int], lock: asyncio.Lock | None) -> int:
+            resolved = 0
+            try:
+                async with limit:
+                    for deadline_id in ids:
+                        try:
+                            resolved += await self._resolve_locked(deadline_id, force=False)
+                        except Exception:
+                            log.exception("deadline %s: overdue resolution failed", deadline_id)
+            finally:
+                if lock is not None:
+                    lock.release()
+            return resolved
+
+        async def resolve_all() -> int:
+            counts = await asyncio.gather(*(one_game(ids, lock) for ids, lock in held))
+            resolved = sum(counts)
+            log.info("overdue deadlines resolved: %d of %d", resolved, len(due))
+            return resolved
+
+        task = asyncio.get_running_loop().create_task(resolve_all())
+        self._overdue = task
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
 
     async def shutdown(self) -> None:
         """Stop scheduling, then let the resolutions in progress finish (up to a grace time)."""
@@ -152,7 +240,14 @@ class DeadlineScheduler:
     # -- jobs --------------------------------------------------------------------------------
 
     def schedule(self, deadline_id: int, due_at: datetime) -> None:
-        """(Re)place the in-memory job that fires the deadline at ``due_at`` (now if past)."""
+        """(Re)place the in-memory job that fires the deadline at ``due_at`` (now if past);
+        after the window, an entry of the timetable that a sweep turns into that job."""
+        if due_at > self._clock() + self._window:
+            self._later[deadline_id] = due_at
+            with contextlib.suppress(JobLookupError):
+                self._aps.remove_job(job_id(deadline_id))
+            return
+        self._later.pop(deadline_id, None)
         self._aps.add_job(
             self._job,
             DateTrigger(run_date=due_at, timezone=UTC),
@@ -180,11 +275,16 @@ class DeadlineScheduler:
 
     def unschedule(self, deadline_id: int) -> None:
         self._game_of.pop(deadline_id, None)
+        self._later.pop(deadline_id, None)
         with contextlib.suppress(JobLookupError):
             self._aps.remove_job(job_id(deadline_id))
 
     def scheduled_at(self, deadline_id: int) -> datetime | None:
-        """When the job for this deadline will run, if there is one (for tests, diagnostics)."""
+        """When the job for this deadline will run, if there is one, or its time in the
+        timetable after the window (for tests, diagnostics)."""
+        later = self._later.get(deadline_id)
+        if later is not None:
+            return later
         job = self._aps.get_job(job_id(deadline_id))
         if job is None:
             return None
@@ -195,11 +295,31 @@ class DeadlineScheduler:
         return when.astimezone(UTC) if isinstance(when, datetime) else None
 
     def scheduled_ids(self) -> list[int]:
+        """The deadlines with a job or an entry in the timetable after the window."""
+        return sorted(
+            {
+                *(
+                    int(job.id.removeprefix(JOB_PREFIX))
+                    for job in self._aps.get_jobs()
+                    if job.id.startswith(JOB_PREFIX)
+                ),
+                *self._later,
+            }
+        )
+
+    def jobs_within_window(self) -> list[int]:
+        """The deadlines with an APScheduler job (those due within the window)."""
         return sorted(
             int(job.id.removeprefix(JOB_PREFIX))
             for job in self._aps.get_jobs()
             if job.id.startswith(JOB_PREFIX)
         )
+
+    def _promote(self, now: datetime) -> None:
+        """Turn the timetable's deadlines that came within the window into jobs."""
+        horizon = now + self._window
+        for deadline_id, due_at in [(i, d) for i, d in self._later.items() if d <= horizon]:
+            self.schedule(deadline_id, due_at)
 
     async def _job(self, deadline_id: int) -> None:
         # Shielded: a scheduler shutdown must not cancel a resolution in the middle.
@@ -472,7 +592,19 @@ class DeadlineScheduler:
     async def sweep(self) -> int:
         """Resolve every owned open deadline due by now and (re)schedule the other owned open
         ones whose job is missing or set for another time. Returns how many it resolved."""
-        now = self._clock()
+        resolved = 0
+        for deadline_id, _game_id in await self._plan(self._clock()):
+            if await self.fire(deadline_id):
+                resolved += 1
+        if resolved:
+            log.info("deadline sweep resolved %d deadline(s)", resolved)
+        return resolved
+
+    async def _plan(self, now: datetime) -> list[tuple[int, int]]:
+        """(Re)schedule every owned open deadline due after ``now`` whose job or timetable
+        entry is missing or set for another time (one read of the columns it needs); the
+        owned ones due by ``now``, (deadline id, game id) in due order."""
+        self._promote(now)
         async with self._sessions() as s:
             rows = (
                 await s.execute(
@@ -481,19 +613,13 @@ class DeadlineScheduler:
                     .order_by(Deadline.due_at, Deadline.id)
                 )
             ).all()
-        due: list[int] = []
+        due: list[tuple[int, int]] = []
         for deadline_id, guild_id, due_at, game_id in rows:
             if not self._owns(guild_id):
                 continue
             self._game_of[deadline_id] = game_id
             if due_at <= now:
-                due.append(deadline_id)
+                due.append((deadline_id, game_id))
             elif self.scheduled_at(deadline_id) != due_at:
                 self.schedule(deadline_id, due_at)
-        resolved = 0
-        for deadline_id in due:
-            if await self.fire(deadline_id):
-                resolved += 1
-        if resolved:
-            log.info("deadline sweep resolved %d deadline(s)", resolved)
-        return resolved
+        return due

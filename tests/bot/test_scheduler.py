@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import FakeClock, utcnow
+from bot.locks import GameLocks
 from bot.scheduler import AfterCommit, DeadlineScheduler, job_id, shard_owner
 from db import repo
 from db.models import Deadline
@@ -445,3 +446,185 @@ async def test_shutdown_lets_a_resolution_finish(
     await scheduler.shutdown()
     assert handler.calls == [deadline_id]
     assert await status(sessions, deadline_id) == "done"
+
+
+# -- the job window: deadlines further ahead wait in the timetable, not as APScheduler jobs --
+
+
+async def test_a_deadline_beyond_the_window_becomes_a_job_at_a_sweep_and_fires_once(
+    sessions: Sessions,
+    game_id: int,
+    clock: FakeClock,
+    handler: Recorder,
+    make_scheduler: Callable[..., DeadlineScheduler],
+) -> None:
+    scheduler = make_scheduler(window_seconds=600)
+    await scheduler.start()
+    near = await add(scheduler, sessions, game_id, T0 + timedelta(minutes=5))
+    far = await add(scheduler, sessions, game_id, T0 + timedelta(hours=2))
+    # Both are scheduled at their time; only the one within the window is a job.
+    assert scheduler.scheduled_at(near) == T0 + timedelta(minutes=5)
+    assert scheduler.scheduled_at(far) == T0 + timedelta(hours=2)
+    assert scheduler.jobs_within_window() == [near]
+    assert scheduler.scheduled_ids() == [near, far]
+    clock.advance(minutes=10)
+    assert await scheduler.sweep() == 1  # near is due (its job did not run: a fake clock)
+    assert scheduler.jobs_within_window() == []
+    clock.advance(hours=1, minutes=45)  # T0 + 1 h 55: far is 5 minutes ahead
+    assert await scheduler.sweep() == 0
+    assert scheduler.jobs_within_window() == [far]
+    assert scheduler.scheduled_at(far) == T0 + timedelta(hours=2)
+    clock.advance(minutes=5)
+    assert await scheduler.fire(far) is True
+    assert await scheduler.fire(far) is False
+    assert await scheduler.sweep() == 0
+    assert handler.calls == [near, far]
+    assert scheduler.scheduled_ids() == []
+
+
+async def test_a_deadline_moved_beyond_the_window_leaves_its_job(
+    sessions: Sessions,
+    game_id: int,
+    clock: FakeClock,
+    handler: Recorder,
+    make_scheduler: Callable[..., DeadlineScheduler],
+) -> None:
+    scheduler = make_scheduler(window_seconds=600)
+    await scheduler.start()
+    deadline_id = await add(scheduler, sessions, game_id, T0 + timedelta(minutes=5))
+    assert scheduler.jobs_within_window() == [deadline_id]
+    assert await scheduler.extend(deadline_id, T0 + timedelta(hours=3)) is True
+    assert scheduler.jobs_within_window() == []
+    assert scheduler.scheduled_at(deadline_id) == T0 + timedelta(hours=3)
+    assert await scheduler.cancel(deadline_id) is True
+    assert scheduler.scheduled_ids() == []
+    clock.advance(hours=4)
+    assert await scheduler.sweep() == 0
+    assert handler.calls == []
+
+
+async def test_real_sweep_turns_a_later_deadline_into_a_job_that_fires_on_time(
+    sessions: Sessions,
+    game_id: int,
+    handler: Recorder,
+    make_scheduler: Callable[..., DeadlineScheduler],
+) -> None:
+    """The real clock and APScheduler: a deadline 1.5 s ahead, beyond a 0.4 s window, is
+    turned into a job by the periodic sweep, and resolved at (not before) its time."""
+    scheduler = make_scheduler(clock=utcnow, sweep_seconds=0.2, window_seconds=0.4)
+    await scheduler.start()
+    due = utcnow() + timedelta(seconds=1.5)
+    deadline_id = await add(scheduler, sessions, game_id, due)
+    assert scheduler.jobs_within_window() == []
+    assert scheduler.scheduled_at(deadline_id) == due
+    await asyncio.wait_for(handler.done.wait(), timeout=10)
+    assert handler.calls == [deadline_id]
+    async with sessions() as s:
+        d = await repo.get_deadline(s, deadline_id)
+        assert d is not None and d.status == "done"
+        assert d.resolved_at is not None and d.resolved_at >= due
+
+
+async def test_start_makes_jobs_only_within_the_window(
+    sessions: Sessions,
+    game_id: int,
+    clock: FakeClock,
+    make_scheduler: Callable[..., DeadlineScheduler],
+) -> None:
+    async with sessions.begin() as s:
+        for i in range(2_000):  # one every 36 s over the next 20 hours
+            await repo.add_deadline(
+                s,
+                game_id=game_id,
+                guild_id=GUILD,
+                kind="vote",
+                due_at=T0 + timedelta(seconds=36 * (i + 1)),
+                at=T0,
+            )
+    scheduler = make_scheduler()  # 60 s sweeps: a window of 10 minutes
+    await scheduler.start(overdue_in_background=True)
+    assert await scheduler.overdue_resolved() == 0
+    assert len(scheduler.scheduled_ids()) == 2_000
+    assert len(scheduler.jobs_within_window()) == 600 // 36
+
+
+# -- overdue deadlines resolved in the background, their games locked until then ------------
+
+
+async def test_overdue_in_background_resolves_once_and_holds_the_game_until_then(
+    sessions: Sessions,
+    game_id: int,
+    clock: FakeClock,
+    handler: Recorder,
+    make_scheduler: Callable[..., DeadlineScheduler],
+) -> None:
+    locks = GameLocks()
+    before = make_scheduler()
+    reminder = await add(before, sessions, game_id, T0 + timedelta(minutes=30), kind="reminder")
+    overdue = await add(before, sessions, game_id, T0 + timedelta(hours=1))
+    later = await add(before, sessions, game_id, T0 + timedelta(hours=5))
+    clock.advance(hours=2)  # the process was down while two deadlines fell due
+    handler.delay = 0.1
+    first = make_scheduler(game_lock=locks)
+    await first.start(overdue_in_background=True)
+    # start() returned before resolving them, with their game locked.
+    assert handler.calls == []
+    assert locks(game_id).locked()
+    order: list[str] = []
+
+    async def click() -> None:  # what every action on the game does first
+        async with locks(game_id):
+            order.append(f"click after {len(handler.calls)} resolution(s)")
+
+    clicking = asyncio.create_task(click())
+    second = make_scheduler(game_lock=GameLocks())  # another process, started meanwhile
+    await second.start(overdue_in_background=True)
+    assert await first.overdue_resolved() + await second.overdue_resolved() == 2
+    await clicking
+    assert order == ["click after 2 resolution(s)"]
+    assert handler.calls == [reminder, overdue]  # in due order, each once
+    assert await event_count(sessions, game_id) == 2
+    assert not locks(game_id).locked()
+    assert await status(sessions, later) == "open"
+    assert first.scheduled_at(later) == T0 + timedelta(hours=5)
+
+
+async def test_a_failed_overdue_resolution_releases_the_game_and_stays_open(
+    sessions: Sessions,
+    game_id: int,
+    clock: FakeClock,
+    handler: Recorder,
+    make_scheduler: Callable[..., DeadlineScheduler],
+) -> None:
+    locks = GameLocks()
+    overdue = await add(make_scheduler(), sessions, game_id, T0 + timedelta(hours=1))
+    clock.advance(hours=2)
+    handler.fail = True
+    scheduler = make_scheduler(game_lock=locks)
+    await scheduler.start(overdue_in_background=True)
+    assert await scheduler.overdue_resolved() == 0
+    assert not locks(game_id).locked()
+    assert await status(sessions, overdue) == "open"
+    handler.fail = False
+    assert await scheduler.sweep() == 1  # the next sweep retries it
+    assert handler.calls == [overdue]
+
+
+async def test_shutdown_during_the_overdue_resolution_releases_the_games(
+    sessions: Sessions,
+    game_id: int,
+    clock: FakeClock,
+    handler: Recorder,
+    make_scheduler: Callable[..., DeadlineScheduler],
+) -> None:
+    locks = GameLocks()
+    overdue = await add(make_scheduler(), sessions, game_id, T0 + timedelta(hours=1))
+    clock.advance(hours=2)
+    handler.delay = 0.2
+    scheduler = make_scheduler(game_lock=locks)
+    await scheduler.start(overdue_in_background=True)
+    await asyncio.wait_for(handler.entered.wait(), timeout=5)
+    await scheduler.shutdown()  # lets the resolution in progress finish
+    assert handler.calls == [overdue]
+    assert await status(sessions, overdue) == "done"
+    assert not locks(game_id).locked()
