@@ -20,6 +20,7 @@ import contextlib
 import gc
 import json
 import random
+import re
 import statistics
 import tempfile
 import time
@@ -202,10 +203,19 @@ async def first_answer(world: World, bot: BotProcess, timeout: float) -> float:
             await asyncio.sleep(0.05)
 
 
-async def wait_log(bot: BotProcess, text: str, timeout: float) -> float | None:
-    """Seconds from launch until the bot's log holds ``text`` (None: not within ``timeout``)."""
+#: The bot's log lines that say its overdue deadlines are resolved: in the background since
+#: they are, before connecting until then.
+OVERDUE_DONE = ("overdue deadlines resolved:", "overdue deadline(s) resolved")
+OVERDUE_COUNT = re.compile(
+    r"overdue deadlines resolved: (\d+)|(\d+) overdue deadline\(s\) resolved"
+)
+
+
+async def wait_log(bot: BotProcess, texts: tuple[str, ...], timeout: float) -> float | None:
+    """Seconds from launch until the bot's log holds one of ``texts`` (None: not within
+    ``timeout``)."""
     end = time.monotonic() + timeout
-    while text not in bot.log():
+    while not any(text in bot.log() for text in texts):
         if not bot.alive() or time.monotonic() > end:
             return None
         await asyncio.sleep(0.05)
@@ -691,7 +701,7 @@ async def scenario_startup(
             identify = await wait_identify(sb, bot, 120)
             await sb.wait_until_connected(timeout=60)
             ready = await first_answer(world, bot, 120)
-            overdue_done = await wait_log(bot, "overdue deadlines resolved:", 120)
+            overdue_done = await wait_log(bot, OVERDUE_DONE, 120)
             await wait_quiet(sb, 1.0, 30)
             hwm = bot.hwm_kb()
         finally:
@@ -699,12 +709,8 @@ async def scenario_startup(
         bot.keep_log(RESULTS / f"bot-{name}.log")
         counts = await _deadline_counts(url)
         log = bot.log()
-        resolved_at_start = None
-        for line in log.splitlines():
-            # "overdue deadlines resolved: N of M" (resolved while the bot connects)
-            if "overdue deadlines resolved:" in line:
-                with contextlib.suppress(ValueError, IndexError):
-                    resolved_at_start = int(line.split("resolved:")[1].split()[0])
+        found = OVERDUE_COUNT.search(log)
+        resolved_at_start = int(found[1] or found[2]) if found else None
         return {
             "deadlines": deadlines,
             "overdue": 2 * n_overdue,
