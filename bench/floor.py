@@ -3,9 +3,11 @@
 ``python -m bench.floor --config <the bench's config>`` connects to the same sandbox as the bot
 would, with the same intents and caches, and answers every click on a vote button
 (``rs:vote:<game>:<proposal>:<choice>``, matched by a ``DynamicItem`` as the bot does) with the
-bot's two calls: a deferred ephemeral "thinking" callback, then one ephemeral follow-up. No
-database, no game logic: what discord.py itself costs on this machine, the floor the bot's
-figures are divided by.
+call the bot makes for a fast click: one ephemeral callback of type 4
+(CHANNEL_MESSAGE_WITH_SOURCE) carrying the answer (cogs/interaction.py answers so whenever its
+service call ends within its budget; a slower one is deferred, then followed up). No database,
+no game logic: what discord.py itself costs on this machine, the floor the bot's figures are
+divided by.
 """
 
 from __future__ import annotations
@@ -47,8 +49,7 @@ class FloorButton(
         return cls(match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await interaction.followup.send(ANSWER, ephemeral=True)
+        await interaction.response.send_message(ANSWER, ephemeral=True)
 
 
 class FloorClient(discord.Client):

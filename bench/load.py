@@ -45,7 +45,6 @@ RESULTS = Path(__file__).resolve().parent / "results"
 GAMES_PER_GUILD = 100
 ON_RECORD = "On record"
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
-FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
 
 TARGETS = {
     "ratio_p99": {"sqlite": 1.5, "postgresql": 2.0},
@@ -743,8 +742,7 @@ async def _deadline_counts(url: str) -> dict[str, int]:
 def round_minimum(players: int, interactions: int) -> dict[str, int]:
     """What one round (propose → votes → resolve) needs, by route."""
     return {
-        CALLBACK: interactions,  # one acknowledgement per interaction
-        FOLLOWUP: interactions,  # one private answer each
+        CALLBACK: interactions,  # one callback per interaction, carrying its private answer
         # players vote DMs + the proposal + the result + the next leader's call and DM
         "POST /channels/{channel_id}/messages": players + 4,
         "PATCH /channels/{channel_id}/messages/{message_id}": 1,  # the leader list, in place

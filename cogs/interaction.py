@@ -1,17 +1,22 @@
 """The one way an interaction is answered, for slash commands and buttons alike.
 
-``respond(interaction, call, *args, **kwargs)`` acknowledges the interaction at once (a private
-"thinking…", within Discord's 3 seconds), calls ``call(actor, *args, **kwargs)`` with the
-:class:`~bot.service.Actor` of the interaction, and sends its answer privately: a text, a
-:class:`~bot.service.Reply` (embeds, files, a view), or None for a plain ✅. Any error is turned
-into a private, localized message by :func:`bot.errors.report`: a domain refusal (a rule, a
-moderator-only command, "too late", a stale button), a channel that already holds a game, a
-database kept busy past its retries. Nothing else is written: the service call is the only
-work, so a click costs one acknowledgement, the call and one message.
+``respond(interaction, call, *args, **kwargs)`` calls ``call(actor, *args, **kwargs)`` with the
+:class:`~bot.service.Actor` of the interaction and sends its answer privately: a text, a
+:class:`~bot.service.Reply` (embeds, files, a view), or None for a plain ✅. A call that ends
+within about a second (:func:`answer_budget`: less when the interaction reached us late, so
+that the first callback always leaves well inside Discord's 3 seconds) is answered by the
+interaction's one callback (type 4, the answer itself); a slower one is deferred (a private
+"thinking…") while it goes on, then answered by a follow-up, as a long text's further parts are.
+Any error is turned into a private, localized message by :func:`bot.errors.report`: a domain
+refusal (a rule, a moderator-only command, "too late", a stale button), a channel that already
+holds a game, a database kept busy past its retries. Nothing else is written: the service call
+is the only work, so a click costs the call and one REST call (two when deferred).
 """
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -37,6 +42,26 @@ def service_of(client: discord.Client, cls: type[S]) -> S:
     return service
 
 
+#: Discord's window to acknowledge an interaction, in seconds from its creation (its snowflake).
+WINDOW = 3.0
+#: What is left of that window, at least, when the first callback leaves: the time it may take
+#: to reach Discord on a loaded loop and network.
+MARGIN = 1.5
+#: The longest a call is waited for before the interaction is deferred.
+BUDGET = 1.0
+
+
+def answer_budget(snowflake: int, now: float | None = None) -> float:
+    """How long the call of the interaction ``snowflake`` may run before the interaction must be
+    deferred: ``BUDGET``, less when it reached us late, so that the first callback leaves before
+    ``WINDOW - MARGIN`` of its age; 0 or less: defer first. The age is read from the snowflake
+    against this host's clock (``now``, seconds since the epoch): a clock ahead of Discord's only
+    makes the bot defer sooner, one behind it is still held to ``BUDGET``."""
+    created = ((snowflake >> 22) + discord.utils.DISCORD_EPOCH) / 1000
+    age = (time.time() if now is None else now) - created
+    return min(BUDGET, WINDOW - MARGIN - max(0.0, age))
+
+
 class Responder:
     """The wrapper: ``respond`` answers privately (every command and button but one),
     ``respond_publicly`` in the channel (the leaderboard), mentioning nobody."""
@@ -53,41 +78,77 @@ class Responder:
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> bool:
-        """Defer, run ``call(actor, *args, **kwargs)``, answer; every error takes the one error
-        path (privately). True when the call's answer was sent."""
+        """Run ``call(actor, *args, **kwargs)`` and answer: in the interaction's one callback
+        when the call ends within :func:`answer_budget`, else after a deferred "thinking…"
+        callback, by a follow-up. Every error takes the one error path (privately). True when
+        the call's answer was sent."""
         try:
-            await interaction.response.defer(ephemeral=self.private, thinking=True)
-            reply = await call(Actor.of(interaction), *args, **kwargs)
-            if isinstance(reply, str) and 0 < len(reply) <= MESSAGE_CONTENT:  # a click's answer
-                await interaction.followup.send(
-                    reply, ephemeral=self.private, allowed_mentions=self.mentions
-                )
+            budget = answer_budget(interaction.id)
+            if budget <= 0:  # it reached us late: acknowledge first, then run the call
+                await self.defer(interaction)
+                reply = await call(Actor.of(interaction), *args, **kwargs)
             else:
-                await self.send(interaction, reply)
+                work = asyncio.ensure_future(call(Actor.of(interaction), *args, **kwargs))
+                # asyncio.wait never cancels what it waits for: past the budget the call goes
+                # on, and is awaited (once) after the defer.
+                await asyncio.wait((work,), timeout=budget)
+                if not work.done():
+                    await self.defer_during(interaction, work)
+                reply = work.result()
+            await self.send(interaction, reply)
             return True
         except Exception as exc:
             await report(interaction, exc)
             return False
 
+    async def defer(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=self.private, thinking=True)
+
+    async def defer_during(
+        self, interaction: discord.Interaction, work: asyncio.Future[Any]
+    ) -> None:
+        """Defer while ``work`` runs, and wait for its end. If the defer fails (the interaction
+        expired), the call still runs to its end, and its own error, if any, is the one raised."""
+        try:
+            await self.defer(interaction)
+        except Exception:
+            await asyncio.wait((work,))
+            work.result()
+            raise
+        await asyncio.wait((work,))
+
+    async def post(self, interaction: discord.Interaction, content: str, **extra: Any) -> None:
+        """One message of the answer: the interaction's callback (type 4) if nothing answered
+        it yet, else a follow-up."""
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                content, ephemeral=self.private, allowed_mentions=self.mentions, **extra
+            )
+        else:
+            await interaction.response.send_message(
+                content, ephemeral=self.private, allowed_mentions=self.mentions, **extra
+            )
+
     async def send(self, interaction: discord.Interaction, reply: Answer) -> None:
-        """The answer; a text over 2,000 characters goes in several messages."""
-        private, mentions = self.private, self.mentions
-        if isinstance(reply, Reply):
+        """The answer; a text over 2,000 characters goes in several messages (the first is the
+        callback when the interaction was not deferred, the rest follow-ups)."""
+        if isinstance(reply, str) and 0 < len(reply) <= MESSAGE_CONTENT:  # a click's answer
+            await self.post(interaction, reply)
+        elif isinstance(reply, Reply):
             parts = split_message(reply.content) or ["\u200b"]
             for part in parts[:-1]:
-                await interaction.followup.send(part, ephemeral=private, allowed_mentions=mentions)
+                await self.post(interaction, part)
             extra: dict[str, Any] = {} if reply.view is None else {"view": reply.view}
-            await interaction.followup.send(
+            await self.post(
+                interaction,
                 parts[-1],
                 embeds=reply.embeds[:10],
                 files=[make() for make in reply.files[:10]],
-                ephemeral=private,
-                allowed_mentions=mentions,
                 **extra,
             )
         else:
             for part in split_message(reply or "✅"):
-                await interaction.followup.send(part, ephemeral=private, allowed_mentions=mentions)
+                await self.post(interaction, part)
 
 
 respond = Responder(private=True)

@@ -1111,10 +1111,14 @@ class Sandbox:
         label: str | None = None,
         custom_id: str | None = None,
         channel: Channel | None = None,
+        late: float = 0.0,
     ) -> Interaction:
         """``user`` clicks a button (by label or custom_id) on ``message``. ``channel``: where
         the click happens when it is not the message's own channel (e.g. ``user``'s DM with a
-        forwarded copy of someone else's DM); the visibility checks are then skipped."""
+        forwarded copy of someone else's DM); the visibility checks are then skipped.
+        ``late``: seconds between the interaction's creation (its snowflake's time) and its
+        delivery, as when the gateway or the bot's shard falls behind (the 3 s window to
+        acknowledge still counts from the delivery here)."""
         comp = self._find_component(message, (2,), label=label, custom_id=custom_id)
         if comp.get("disabled"):
             raise SandboxError(f"button {comp.get('label')!r} is disabled")
@@ -1124,6 +1128,8 @@ class Sandbox:
         if "id" in comp:
             data["id"] = comp["id"]
         ix = self._component_interaction(user, message, data, channel)
+        if late > 0:
+            await asyncio.sleep(late)
         return await self._send_interaction(ix)
 
     async def select(
