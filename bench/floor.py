@@ -39,14 +39,16 @@ class FloorButton(
 ):
     """The bot's vote button, without the bot behind it."""
 
-    def __init__(self, custom_id: str) -> None:
-        super().__init__(discord.ui.Button(label="vote", custom_id=custom_id))
+    def __init__(self, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> FloorButton:
-        return cls(match.string)
+        # The clicked button as discord.py rebuilt it from the message, as the bot's button does.
+        assert isinstance(item, discord.ui.Button)
+        return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(ANSWER, ephemeral=True)

@@ -74,27 +74,33 @@ class VoteButton(
 ):
     """A public vote button: a revealed card, Abstain, or Reference page."""
 
-    def __init__(
-        self, game_id: int, n: int, choice: str, label: str = "", lang: Lang = "en"
-    ) -> None:
+    def __init__(self, game_id: int, n: int, choice: str, button: discord.ui.Button[Any]) -> None:
+        super().__init__(button)
+        self.game_id, self.n, self.choice = game_id, n, choice
+
+    @classmethod
+    def build(
+        cls, game_id: int, n: int, choice: str, label: str = "", lang: Lang = "en"
+    ) -> VoteButton:
+        """The button of the public vote message (a card's ``label``, Abstain, Reference page)."""
         if choice == ABSTAIN:
             label, style = m("reveal.abstain", lang), discord.ButtonStyle.secondary
         elif choice == "ref":
             label, style = m("reveal.reference", lang), discord.ButtonStyle.success
         else:
             style = discord.ButtonStyle.primary
-        super().__init__(
-            discord.ui.Button(
-                label=label or choice, style=style, custom_id=f"rf:vote:{game_id}:{n}:{choice}"
-            )
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or choice, style=style, custom_id=f"rf:vote:{game_id}:{n}:{choice}"
         )
-        self.game_id, self.n, self.choice = game_id, n, choice
+        return cls(game_id, n, choice, button)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
-        return cls(int(match["game"]), int(match["n"]), match["choice"])
+        # A click: the clicked button as discord.py rebuilt it from the message (no label).
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["n"]), match["choice"], item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         rf = service_of(interaction.client, RefutationService)
@@ -109,10 +115,10 @@ def vote_view(
 ) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for card, label in cards:
-        view.add_item(VoteButton(game_id, n, str(card), label, lang))
-    view.add_item(VoteButton(game_id, n, ABSTAIN, lang=lang))
+        view.add_item(VoteButton.build(game_id, n, str(card), label, lang))
+    view.add_item(VoteButton.build(game_id, n, ABSTAIN, lang=lang))
     if reference:
-        view.add_item(VoteButton(game_id, n, "ref", lang=lang))
+        view.add_item(VoteButton.build(game_id, n, "ref", lang=lang))
     return view
 
 

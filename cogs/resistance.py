@@ -41,22 +41,31 @@ class VoteButton(
         "sabotage": discord.ButtonStyle.secondary,
     }
 
-    def __init__(self, game_id: int, proposal: int, choice: str, lang: Lang = "en") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t(f"resistance.button.{choice}", lang),
-                style=self.STYLES[choice],
-                custom_id=f"rs:vote:{game_id}:{proposal}:{choice}",
-                row=0 if choice in ("accept", "reject") else 1,
-            )
-        )
+    def __init__(
+        self, game_id: int, proposal: int, choice: str, button: discord.ui.Button[Any]
+    ) -> None:
+        super().__init__(button)
         self.game_id, self.proposal, self.choice = game_id, proposal, choice
+
+    @classmethod
+    def build(cls, game_id: int, proposal: int, choice: str, lang: Lang) -> VoteButton:
+        """The button of a vote DM, labelled in the player's language."""
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=t(f"resistance.button.{choice}", lang),
+            style=cls.STYLES[choice],
+            custom_id=f"rs:vote:{game_id}:{proposal}:{choice}",
+            row=0 if choice in ("accept", "reject") else 1,
+        )
+        return cls(game_id, proposal, choice, button)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
-        return cls(int(match["game"]), int(match["proposal"]), match["choice"])
+        # A click: discord.py already rebuilt the clicked button from the message; it is wrapped
+        # as it is (no new button, no label to translate).
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), int(match["proposal"]), match["choice"], item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         rs = service_of(interaction.client, ResistanceService)
@@ -120,7 +129,7 @@ def vote_view(game_id: int, proposal: int, on_team: bool, lang: Lang) -> discord
     view = discord.ui.View(timeout=None)
     choices = ["accept", "reject"] + (["support", "sabotage"] if on_team else [])
     for choice in choices:
-        view.add_item(VoteButton(game_id, proposal, choice, lang))
+        view.add_item(VoteButton.build(game_id, proposal, choice, lang))
     return view
 
 
