@@ -300,8 +300,12 @@ class GameBot(commands.AutoShardedBot):
             return None
         return await service.on_deadline(s, deadline)
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        metrics.count_click(interaction)
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # A click is counted as it is dispatched: an ``on_interaction`` listener would cost a
+        # task per interaction (discord.py schedules one per listener and event).
+        if event_name == "interaction":
+            metrics.count_click(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
         if self.metrics_server is not None:

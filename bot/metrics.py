@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import time
@@ -129,15 +130,29 @@ def click_kind(custom_id: str) -> str:
     return match.group(1) if match else "other"
 
 
+@functools.cache
+def child(metric: Any, *labels: str) -> Any:
+    """``metric.labels(*labels)``, looked up once: prometheus-client checks and locks on every
+    ``labels`` call, the hottest part of counting a click (label values here are few: game
+    kinds, vote kinds, custom_id prefixes)."""
+    return metric.labels(*labels)
+
+
 def count_click(interaction: discord.Interaction) -> None:
     if interaction.type is discord.InteractionType.component:
         data: Any = interaction.data or {}
-        CLICKS.labels(click_kind(str(data.get("custom_id", "")))).inc()
+        child(CLICKS, click_kind(str(data.get("custom_id", "")))).inc()
+
+
+def created(snowflake: int) -> float:
+    """When a snowflake was made, in seconds since the epoch (what ``snowflake_time`` says,
+    without building a datetime)."""
+    return ((snowflake >> 22) + discord.utils.DISCORD_EPOCH) / 1000
 
 
 def since_click(interaction: discord.Interaction) -> float:
     """Seconds since the interaction was created (its snowflake's time)."""
-    return max(0.0, time.time() - interaction.created_at.timestamp())
+    return max(0.0, time.time() - created(interaction.id))
 
 
 async def effect_delivered(effect: Any) -> Any:
@@ -161,8 +176,7 @@ class _AckTimer(webhook_async.AsyncWebhookAdapter):
 
     async def create_interaction_response(self, interaction_id: int, *args: Any, **kw: Any) -> Any:
         result = await super().create_interaction_response(interaction_id, *args, **kw)
-        created = discord.utils.snowflake_time(int(interaction_id)).timestamp()
-        ACK_SECONDS.observe(max(0.0, time.time() - created))
+        ACK_SECONDS.observe(max(0.0, time.time() - created(int(interaction_id))))
         return result
 
 

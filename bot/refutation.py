@@ -524,7 +524,7 @@ class RefutationService(GameService):
             # Committed: every accepted click is on record.
         metrics.VOTE_BATCH.observe(len(batch))
         for _game, _round, kind, _user in writes:
-            metrics.VOTES_RECORDED.labels("refutation", kind).inc()
+            metrics.child(metrics.VOTES_RECORDED, "refutation", kind).inc()
         for i, reply in replies.items():
             results[i] = Outcome(reply, closing.get(i, []))
         return results

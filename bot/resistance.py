@@ -338,7 +338,7 @@ class ResistanceService(AvalonSteps, GameService):
         results, accepted, on_record, closing, writes = done
         metrics.VOTE_BATCH.observe(len(batch))
         for _game, _round, kind, _user in writes:
-            metrics.VOTES_RECORDED.labels("resistance", kind).inc()
+            metrics.child(metrics.VOTES_RECORDED, "resistance", kind).inc()
         last = {r.game_id: i for i, r, *_ in accepted}
         for i, r, state, round_key, note in accepted:
             uid = r.actor.id

@@ -88,6 +88,9 @@ def flatten(effects: Iterable[Any]) -> list[Any]:
     return out
 
 
+NO_ROLES: frozenset[int] = frozenset()  # a DM's actor (no member, no roles)
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who is acting: the parts of a Discord member a service needs."""
@@ -114,7 +117,7 @@ class Actor:
             name=user.display_name,
             lang=lang_of(interaction.locale),
             manages_guild=bool(perms.manage_guild or perms.administrator),
-            role_ids=frozenset(r.id for r in roles),
+            role_ids=frozenset(r.id for r in roles) if roles else NO_ROLES,
             at=interaction.created_at,
             bot=user.bot,
             place=(interaction.guild_id, interaction.channel_id),

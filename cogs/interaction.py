@@ -22,6 +22,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 
+from bot import metrics
 from bot.effects import split_message
 from bot.errors import report
 from bot.limits import MESSAGE_CONTENT
@@ -57,8 +58,7 @@ def answer_budget(snowflake: int, now: float | None = None) -> float:
     ``WINDOW - MARGIN`` of its age; 0 or less: defer first. The age is read from the snowflake
     against this host's clock (``now``, seconds since the epoch): a clock ahead of Discord's only
     makes the bot defer sooner, one behind it is still held to ``BUDGET``."""
-    created = ((snowflake >> 22) + discord.utils.DISCORD_EPOCH) / 1000
-    age = (time.time() if now is None else now) - created
+    age = (time.time() if now is None else now) - metrics.created(snowflake)
     return min(BUDGET, WINDOW - MARGIN - max(0.0, age))
 
 

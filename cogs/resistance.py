@@ -70,7 +70,9 @@ class VoteButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         rs = service_of(interaction.client, ResistanceService)
         if await respond(interaction, rs.vote, self.game_id, self.proposal, CHOICES[self.choice]):
-            metrics.CONFIRM_SECONDS.labels("resistance").observe(metrics.since_click(interaction))
+            metrics.child(metrics.CONFIRM_SECONDS, "resistance").observe(
+                metrics.since_click(interaction)
+            )
 
 
 class ChoiceMenu(
