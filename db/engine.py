@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -246,15 +247,30 @@ def make_sessions(
     return async_sessionmaker(bind, expire_on_commit=False)
 
 
+async def _versions(engine: AsyncEngine) -> list[str] | None:
+    """The database's ``alembic_version`` rows (None: no such table, a new database)."""
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.exec_driver_sql("SELECT version_num FROM alembic_version")
+            return [str(v) for v in rows.scalars().all()]
+    except DBAPIError:
+        return None
+
+
 async def migrate(url: str | URL, revision: str = "head") -> None:
     """Apply pending Alembic migrations (``upgrade head``) to ``url``, from any directory.
 
     Safe to run from several processes at once (SQLite: write lock; PostgreSQL: advisory lock).
+    A database already at the head (read from the files, :func:`db.migrate.head_revision`) is
+    left alone without importing Alembic: every start of the bot.
     """
-    from db.migrate import alembic_config, upgrade_on_connection
+    from db.migrate import alembic_config, head_revision, upgrade_on_connection
 
     engine = make_engine(url, sqlite_foreign_keys=False, poolclass=NullPool)
     try:
+        head = head_revision()
+        if revision == "head" and head is not None and await _versions(engine) == [head]:
+            return
         async with engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 await conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")

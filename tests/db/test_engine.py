@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import repo
 from db.engine import database_url_default, make_engine, make_sessions, migrate
-from db.migrate import alembic_config, script_location
+from db.migrate import alembic_config, head_revision, script_location
 from db.models import Base, Player
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -124,6 +125,49 @@ async def test_migrate_from_another_directory_is_idempotent(
         assert version == [(head,)] and head is not None
     finally:
         await engine.dispose()
+
+
+def test_head_revision_read_from_the_files_is_alembics() -> None:
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None and head_revision() == head
+
+
+async def test_a_database_at_the_head_is_left_alone_and_an_older_one_upgraded(
+    empty_db_url: str,
+) -> None:
+    """Start-up's fast path: with ``alembic_version`` at the head, ``migrate`` returns without
+    even importing Alembic (a fresh process says which modules it loaded); at an older
+    revision, Alembic upgrades it."""
+    head = head_revision()
+    assert head is not None
+    await migrate(empty_db_url, "0007")
+    assert await _migrate_in_a_process(empty_db_url) == "alembic imported"
+    assert await _migrate_in_a_process(empty_db_url) == "alembic not imported"
+    engine = make_engine(empty_db_url)
+    try:
+        async with engine.connect() as conn:
+            tables = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+            version = (await conn.execute(text("SELECT version_num FROM alembic_version"))).all()
+        assert tables >= TABLES and version == [(head,)]
+    finally:
+        await engine.dispose()
+
+
+async def _migrate_in_a_process(url: str) -> str:
+    code = (
+        "import asyncio, sys\n"
+        "from db.engine import migrate\n"
+        "asyncio.run(migrate(sys.argv[1]))\n"
+        "print('alembic imported' if 'alembic' in sys.modules else 'alembic not imported')\n"
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, url, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await proc.communicate()
+    assert proc.returncode == 0
+    return out.decode().strip()
 
 
 async def test_concurrent_migrations(empty_db_url: str) -> None:
