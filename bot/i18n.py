@@ -4,6 +4,13 @@ Every user-facing string lives in ``bot/locales/<lang>/*.toml``. A file ``resist
 table ``[error]`` and a key ``not_leader`` gives the message key ``resistance.error.not_leader``.
 Messages use ``str.format`` placeholders with names: ``"{leader} proposes {team}"``.
 
+A word that depends on a number takes a plural form of ICU's MessageFormat:
+``"{count, plural, one {# player} other {# players}}"``. The number's CLDR plural category in the
+message's language (Babel's CLDR rules: English ``one`` for 1; French ``one`` for 0 and 1 and
+1.5, ``many`` for millions) picks the branch, an exact ``=N`` branch first, ``other`` when the
+category has no branch of its own (and for a value that is not a number); ``#`` in a branch is
+the number. A branch may hold placeholders and plural forms of its own. Never "(s)".
+
 A game plugin may bring its own catalogue directory (:func:`add_locales`): its files are loaded
 with the built-in ones, each under the plugin's kind only (``<kind>.toml`` or
 ``<kind>.<part>.toml``, and a ``commands.toml`` of its own ``[<kind>]`` commands), and a key
@@ -14,10 +21,12 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Callable, Mapping
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
+
+from babel import Locale
 
 Lang = Literal["en", "fr"]
 LANGS: tuple[Lang, ...] = ("en", "fr")
@@ -109,16 +118,164 @@ def lang_of(locale: object) -> Lang:
 
 def t(key: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
     """The message ``key`` in ``lang``, its placeholders filled from ``params``."""
-    messages = catalogue(lang_of(lang))
+    lang = lang_of(lang)
+    messages = catalogue(lang)
     try:
         template = messages[key]
     except KeyError:
         raise MissingMessage(key) from None
-    return template.format(**params) if params else template.replace("{{", "{").replace("}}", "}")
+    if not params:
+        return template.replace("{{", "{").replace("}}", "}")
+    if PLURAL_MARK in template:
+        template = plural(template, lang, params)
+    return template.format(**params)
+
+
+# -- plural forms -------------------------------------------------------------------------------
+
+PLURAL_MARK = ", plural,"
+#: CLDR's plural categories (a branch is one of them or an exact ``=N``)
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+
+class PluralSyntaxError(ValueError):
+    """A plural form the parser cannot read (a catalogue mistake, found by the tests)."""
+
+
+#: one plural form: (its number's name, its branches by selector) and where it ends
+Form = tuple[str, dict[str, str]]
+
+
+@cache
+def plural_rule(lang: str) -> Callable[[float | int], str]:
+    """The CLDR plural category of a number in ``lang`` (Babel's data for that language)."""
+    rule: Callable[[float | int], str] = Locale.parse(lang).plural_form
+    return rule
+
+
+def category(value: object, lang: str) -> str:
+    """The plural category of ``value`` in ``lang``: ``other`` for anything not a number."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "other"
+    return plural_rule(lang_of(lang))(value)
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the brace that closes the one opened just before ``start``."""
+    depth = 1
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise PluralSyntaxError(f"unbalanced braces in {text!r}")
+
+
+def _form(text: str, start: int) -> tuple[Form, int] | None:
+    """The plural form opening at ``text[start]`` (a ``{``) and the index after it, or None when
+    the brace opens a plain placeholder."""
+    head = text.find(PLURAL_MARK, start)
+    name = text[start + 1 : head] if head != -1 else ""
+    if not name.isidentifier():
+        return None
+    branches: dict[str, str] = {}
+    i = head + len(PLURAL_MARK)
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            raise PluralSyntaxError(f"unclosed plural form in {text!r}")
+        if text[i] == "}":
+            break
+        opening = text.find("{", i)
+        selector = text[i:opening].strip() if opening != -1 else ""
+        exact = selector.startswith("=") and selector[1:].isdigit()
+        if selector not in CATEGORIES and not exact:
+            raise PluralSyntaxError(f"bad plural selector {selector!r} in {text!r}")
+        end = _closing(text, opening + 1)
+        branches[selector] = text[opening + 1 : end]
+        i = end + 1
+    if "other" not in branches:
+        raise PluralSyntaxError(f"plural form of {name!r} without an 'other' branch in {text!r}")
+    return (name, branches), i + 1
+
+
+@lru_cache(maxsize=1024)
+def _parts(template: str) -> tuple[str | Form, ...]:
+    """``template`` as plain text and plural forms, in order (each template parsed once)."""
+    parts: list[str | Form] = []
+    done = i = 0
+    while (i := template.find("{", i)) != -1:
+        if template.startswith("{{", i):
+            i += 2
+            continue
+        found = _form(template, i)
+        if found is None:
+            i += 1
+            continue
+        parts.append(template[done:i])
+        parts.append(found[0])
+        done = i = found[1]
+    parts.append(template[done:])
+    return tuple(parts)
+
+
+def _branch(text: str, name: str) -> str:
+    """A branch with ``#`` as the number's placeholder."""
+    return text.replace("#", "{" + name + "}")
+
+
+def plural(template: str, lang: str, params: Mapping[str, object]) -> str:
+    """``template`` with each plural form replaced by its branch for ``params`` (placeholders
+    left for ``str.format``)."""
+    out: list[str] = []
+    for part in _parts(template):
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        name, branches = part
+        if name not in params:
+            raise KeyError(name)
+        value = params[name]
+        exact = f"={value}" if isinstance(value, int) and not isinstance(value, bool) else ""
+        chosen = branches.get(exact) or branches.get(category(value, lang)) or branches["other"]
+        branch = _branch(chosen, name)
+        out.append(plural(branch, lang, params) if PLURAL_MARK in branch else branch)
+    return "".join(out)
+
+
+def every_branch(template: str) -> str:
+    """``template`` with each plural form replaced by its number's placeholder and all its
+    branches, one a line (to list every placeholder a message may use, to check the typography
+    of every branch)."""
+    out: list[str] = []
+    for part in _parts(template):
+        if isinstance(part, str):
+            out.append(part)
+        else:
+            name, branches = part
+            out.append("{" + name + "}")
+            out += ("\n" + every_branch(_branch(b, name)) for b in branches.values())
+    return "".join(out)
+
+
+def plural_forms(template: str) -> list[Form]:
+    """The plural forms of a message (nested ones too): a malformed one raises
+    ``PluralSyntaxError``."""
+    forms = [part for part in _parts(template) if not isinstance(part, str)]
+    for _, branches in list(forms):
+        for branch in branches.values():
+            forms += plural_forms(branch)
+    return forms
 
 
 def placeholders(template: str) -> set[str]:
-    """The names of the placeholders in one message, to check both languages agree."""
+    """The names of the placeholders in one message (in every branch of its plural forms), to
+    check both languages agree."""
+    if PLURAL_MARK in template:
+        template = every_branch(template)
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 

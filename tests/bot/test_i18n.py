@@ -8,7 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import MissingMessage, catalogue, lang_of, placeholders, t
+from bot.i18n import (
+    MissingMessage,
+    PluralSyntaxError,
+    catalogue,
+    category,
+    every_branch,
+    lang_of,
+    placeholders,
+    plural,
+    plural_forms,
+    t,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,3 +55,106 @@ def test_lookup_and_fallbacks() -> None:
     assert t("common.lobby.join_button", "de") == "Join"  # any other language: English
     with pytest.raises(MissingMessage):
         t("common.nope", "en")
+
+
+# -- plural forms (CLDR categories through Babel) -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "count", "text"),
+    [
+        ("en", 0, "Reminder sent to 0 players."),
+        ("en", 1, "Reminder sent to 1 player."),
+        ("en", 2, "Reminder sent to 2 players."),
+        ("fr", 0, "Rappel envoyé à 0 joueur."),
+        ("fr", 1, "Rappel envoyé à 1 joueur."),
+        ("fr", 2, "Rappel envoyé à 2 joueurs."),
+    ],
+)
+def test_a_count_picks_its_plural_form(lang: str, count: int, text: str) -> None:
+    assert t("resistance.moderation.reminded", lang, count=count) == text
+
+
+@pytest.mark.parametrize(
+    ("lang", "counts", "text"),
+    [
+        ("en", (0, 1, 2), "0 games, 1 won — 2 refutations credited"),
+        ("en", (1, 0, 1), "1 game, 0 won — 1 refutation credited"),
+        ("fr", (0, 1, 2), "0 partie, 1 gagnée — 2 réfutations créditées"),
+        ("fr", (2, 2, 0), "2 parties, 2 gagnées — 0 réfutation créditée"),
+        ("fr", (1, 0, 1), "1 partie, 0 gagnée — 1 réfutation créditée"),
+    ],
+)
+def test_each_count_of_a_message_picks_its_own_form(
+    lang: str, counts: tuple[int, int, int], text: str
+) -> None:
+    played, won, credited = counts
+    line = t("stats.refutation", lang, played=played, won=won, credited=credited)
+    assert line.endswith(text), line
+
+
+def test_the_cldr_categories_of_both_languages() -> None:
+    # English: one for 1 only; French: one for 0, 1 and 1.5 (i = 0,1), many for millions
+    assert [category(n, "en") for n in (0, 1, 1.5, 2, 1_000_000)] == [
+        "other",
+        "one",
+        "other",
+        "other",
+        "other",
+    ]
+    assert [category(n, "fr") for n in (0, 1, 1.5, 2, 1_000_000)] == [
+        "one",
+        "one",
+        "one",
+        "other",
+        "many",
+    ]
+    assert category("∞", "fr") == category(True, "en") == "other"  # not a number
+
+
+def test_the_plural_form_syntax() -> None:
+    form = "{n, plural, =0 {no card} one {# card} other {# cards}} for {who}"
+    assert [plural(form, "en", {"n": n, "who": "x"}) for n in (0, 1, 3)] == [
+        "no card for {who}",
+        "{n} card for {who}",
+        "{n} cards for {who}",
+    ]
+    # a category without a branch (French "many") falls back to other; nested forms work
+    nested = "{n, plural, one {#} other {# {k, plural, one {pile} other {piles}}}}"
+    assert plural(nested, "fr", {"n": 2_000_000, "k": 3}) == "{n} piles"
+    assert placeholders(form) == {"n", "who"} and placeholders(nested) == {"n", "k"}
+    assert every_branch(form) == "{n}\nno card\n{n} card\n{n} cards for {who}"
+    for broken in (
+        "{n, plural, one {# card}}",  # no other
+        "{n, plural, few card other {x}}",  # no braces
+        "{n, plural, lots {x} other {y}}",  # not a CLDR category
+        "{n, plural, one {x} other {y}",  # unclosed
+    ):
+        with pytest.raises(PluralSyntaxError):
+            plural_forms(broken)
+
+
+def test_every_plural_form_of_the_catalogue_reads_and_has_other() -> None:
+    found = 0
+    for lang in ("en", "fr"):
+        for key, template in catalogue(lang).items():
+            forms = plural_forms(template)  # raises on a malformed one
+            found += len(forms)
+            for name, branches in forms:
+                assert "other" in branches, key
+                assert set(branches) <= {"one", "other", "many"} | {
+                    s for s in branches if s.startswith("=")
+                }, key
+                for n in (0, 1, 2):
+                    t(key, lang, **dict.fromkeys(placeholders(template), "x") | {name: n})
+    assert found >= 40
+
+
+def test_no_message_says_s_in_brackets() -> None:
+    """Neither language writes "player(s)", in the built-in catalogue or the test poll's: a
+    plural form picks the word."""
+    bracketed = re.compile(r"\w\((?:s|e|es|x)\)")
+    files = [*ROOT.glob("bot/locales/*/*.toml"), *ROOT.glob("tests/e2e/poll_game/locales/*/*.toml")]
+    assert len(files) > 20
+    found = [f"{path}: {line}" for path in files for line in path.read_text().splitlines()]
+    assert not [line for line in found if bracketed.search(line)]

@@ -1,8 +1,10 @@
 """French typography in every French text the bot writes: the catalogue and the decks.
 
 U+202F (narrow no-break space) before ; ! ? and inside « », U+00A0 (no-break space) before :,
-U+202F between thousands (30 000) and before % and °C, and the typographic apostrophe ’.
-URLs, Discord markup (<t:…>, <@…>, <#…>), {placeholders} and `code` are not prose: skipped.
+U+202F between thousands (30 000) and before % and °C, and the typographic apostrophe ’; never
+"(s)" (a plural form picks the word: bot/i18n.py), and every branch of a plural form is checked.
+URLs, Discord markup (<t:…>, <@…>, <#…>), {placeholders}, `code` and a time of day as typed
+(21:00, HH:MM: no space before its colon) are not prose: skipped.
 """
 
 from __future__ import annotations
@@ -11,13 +13,15 @@ import re
 import tomllib
 from pathlib import Path
 
-from bot.i18n import LOCALES_DIR, catalogue
+from bot.i18n import LOCALES_DIR, catalogue, every_branch
 from games.refutation import default_deck_path, load_deck
 
 NNBSP = "\u202f"
 NBSP = "\u00a0"
 
-NOT_PROSE = re.compile(r"https?://[^\s>)]+|<[^<>\s]*>|\{[^{}]*\}|`[^`]*`")
+NOT_PROSE = re.compile(
+    r"https?://[^\s>)]+|<[^<>\s]*>|\{[^{}]*\}|`[^`]*`|\b(?:\d{1,2}|HH):(?:\d{2}|MM)\b"
+)
 
 RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"'"), "straight apostrophe: use ’"),
@@ -28,6 +32,11 @@ RULES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\d[ \u00a0]\d{3}(?!\d)"), "U+202F between thousands"),
     (re.compile(rf"(?<=\d)(?:[ {NBSP}])?%|(?<=\d)(?:[ {NBSP}])?°C"), "U+202F before % and °C"),
     (re.compile(rf"[ {NBSP}]{NNBSP}|{NNBSP}[ {NBSP}]|[ {NNBSP}]{NBSP}:"), "doubled space"),
+    (re.compile(r"\w\((?:s|e|es|x)\)"), "“(s)”: write a plural form"),
+    (
+        re.compile(rf"\b(?:\d{{1,2}}|HH)[ {NBSP}{NNBSP}]:(?:\d{{2}}|MM)\b"),
+        "a time of day as typed (21:00): no space before its colon",
+    ),
 ]
 
 
@@ -38,7 +47,7 @@ def prose(text: str) -> str:
 
 def violations(text: str) -> list[str]:
     found = []
-    checked = prose(text)
+    checked = prose(every_branch(text))
     for pattern, rule in RULES:
         for match in pattern.finditer(checked):
             around = checked[max(0, match.start() - 15) : match.end() + 15]
@@ -67,6 +76,8 @@ def test_the_checker_catches_each_rule_and_skips_what_is_not_prose() -> None:
         f"Phase{NBSP}: débat{NNBSP}; vraiment{NNBSP}! 30{NNBSP}000 personnes{NNBSP}?"
         f" «{NNBSP}bien{NNBSP}» à 100{NNBSP}% et 1,5{NNBSP}°C, l’été"
         " <t:1700000000:F> <https://example.org/a?b=c> {deadline} `/resistance status`"
+        f" à 21:00, écrivez HH:MM{NNBSP}; {{count, plural, one {{# joueur{NNBSP}!}}"
+        " other {# joueurs}}"
     )
     assert violations(good) == []
     bad = [
@@ -84,6 +95,14 @@ def test_the_checker_catches_each_rule_and_skips_what_is_not_prose() -> None:
         "1,5 °C",
         "{count} %",
         f"Phase {NBSP}: débat",
+        "3 joueur(s)",
+        "partie(s) terminée(s)",
+        "{count, plural, one {# joueur !} other {# joueurs}}",
+        "{count, plural, one {# joueur} other {# joueurs : }}",
+        "{count, plural, one {# l'été} other {# étés}}",
+        "{count, plural, one {#} other {{n, plural, one {«bien»} other {x}}}}",
+        "21 :00",
+        f"écrivez-la HH{NBSP}:MM, par exemple 21{NBSP}:00",
     ]
     for text in bad:
         assert violations(text), text

@@ -146,7 +146,7 @@ async def test_open_games_per_member_limit_and_members_host(table: Any, bot: Any
         assert "open" in await new(table.mod, channel)
     before = await open_games(bot, guild.id)
     reply = await new(table.mod, channels[3], "refutation")
-    assert "You already have 3 open game(s) on this server" in reply, reply
+    assert "You already have 3 open games on this server" in reply, reply
     assert await open_games(bot, guild.id) == before
     # Cancelling one frees a place.
     cancel = await sb.slash(table.mod, "resistance cancel", channel=channels[0])
@@ -240,7 +240,7 @@ async def test_remind_has_a_cooldown_per_step(table: Any, bot: Any) -> None:
     await game.start()
     leader = game.leader()
     await game.propose([leader, next(u for u in game.players if u is not leader)])
-    assert "Reminder sent to 5 player(s)" in await game.slash(table.mod, "resistance remind")
+    assert "Reminder sent to 5 players." in await game.slash(table.mod, "resistance remind")
     dms = {u.id: len(table.sb.dms(u)) for u in game.players}
     before = await snapshot(bot, table.channel.id)
     for _ in range(3):
@@ -266,7 +266,7 @@ async def test_remind_cooldown_is_configurable(table: Any) -> None:
         ix = await table.sb.slash(
             table.mod, "refutation new", channel=table.guild.add_text_channel("second")
         )
-        assert "You already have 1 open game(s)" in await answer(ix)
+        assert "You already have 1 open game on this server" in await answer(ix)
         await game.start()
         leader = game.leader()
         await game.propose([leader, next(u for u in game.players if u is not leader)])

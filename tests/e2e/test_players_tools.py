@@ -70,7 +70,7 @@ async def test_the_end_of_game_post_carries_the_vote_matrix(table: Any, bot: Any
     )
     png = next(a for a in post.attachments if a["filename"].endswith(".png"))
     assert png["filename"].startswith("votes-game-")
-    assert "Mission 3 succeeded with 0 sabotage(s)" in png["description"]
+    assert "Mission 3 succeeded with 0 sabotages." in png["description"]
     assert "History of the game" in post.content
     assert png["content_type"] == "image/png" and png["width"] <= 1200
     record = next(a for a in post.attachments if a["filename"].endswith(".md"))
@@ -108,10 +108,10 @@ async def test_the_end_of_game_post_carries_the_vote_matrix(table: Any, bot: Any
     # The game counts in the statistics at once: privately per player, publicly as a board.
     spy = game.spies()[0]
     mine = await game.slash(spy, "stats player")
-    assert "1 game(s), 0 won (0%)" in mine and "spy win rate 0%" in mine
+    assert "1 game, 0 won (0%)" in mine and "spy win rate 0%" in mine
     loyal = next(u for u in good if u.locale != "fr")
     theirs = await game.slash(french, "stats player", user=loyal)
-    assert "1 partie(s), 1 gagnée(s) (100\u202f%)" in theirs
+    assert "1 partie, 1 gagnée (100\u202f%)" in theirs
     ix = await table.sb.slash(outsider, "stats top", channel=table.channel, min_games=1)
     board = await ix.reply_message(10.0)
     assert not board.ephemeral and "Leaderboard — The Resistance" in board.content
@@ -293,5 +293,5 @@ async def test_stats_are_the_same_after_a_restart(table: Any) -> None:
             answers.append((mine, board))
     assert answers[0] == answers[1]
     mine, board = answers[0]
-    assert "1 game(s), 1 won (100%)" in mine and "1 joined — 0 succeeded, 1 failed" in mine
+    assert "1 game, 1 won (100%)" in mine and "1 joined — 0 succeeded, 1 failed" in mine
     assert board.index(players[0].name) < board.index(players[2].name)  # winners first

@@ -78,7 +78,7 @@ async def test_extend_remind_and_resolve_the_choice_then_the_vote(table: Any, bo
     # Remind: only those who have not chosen get a DM.
     assert "On record" in await game.choose(a, cards[a])
     reply = await game.slash(table.mod, "refutation remind")
-    assert "Reminder sent to 2 player(s)" in reply, reply
+    assert "Reminder sent to 2 players:" in reply, reply
     for user in (b, third):
         await until(lambda u=user: reminders(game, u) == 1, what=f"{user.name}'s reminder")
     assert reminders(game, a) == 0
@@ -103,7 +103,7 @@ async def test_extend_remind_and_resolve_the_choice_then_the_vote(table: Any, bo
     assert "the vote of refutation #1" in notice
     await refused(game, third, "refutation resolve", "Only moderators")
     assert "Your vote" in await game.click_vote(a, cards[a])
-    assert "Reminder sent to 2 player(s)" in await game.slash(table.mod, "refutation remind")
+    assert "Reminder sent to 2 players:" in await game.slash(table.mod, "refutation remind")
     for user in (b, third):
         await until(lambda u=user: reminders(game, u) == 2, what=f"{user.name}'s vote reminder")
     assert reminders(game, a) == 0

@@ -62,7 +62,7 @@ async def test_five_players_resistance_wins_after_a_rejected_team(table: Any, bo
     for mission in (1, 2, 3):
         result = await game.round(good[: game.team_size(mission)])
         assert "Team accepted" in result and f"Mission {mission} succeeds" in result
-        assert "0 sabotage(s)" in result
+        assert "0 sabotages." in result
     end = await game.new_public(0, "The Resistance wins")
     assert "three missions succeeded" in end
     spy_names = sorted((u.name for u in game.spies()), key=str.casefold)
@@ -83,15 +83,15 @@ async def test_seven_players_mission_four_needs_two_sabotages(table: Any, bot: A
     # Mission 1 succeeds, missions 2 and 3 fail with one spy each.
     await game.round(good[:2])
     result = await game.round([spies[0], *good[:2]], sabotage=[spies[0]])
-    assert "Mission 2 fails" in result and "1 sabotage(s)" in result
+    assert "Mission 2 fails" in result and "1 sabotage." in result
     result = await game.round([spies[1], *good[:2]], sabotage=[spies[1]])
     assert "Mission 3 fails" in result
     # Mission 4 at 7 players: one sabotage is not enough.
     result = await game.round([spies[0], *good[:3]], sabotage=[spies[0]])
-    assert "Mission 4 succeeds" in result and "1 sabotage(s)" in result
+    assert "Mission 4 succeeds" in result and "1 sabotage." in result
     # Mission 5: two saboteurs, the spies win.
     result = await game.round([spies[0], spies[1], *good[:2]], sabotage=spies[:2])
-    assert "Mission 5 fails" in result and "2 sabotage(s)" in result
+    assert "Mission 5 fails" in result and "2 sabotages." in result
     end = await game.new_public(0, "The spies win")
     assert "three missions failed" in end
     assert_transcript_keeps_secrets(game)

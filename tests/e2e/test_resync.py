@@ -48,7 +48,7 @@ async def test_manage_roles_lost_mid_vote_is_named_then_resync_reopens_the_debat
     guild.set_role_permissions(guild.bot_role, full)
     await asyncio.sleep(0.3)
     reply = await game.slash(table.mod, "resistance resync")
-    assert "Done: 1 message(s)" in reply, reply
+    assert "Done: 1 message Discord had refused is sent again" in reply, reply
     await until(lambda: overwrites(channel) == before, what="the overwrites as they were")
     for p in players:
         assert guild.permissions_in(p.id, channel) & util.SEND_MESSAGES, p.name
@@ -91,7 +91,7 @@ async def test_a_channel_the_bot_cannot_post_in_is_named_by_dm_then_resync_posts
     channel.set_permissions(guild.bot_role)  # given back
     await asyncio.sleep(0.3)
     reply = await game.slash(table.mod, "resistance resync")
-    assert "Done: 2 message(s)" in reply, reply
+    assert "Done: 2 messages Discord had refused are sent again" in reply, reply
     await game.new_public(since, "debate is open")
     posted = game.public()[since:]
     assert "Team accepted" in posted[0] and "debate is open" in posted[1], posted

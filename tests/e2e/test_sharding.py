@@ -182,7 +182,7 @@ async def test_two_shard_processes_share_one_database(
         result = await next_result(game_a, before)
         await game_a.settled(pinned)
         assert "Accepted (3)" in result and "Rejected (2)" in result, result
-        assert "Mission 2 succeeds" in result and "0 sabotage(s)" in result, result
+        assert "Mission 2 succeeds" in result and "0 sabotages." in result, result
 
         # Mission 3 in both: the Resistance wins both games.
         size = game_a.team_size(3)
