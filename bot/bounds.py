@@ -14,7 +14,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.options import number_text
+from bot.i18n import lang_of, number
+from bot.translator import param_name
 
 NUMBERS = (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number)
 
@@ -28,16 +29,19 @@ class OutOfBounds(app_commands.CheckFailure):
         self.params = params
 
 
-def shown(value: float | None) -> str:
-    """A bound as people write it: 336, 0.0005, 1000000."""
-    return "…" if value is None else number_text(value)
+def shown(value: float | None, lang: str = "en") -> str:
+    """A bound as the reader's language writes it: 336, 0.0005, 1000000 (French: 0,0005,
+    1 000 000)."""
+    return "…" if value is None else number(value, lang)
 
 
 def within_bounds(interaction: discord.Interaction) -> bool:
-    """Raise ``OutOfBounds`` for the first option value outside its declared bounds."""
+    """Raise ``OutOfBounds`` for the first option value outside its declared bounds (named,
+    and its numbers written, as the reader sees them)."""
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         return True
+    lang = lang_of(interaction.locale)
     for param in command.parameters:
         value = getattr(interaction.namespace, param.display_name, None)
         low, high = param.min_value, param.max_value
@@ -54,10 +58,10 @@ def within_bounds(interaction: discord.Interaction) -> bool:
         if (low is not None and size < low) or (high is not None and size > high):
             raise OutOfBounds(
                 key,
-                option=param.display_name,
-                low=shown(low),
-                high=shown(high),
-                value=shown(size),
+                option=param_name(command.qualified_name, param.name, lang),
+                low=shown(low, lang),
+                high=shown(high, lang),
+                value=shown(size, lang),
             )
     return True
 

@@ -12,7 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 from discord import app_commands
 
-from bot.i18n import lang_of, t
+from bot.i18n import lang_of, localized_params, t
 from bot.names import shown
 from db.engine import is_busy
 from db.repo import ChannelBusy, StaleState
@@ -67,7 +67,7 @@ def describe(error: BaseException, lang: str) -> str | None:
         return t("common.error.busy", lang)
     if isinstance(error, Keyed):
         params = error.params if isinstance(error, UserError) else engine_params(error.params)
-        return t(error.key, lang, **params)
+        return t(error.key, lang, **localized_params(params, lang))
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("common.error.guild_only", lang)
     if isinstance(error, app_commands.CommandOnCooldown):

@@ -178,7 +178,7 @@ class GuildSettingsService:
         return "\n".join(lines)
 
     def describe(self, actor: Actor, kind: str, options: dict[str, Any]) -> str:
-        shown = options_listing(options)
+        shown = options_listing(kind, self.app.schema(kind), options, actor.lang)
         return t(
             "settings.show.defaults",
             actor.lang,

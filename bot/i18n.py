@@ -24,7 +24,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from babel import Locale
 
@@ -282,3 +282,61 @@ def placeholders(template: str) -> set[str]:
 def localizations(key: str) -> dict[str, str]:
     """The French text of ``key`` for Discord's ``name_localizations`` / descriptions."""
     return {"fr": t(key, "fr")}
+
+
+# -- options, choices and numbers as the reader's language writes them -------------------------
+
+
+def option_label(kind: str, name: str, lang: str) -> str:
+    """The option ``name`` of the game ``kind`` as the reader's language calls it: the localized
+    name of the command parameter that sets it (``/<kind> new``, else ``/settings <kind>``,
+    else a ``/settings <name>`` command of its own, as the time zone), the same words the
+    reader types; the key itself in English, or for a game whose catalogue names none."""
+    messages = catalogue(lang_of(lang))
+    for command in (f"{kind}.new", f"settings.{kind}", f"settings.{kind}.defaults"):
+        label = messages.get(f"commands.{command}.params.{name}.name")
+        if label is not None:
+            return label
+    return messages.get(f"commands.settings.{name}.name", name)
+
+
+def choice_label(value: object, lang: str) -> str:
+    """A choice's value as the reader's language names it (``commands.choices.<value>``, the
+    name Discord shows for that choice), or the value itself."""
+    return catalogue(lang_of(lang)).get(f"commands.choices.{value}", str(value))
+
+
+#: how each language writes a number: (decimal mark, thousands separator)
+NUMBER_MARKS: dict[Lang, tuple[str, str]] = {"en": (".", ""), "fr": (",", "\u202f")}
+
+
+def number(value: float, lang: str) -> str:
+    """A number as the reader's language writes it: ``0.0005``, ``1000000`` in English (as
+    typed), ``0,0005``, ``1 000 000`` (U+202F, as CLDR's French) in French."""
+    from bot.options import number_text  # pure, and imports nothing of bot at load
+
+    text = number_text(value)
+    point, thousands = NUMBER_MARKS[lang_of(lang)]
+    whole, _, fraction = text.partition(".")
+    sign = "-" if whole.startswith("-") else ""
+    digits = whole.lstrip("-")
+    if thousands and len(digits) > 3:  # CLDR's French groups from four digits: 1 000
+        groups: list[str] = []
+        while digits:
+            groups.insert(0, digits[-3:])
+            digits = digits[:-3]
+        digits = thousands.join(groups)
+    return sign + digits + (point + fraction if fraction else "")
+
+
+@runtime_checkable
+class Localized(Protocol):
+    """A message parameter whose text depends on the reader's language (an option's name, a
+    list of choices, a number): ``localized(lang)`` writes it; ``str()`` is its English text."""
+
+    def localized(self, lang: str) -> str: ...
+
+
+def localized_params(params: Mapping[str, object], lang: str) -> dict[str, object]:
+    """``params`` with each ``Localized`` value written in ``lang``."""
+    return {k: v.localized(lang) if isinstance(v, Localized) else v for k, v in params.items()}

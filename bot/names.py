@@ -32,9 +32,15 @@ def _collator() -> Collator:
     return Collator()  # loads the DUCET once (a quarter of a second)
 
 
+def collation_key(text: str, lang: str = "en") -> tuple[int, ...]:
+    """The Unicode Collation Algorithm's key of ``text`` for ``lang`` (any word the bot lists
+    in alphabetical order)."""
+    return tuple(_collator().sort_key(text))
+
+
 def sort_key(user_id: int, name: str, lang: str = "en") -> tuple[tuple[int, ...], int]:
     """The collation key of a name for ``lang``, then the user id (the last tie-break)."""
-    return (tuple(_collator().sort_key(name)), user_id)
+    return (collation_key(name, lang), user_id)
 
 
 def shown(name: str) -> str:

@@ -54,6 +54,57 @@ def number_text(value: float) -> str:
     return f"{value:.6f}".rstrip("0")
 
 
+# The parameters of an ``OptionError``'s message: each one's ``str()`` is its English text (the
+# config's message, a log); ``localized(lang)`` is how the catalogue writes it for a reader
+# (bot/i18n.py, imported when it is asked, so that this module stays standard library only).
+
+
+@dataclass(frozen=True)
+class OptionName:
+    """An option as the reader calls it: its localized parameter name (``heures_vote``)."""
+
+    kind: str
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+    def localized(self, lang: str) -> str:
+        from bot.i18n import option_label
+
+        return option_label(self.kind, self.name, lang)
+
+
+@dataclass(frozen=True)
+class ChoiceList:
+    """An option's choices as the reader sees them in the command (``contre, pour``)."""
+
+    values: tuple[Any, ...]
+
+    def __str__(self) -> str:
+        return ", ".join(str(c) for c in self.values)
+
+    def localized(self, lang: str) -> str:
+        from bot.i18n import choice_label
+
+        return ", ".join(choice_label(c, lang) for c in self.values)
+
+
+@dataclass(frozen=True)
+class Number:
+    """A bound or a value, as the reader's language writes numbers (``0,0005`` in French)."""
+
+    value: float
+
+    def __str__(self) -> str:
+        return number_text(self.value)
+
+    def localized(self, lang: str) -> str:
+        from bot.i18n import number
+
+        return number(self.value, lang)
+
+
 @dataclass(frozen=True)
 class Option:
     """One option of a game.
@@ -111,29 +162,34 @@ class Option:
             return self.check(value)
         return None
 
-    def validate(self, value: Any) -> Any:
-        """``value`` coerced to the option's type, or ``OptionError`` saying why not."""
+    def validate(self, value: Any, kind: str = "") -> Any:
+        """``value`` coerced to the option's type, or ``OptionError`` saying why not (its
+        parameters written in the reader's language: ``kind`` is the game, for the option's
+        name)."""
         problem = self.problem(value)
         if problem is None:
             return self.coerce(value)
         message, value = f"{self.name} {problem}", self.coerce(value)
+        option = OptionName(kind, self.name)
         if self.choices and value not in self.choices:
-            choices = ", ".join(str(c) for c in self.choices)
             raise OptionError(
-                message, "common.error.not_a_choice", option=self.name, choices=choices
+                message,
+                "common.error.not_a_choice",
+                option=option,
+                choices=ChoiceList(self.choices),
             )
         if self.min is not None and self.max is not None and isinstance(value, int | float):
             if isinstance(value, bool):
-                raise OptionError(message, option=self.name)
+                raise OptionError(message, option=option)
             raise OptionError(
                 message,
                 "common.error.out_of_range",
-                option=self.name,
-                low=number_text(self.min),
-                high=number_text(self.max),
-                value=number_text(value),
+                option=option,
+                low=Number(self.min),
+                high=Number(self.max),
+                value=Number(value),
             )
-        raise OptionError(message, option=self.name)
+        raise OptionError(message, option=option)
 
     def limits_text(self) -> str:
         """The bounds or choices, for the README: ``0.0005–336``, ``5, 7, 9``."""
@@ -165,6 +221,10 @@ class OptionsSchema:
 
     def __contains__(self, name: object) -> bool:
         return any(o.name == name for o in self.options)
+
+    def get(self, name: str, default: Option | None = None) -> Option | None:
+        """The option ``name``, or ``default`` when the game has none of that name."""
+        return next((o for o in self.options if o.name == name), default)
 
     def at(self, place: Place) -> tuple[Option, ...]:
         """The options of ``/<kind> new``, of ``/settings <kind>`` or of the config, in order."""
@@ -199,7 +259,7 @@ class OptionsSchema:
         Raises ``OptionError`` for a value its option cannot take (a modified client)."""
         names = set(self.names(place))
         return {
-            name: self[name].validate(value)
+            name: self[name].validate(value, self.kind)
             for name, value in values.items()
             if value is not None and name in names
         }
@@ -217,7 +277,11 @@ class OptionsSchema:
         options = dict(config)
         options.update({k: v for k, v in (guild or {}).items() if k in options and v is not None})
         options.update(
-            {k: self[k].validate(v) if k in self else v for k, v in given.items() if v is not None}
+            {
+                k: self[k].validate(v, self.kind) if k in self else v
+                for k, v in given.items()
+                if v is not None
+            }
         )
         return options
 

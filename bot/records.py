@@ -18,7 +18,9 @@ from bot import archive, vote_matrix
 from bot.effects import Attachment, Post
 from bot.errors import UserError
 from bot.event_log import decode_events
-from bot.i18n import game_name, t
+from bot.i18n import choice_label, game_name, lang_of, number, option_label, t
+from bot.names import collation_key
+from bot.options import Option, OptionsSchema
 from bot.render import resistance as resistance_render
 from db import repo
 from db.models import Game, GameStatus
@@ -248,17 +250,36 @@ RULES_SECTIONS = {
 }
 
 
-def options_listing(options: dict[str, Any]) -> str:
-    """A game's options as "`name` = value", by name; an unset one (none, empty) reads "—"."""
-    return ", ".join(
-        f"`{k}` = {'—' if v in (None, '') else v}"
-        for k, v in sorted(options.items())
+def option_value(option: Option | None, value: Any, lang: str) -> str:
+    """One option's value as the reader's language writes it: "—" when unset (none, empty), a
+    choice by the name Discord shows for it (French ``contre``), a yes or no, a number (French
+    ``0,5``; English as stored, ``24.0``), any other text as it is."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return t(f"common.value.{str(value).lower()}", lang)
+    if option is not None and value in option.choices:
+        return choice_label(value, lang)
+    if isinstance(value, int | float) and lang_of(lang) != "en":
+        return number(value, lang)
+    return str(value)
+
+
+def options_listing(kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str) -> str:
+    """A game's options as "`label` = value", each named as the reader sees it in the command
+    (bot.i18n.option_label: French ``heures_vote``; English, or a game whose catalogue names
+    none: the key), in the alphabetical order of those names (bot/names.py's collation)."""
+    shown = [
+        (option_label(kind, k, lang), option_value(schema.get(k), v, lang))
+        for k, v in options.items()
         if k != "deck"
-    )
+    ]
+    shown.sort(key=lambda pair: collation_key(pair[0]))
+    return ", ".join(f"`{label}` = {value}" for label, value in shown)
 
 
-def options_text(options: dict[str, Any], lang: str) -> str:
-    return t("rules.options", lang, options=options_listing(options) or "—")
+def options_text(kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str) -> str:
+    return t("rules.options", lang, options=options_listing(kind, schema, options, lang) or "—")
 
 
 async def rules_text(service: Any, lang: str, channel_id: int) -> str:
@@ -276,5 +297,7 @@ async def rules_text(service: Any, lang: str, channel_id: int) -> str:
     parts = [t(f"rules.{kind}.{section}", lang) for section in RULES_SECTIONS[kind]]
     if kind == "resistance" and game is not None and game.options.get("variant") == "avalon":
         parts.append(t("rules.resistance.avalon", lang))
-    parts.append(options_text(options, lang) if game is not None else t("rules.no_game", lang))
+    schema = service.app.schema(kind)
+    listing = options_text(kind, schema, options, lang) if game is not None else None
+    parts.append(listing or t("rules.no_game", lang))
     return "\n\n".join(parts)

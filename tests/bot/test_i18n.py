@@ -13,13 +13,17 @@ from bot.i18n import (
     PluralSyntaxError,
     catalogue,
     category,
+    choice_label,
     every_branch,
     lang_of,
+    number,
+    option_label,
     placeholders,
     plural,
     plural_forms,
     t,
 )
+from bot.plugins import builtin_schemas
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,3 +162,50 @@ def test_no_message_says_s_in_brackets() -> None:
     assert len(files) > 20
     found = [f"{path}: {line}" for path in files for line in path.read_text().splitlines()]
     assert not [line for line in found if bracketed.search(line)]
+
+
+# -- options, choices and numbers in the reader's language ---------------------------------------
+
+
+def test_an_option_is_named_as_the_readers_command_names_its_parameter() -> None:
+    """French: the localized name of the parameter, the same in /<game> new and /settings
+    <game> (a French player reads the word she types); English, or a game whose catalogue names
+    none: the key."""
+    fr = catalogue("fr")
+    commands = {
+        "resistance": ("resistance.new", "settings.resistance"),
+        "refutation": ("refutation.new", "settings.refutation.defaults"),
+    }
+    for kind, schema in builtin_schemas().items():
+        for option in schema.options:
+            label = option_label(kind, option.name, "fr")
+            assert option_label(kind, option.name, "en") == option.name
+            names = {
+                fr[key]
+                for command in commands[kind]
+                if (key := f"commands.{command}.params.{option.name}.name") in fr
+            }
+            if option.new or option.settings:
+                assert names == {label}, (kind, option.name, names, label)
+            else:
+                assert label == option.name  # the config's deck: no command, no label
+    assert option_label("resistance", "timezone", "fr") == "fuseau_horaire"  # /settings's own
+    assert option_label("no_such_game", "vote_hours", "fr") == "vote_hours"
+    assert choice_label("reject", "fr") == "contre" and choice_label("reject", "en") == "reject"
+    assert choice_label("chess", "fr") == "chess"
+
+
+@pytest.mark.parametrize(
+    ("value", "en", "fr"),
+    [
+        (0.0005, "0.0005", "0,0005"),
+        (336.0, "336", "336"),
+        (6.5, "6.5", "6,5"),
+        (999, "999", "999"),
+        (1000, "1000", "1\u202f000"),
+        (1_000_000, "1000000", "1\u202f000\u202f000"),
+        (-12345.25, "-12345.25", "-12\u202f345,25"),
+    ],
+)
+def test_numbers_as_each_language_writes_them(value: float, en: str, fr: str) -> None:
+    assert number(value, "en") == en and number(value, "fr") == fr

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.config import ConfigError
+from bot.i18n import localized_params
 from bot.options import (
     REFUTATION_OPTIONS,
     RESISTANCE_OPTIONS,
@@ -104,16 +105,34 @@ def test_what_a_command_was_given_is_checked() -> None:
     with pytest.raises(OptionError) as caught:
         RESISTANCE_OPTIONS.given({"vote_hours": 400.0}, "new")
     assert caught.value.key == "common.error.out_of_range"
-    assert caught.value.params == {
+    # each parameter reads in English as str(), in the reader's language through the catalogue
+    assert {k: str(v) for k, v in caught.value.params.items()} == {
         "option": "vote_hours",
         "low": "0.0005",
+        "high": "336",
+        "value": "400",
+    }
+    assert localized_params(caught.value.params, "fr") == {
+        "option": "heures_vote",
+        "low": "0,0005",
         "high": "336",
         "value": "400",
     }
     with pytest.raises(OptionError) as caught:
         RESISTANCE_OPTIONS.given({"missing_vote": "maybe"}, "settings")
     assert caught.value.key == "common.error.not_a_choice"
-    assert caught.value.params == {"option": "missing_vote", "choices": "reject, accept"}
+    assert {k: str(v) for k, v in caught.value.params.items()} == {
+        "option": "missing_vote",
+        "choices": "reject, accept",
+    }
+    assert localized_params(caught.value.params, "fr") == {
+        "option": "vote_absent",
+        "choices": "contre, pour",
+    }
+    assert localized_params(caught.value.params, "en") == {
+        "option": "missing_vote",
+        "choices": "reject, accept",
+    }
     with pytest.raises(OptionError) as caught:
         REFUTATION_OPTIONS.given({"techniques": "yes"}, "new")
     assert caught.value.key == "common.error.bad_option"

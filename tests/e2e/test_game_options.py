@@ -4,17 +4,23 @@ types, bounds, choices and descriptions; a value outside them sent anyway change
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
 import discord
 import pytest
+from pyuca import Collator
 
 from bot.options import REFUTATION_OPTIONS, RESISTANCE_OPTIONS, Option, OptionsSchema, Place
 from db import repo
+from tests.e2e.play import TableGame
 from tests.e2e.test_option_bounds import all_leaves
 
 pytestmark = pytest.mark.timeout(120)
+
+# A reference collator of its own (the DUCET), as tests/bot/test_names.py
+REFERENCE = Collator()
 
 # Discord's option types: https://discord.com/developers/docs/interactions/application-commands
 TYPES: dict[type[Any], int] = {str: 3, int: 4, bool: 5, float: 10}
@@ -84,7 +90,8 @@ async def test_a_value_outside_the_choices_is_refused_and_changes_nothing(
     ix = await sb.slash(french, "resistance new", channel=table.channel, missing_vote="abstain")
     reply = await ix.reply_message(10)
     assert reply is not None and reply.ephemeral
-    assert "missing_vote doit être l’une de ces valeurs\u00a0: reject, accept" in reply.text
+    # the option and its choices by the names her client shows (/resistance nouvelle vote_absent)
+    assert "vote_absent doit être l’une de ces valeurs\u00a0: contre, pour" in reply.text
     assert sb.channel_messages(table.channel) == []
 
 
@@ -119,3 +126,92 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
         async with bot.sessions() as s:
             saved = await repo.get_guild_settings(s, table.guild.id)
         assert saved.game_defaults == {"poll": {"vote_hours": 2.0}}
+        # In French: the poll's option by the name its own catalogue gives /poll nouveau's
+        # parameter; /settings poll's parameter has no French name (a plugin's catalogue holds
+        # only its own commands), so her client shows vote_hours there, and so does the refusal.
+        french = french_moderator(table)
+        shown = (await game.slash(french, "settings show")).splitlines()
+        poll = next(line for line in shown if line.startswith("Options par défaut de Sondage"))
+        assert poll.endswith("\u00a0: `heures_vote` = 2"), poll
+        refused = await game.slash(french, "settings poll", vote_hours=400)
+        assert "vote_hours doit être entre 0,0005 et 336 (vous avez donné 400)" in refused
+
+
+def french_moderator(table: Any) -> Any:
+    """A member with Manage Server whose Discord client is in French."""
+    role = table.guild.add_role("Modos", permissions=discord.Permissions(manage_guild=True).value)
+    french = table.sb.add_user("Modératrice", locale="fr")
+    table.guild.add_member(french, roles=[role])
+    return french
+
+
+def labels(line: str) -> list[str]:
+    """The option names of one listing line: "`name` = value, …"."""
+    return re.findall(r"`([^`]+)` = ", line)
+
+
+async def test_french_settings_show_names_each_option_as_her_command_does(
+    table: Any, bot: Any
+) -> None:
+    """/settings show in French: each option by the name her client shows for the command's
+    parameter (/reglages resistance heures_vote…), its value written the French way, in the
+    alphabetical order of those names; in English, as before."""
+    game = TableGame(table, [])
+    french = french_moderator(table)
+    answer = await game.slash(
+        french, "settings resistance", vote_hours=6.5, missing_vote="accept", early_close=True
+    )
+    assert answer.startswith("Options par défaut de The Resistance\u00a0: "), answer
+    assert "`heures_vote` = 6,5" in answer and "`vote_absent` = pour" in answer
+    shown = (await game.slash(french, "settings show")).splitlines()
+    resistance = next(line for line in shown if "The Resistance" in line)
+    refutation = next(line for line in shown if "The Refutation Game" in line)
+    for expected in (
+        "`cloture_anticipee` = oui",
+        "`heures_vote` = 6,5",
+        "`vote_absent` = pour",
+        "`heures_rappel` = 2",
+        "`heure_echeance` = —",
+        "`moderateurs_voient_roles` = non",
+        "`variante` = classique",
+        "`dame_du_lac` = non",
+    ):
+        assert expected in resistance, (expected, resistance)
+    assert "`objectif` = 5" in refutation and "`heures_choix` = 24" in refutation, refutation
+    for line in (resistance, refutation):
+        names = labels(line)
+        assert names == sorted(names, key=REFERENCE.sort_key), names
+        english = {o.name for o in (*RESISTANCE_OPTIONS.options, *REFUTATION_OPTIONS.options)}
+        # mordred, oberon and techniques are the same word in both languages
+        assert set(names) & english <= {"mordred", "oberon", "techniques"}, names
+    assert len(labels(resistance)) == len(RESISTANCE_OPTIONS.at("config"))
+
+    english = await game.slash(table.mod, "settings show")
+    assert "`early_close` = True" in english and "`vote_hours` = 6.5" in english
+    assert "`missing_vote` = accept" in english and "`heures_vote`" not in english
+
+
+async def test_french_out_of_range_refusals_name_the_option_as_her_command_does(
+    table: Any, bot: Any
+) -> None:
+    """A modified French client sends values outside an option's bounds: the private refusal
+    names the parameter as her client shows it, with numbers written the French way, and
+    nothing changes."""
+    sb = table.sb
+    sb.enforce_option_bounds = False
+    game = TableGame(table, [])
+    french = french_moderator(table)
+    refused = await game.slash(french, "settings resistance", vote_hours=400)
+    assert "heures_vote doit être entre 0,0005 et 336 (vous avez donné 400)" in refused, refused
+    refused = await game.slash(french, "settings refutation defaults", min_hours=336.5)
+    assert "heures_min doit être entre 0 et 336 (vous avez donné 336,5)" in refused, refused
+    async with bot.sessions() as s:
+        assert (await repo.get_guild_settings(s, table.guild.id)).game_defaults == {}
+    refused = await game.slash(french, "refutation new", choice_hours=0)
+    assert "heures_choix doit être entre 0,0005 et 336 (vous avez donné 0)" in refused, refused
+    async with bot.sessions() as s:
+        assert await repo.active_game_in_channel(s, table.channel.id) is None
+    assert sb.channel_messages(table.channel) == []
+    # the same refusal in English names the option by its key, numbers as typed
+    refused = await game.slash(table.mod, "settings resistance", vote_hours=400)
+    assert "vote_hours must be between 0.0005 and 336 (you gave 400)" in refused, refused
