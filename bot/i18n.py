@@ -6,10 +6,11 @@ Messages use ``str.format`` placeholders with names: ``"{leader} proposes {team}
 
 A word that depends on a number takes a plural form of ICU's MessageFormat:
 ``"{count, plural, one {# player} other {# players}}"``. The number's CLDR plural category in the
-message's language (Babel's CLDR rules: English ``one`` for 1; French ``one`` for 0 and 1 and
-1.5, ``many`` for millions) picks the branch, an exact ``=N`` branch first, ``other`` when the
-category has no branch of its own (and for a value that is not a number); ``#`` in a branch is
-the number. A branch may hold placeholders and plural forms of its own. Never "(s)".
+message's language (CLDR's rules: English ``one`` for 1; French ``one`` for 0 and 1 and 1.5,
+``many`` for millions; tests compare them with Babel's CLDR data) picks the branch, an exact
+``=N`` branch first, ``other`` when the category has no branch of its own (and for a value that
+is not a number); ``#`` in a branch is the number. A branch may hold placeholders and plural
+forms of its own. Never "(s)".
 
 A game plugin may bring its own catalogue directory (:func:`add_locales`): its files are loaded
 with the built-in ones, each under the plugin's kind only (``<kind>.toml`` or
@@ -21,12 +22,10 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
-
-from babel import Locale
 
 Lang = Literal["en", "fr"]
 LANGS: tuple[Lang, ...] = ("en", "fr")
@@ -146,18 +145,24 @@ class PluralSyntaxError(ValueError):
 Form = tuple[str, dict[str, str]]
 
 
-@cache
-def plural_rule(lang: str) -> Callable[[float | int], str]:
-    """The CLDR plural category of a number in ``lang`` (Babel's data for that language)."""
-    rule: Callable[[float | int], str] = Locale.parse(lang).plural_form
-    return rule
-
-
 def category(value: object, lang: str) -> str:
-    """The plural category of ``value`` in ``lang``: ``other`` for anything not a number."""
+    """The CLDR plural category of ``value`` in ``lang``: ``other`` for anything not a number.
+
+    English: ``one`` for 1 (``i = 1 and v = 0``); French: ``one`` when the integer part is 0 or
+    1 (``i = 0,1``: 0, 1, 1.5), ``many`` for a whole number of millions, ``other`` otherwise.
+    Two rules written here rather than Babel's whole locale data loaded at the first plural (6 MB
+    and most of a second for these two lines); tests/bot/test_i18n.py checks them against
+    Babel's CLDR rules."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return "other"
-    return plural_rule(lang_of(lang))(value)
+    size = abs(value)
+    whole = int(size)
+    integral = size == whole
+    if lang_of(lang) == "fr":
+        if whole in (0, 1):
+            return "one"
+        return "many" if integral and whole % 1_000_000 == 0 else "other"
+    return "one" if integral and whole == 1 else "other"
 
 
 def _closing(text: str, start: int) -> int:

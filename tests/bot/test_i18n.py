@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from babel import Locale
 
 from bot.i18n import (
     MissingMessage,
@@ -116,6 +117,19 @@ def test_the_cldr_categories_of_both_languages() -> None:
     assert category("∞", "fr") == category(True, "en") == "other"  # not a number
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_plural_rules_are_cldrs(lang: str) -> None:
+    """The two rules of bot/i18n.py give CLDR's category (Babel's data) for whole numbers up to
+    beyond two million, millions, halves, tenths and negative numbers."""
+    reference = Locale.parse(lang).plural_form
+    numbers: list[float] = [*range(0, 2_100_000, 7), *range(0, 12_000_001, 1_000_000)]
+    numbers += [n / 10 for n in range(0, 300)] + [-1, -2, -1.5, 0.0005, 336.0, 1e6 + 0.5]
+    wrong = [
+        (n, category(n, lang), reference(n)) for n in numbers if category(n, lang) != reference(n)
+    ]
+    assert not wrong, wrong[:5]
+
+
 def test_the_plural_form_syntax() -> None:
     form = "{n, plural, =0 {no card} one {# card} other {# cards}} for {who}"
     assert [plural(form, "en", {"n": n, "who": "x"}) for n in (0, 1, 3)] == [
@@ -209,3 +223,25 @@ def test_an_option_is_named_as_the_readers_command_names_its_parameter() -> None
 )
 def test_numbers_as_each_language_writes_them(value: float, en: str, fr: str) -> None:
     assert number(value, "en") == en and number(value, "fr") == fr
+
+
+def test_french_messages_name_options_as_the_french_commands_do() -> None:
+    """No French message names an option by its English key (`vote_hours`) where French
+    commands call it otherwise (`heures_vote`): rules, refusals, answers."""
+    english = {
+        option.name: label
+        for kind, schema in builtin_schemas().items()
+        for option in schema.options
+        if (label := option_label(kind, option.name, "fr")) != option.name
+    }
+    assert len(english) > 10
+    prose = {  # placeholders aside: {target} is a player, not the option
+        key: re.sub(r"\{[^{}]*\}", "", every_branch(text))
+        for key, text in catalogue("fr").items()
+        if not key.startswith("commands.")
+    }
+    found = {
+        key: sorted(name for name in english if re.search(rf"\b{name}\b", text))
+        for key, text in prose.items()
+    }
+    assert not {k: v for k, v in found.items() if v}
