@@ -245,7 +245,10 @@ def plural(template: str, lang: str, params: Mapping[str, object]) -> str:
             raise KeyError(name)
         value = params[name]
         exact = f"={value}" if isinstance(value, int) and not isinstance(value, bool) else ""
-        chosen = branches.get(exact) or branches.get(category(value, lang)) or branches["other"]
+        selector = next(
+            (s for s in (exact, category(value, lang)) if s in branches), "other"
+        )  # an exact match, the category, else other (a branch may be empty)
+        chosen = branches[selector]
         branch = _branch(chosen, name)
         out.append(plural(branch, lang, params) if PLURAL_MARK in branch else branch)
     return "".join(out)

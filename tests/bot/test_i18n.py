@@ -137,6 +137,8 @@ def test_the_plural_form_syntax() -> None:
         "{n} card for {who}",
         "{n} cards for {who}",
     ]
+    empty = "{n, plural, =0 {} one {# card} other {# cards}}"
+    assert plural(empty, "en", {"n": 0}) == "" and plural(empty, "fr", {"n": 0}) == ""
     # a category without a branch (French "many") falls back to other; nested forms work
     nested = "{n, plural, one {#} other {# {k, plural, one {pile} other {piles}}}}"
     assert plural(nested, "fr", {"n": 2_000_000, "k": 3}) == "{n} piles"
