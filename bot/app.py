@@ -132,6 +132,7 @@ class GameBot(commands.AutoShardedBot):
             defaults={p.kind: p.config_defaults(settings) for p in self.registry},
             options={p.kind: p.schema for p in self.registry},
             busy_wait=settings.database.busy_wait_seconds,
+            vote_lanes=settings.database.vote_lanes,
             limits=settings.moderation,
         )
         self.app.decks = DeckRegistry(settings.decks)

@@ -6,6 +6,11 @@ clicks drained at the rate of those trips, whatever the offered rate. Here one w
 takes everything queued, writes it in one short transaction, and only once that transaction
 has committed answers each request (so a confirmed vote is a committed vote). Alone, a
 request is written at once: there is no waiting for a batch to fill.
+
+With ``lanes`` > 1 the requests are spread over that many writers by ``lane(request)`` (a game
+id: each game always in the same lane, so the lanes' batches hold disjoint games): one lane's
+batch waiting for the database does not hold up the requests of the others. A lane's requests
+are still written in the order they came.
 """
 
 from __future__ import annotations
@@ -27,27 +32,51 @@ Writer = Callable[[list[R]], Awaitable[Sequence[T | BaseException]]]
 
 
 class GroupCommit(Generic[R, T]):
-    def __init__(self, write: Writer[R, T], *, max_batch: int = 256) -> None:
+    def __init__(
+        self,
+        write: Writer[R, T],
+        *,
+        max_batch: int = 256,
+        lanes: int = 1,
+        lane: Callable[[R], int] | None = None,
+    ) -> None:
         self._write = write
         self.max_batch = max_batch
-        self._queue: list[tuple[R, asyncio.Future[T]]] = []
-        self._task: asyncio.Task[None] | None = None
+        self._lane = lane
+        self._queues: list[list[tuple[R, asyncio.Future[T]]]] = []
+        self._tasks: list[asyncio.Task[None] | None] = []
+        self.set_lanes(lanes)
         #: batches written and requests in them (for the metrics and the tests)
         self.batches = 0
         self.requests = 0
 
+    @property
+    def lanes(self) -> int:
+        return len(self._queues)
+
+    def set_lanes(self, lanes: int) -> None:
+        """Spread the requests over ``lanes`` writers (before the first request)."""
+        if lanes < 1 or (lanes > 1 and self._lane is None):
+            raise ValueError("lanes: at least 1, and more than 1 needs lane()")
+        if any(self._queues) or any(t is not None and not t.done() for t in self._tasks):
+            raise RuntimeError("lanes are set before the first request")
+        self._queues = [[] for _ in range(lanes)]
+        self._tasks = [None] * lanes
+
     async def submit(self, request: R) -> T:
         """Queue ``request``; its result once the batch that holds it has committed."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append((request, future))
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._drain())
+        i = self._lane(request) % len(self._queues) if self._lane is not None else 0
+        self._queues[i].append((request, future))
+        task = self._tasks[i]
+        if task is None or task.done():
+            self._tasks[i] = asyncio.get_running_loop().create_task(self._drain(self._queues[i]))
         return await future
 
-    async def _drain(self) -> None:
-        while self._queue:
-            batch = self._queue[: self.max_batch]
-            del self._queue[: len(batch)]
+    async def _drain(self, queue: list[tuple[R, asyncio.Future[T]]]) -> None:
+        while queue:
+            batch = queue[: self.max_batch]
+            del queue[: len(batch)]
             futures = [f for _, f in batch]
             self.batches += 1
             self.requests += len(batch)

@@ -40,6 +40,9 @@ class DatabaseSettings:
     #: how long a click waits for a database kept busy by another process (SQLite's write
     #: lock), retrying; under Discord's 15 minutes of a deferred interaction
     busy_wait_seconds: float = 600.0
+    #: PostgreSQL: vote batches of different games written at once (each on a connection of its
+    #: own); SQLite writes one at a time whatever this says
+    vote_lanes: int = 4
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,8 @@ def _check_database(settings: DatabaseSettings) -> DatabaseSettings:
             "[database] busy_wait_seconds must be from 0 to 840 (a deferred interaction's "
             "token lasts 15 minutes)"
         )
+    if isinstance(settings.vote_lanes, bool) or not 1 <= settings.vote_lanes <= 16:
+        raise ConfigError("[database] vote_lanes must be an integer from 1 to 16")
     return settings
 
 

@@ -88,7 +88,13 @@ class ResistanceService(AvalonSteps, GameService):
     def __init__(self, app: Services) -> None:
         super().__init__(app)
         #: clicks on vote buttons, written by group commit (:meth:`record_votes`)
-        self.vote_writer: GroupCommit[VoteRequest, Outcome] = GroupCommit(self.record_votes)
+        # On PostgreSQL batches of different games are written at once (``[database]
+        # vote_lanes``, a connection each); SQLite's writes serialize anyway.
+        bind = app.sessions.kw.get("bind")
+        pg = isinstance(bind, AsyncEngine) and bind.dialect.name == "postgresql"
+        self.vote_writer: GroupCommit[VoteRequest, Outcome] = GroupCommit(
+            self.record_votes, lanes=app.vote_lanes if pg else 1, lane=lambda r: r.game_id
+        )
         self._parsed: dict[int, tuple[tuple[int, Any], Resistance]] = {}
         self._direct: DirectVotes | Literal[False] | None = False  # False: not opened yet
 

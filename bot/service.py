@@ -178,11 +178,14 @@ class Services:
         options: dict[str, OptionsSchema] | None = None,
         busy_wait: float = 600.0,
         limits: ModerationSettings | None = None,
+        vote_lanes: int = 4,
     ) -> None:
         self.sessions = sessions
         self.limits = limits or ModerationSettings()
         #: seconds an action waits for a database kept busy by another process
         self.busy_wait = busy_wait
+        #: PostgreSQL: vote batches of different games under way at once (bot/batch.py)
+        self.vote_lanes = vote_lanes
         self.courier = courier
         self.clock = clock
         self.rng = rng

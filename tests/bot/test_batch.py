@@ -99,3 +99,56 @@ async def test_batches_are_bounded() -> None:
     writer.gate.set()
     assert await asyncio.gather(*tasks) == [0, 10, 20, 30, 40]
     assert writer.batches == [[0, 1], [2, 3], [4]]
+
+
+async def test_lanes_write_at_once_each_in_order() -> None:
+    """Requests of different lanes (by game, here the number's parity) are written at once,
+    each lane's in the order they came and in batches of its own requests only."""
+    writer = Writer()
+    group: GroupCommit[int, int] = GroupCommit(writer, lanes=2, lane=lambda r: r)
+    assert group.lanes == 2
+    first = [asyncio.create_task(group.submit(n)) for n in (1, 2)]
+    await settle()
+    assert writer.batches == [[1], [2]]  # both lanes' first batches under way together
+    later = [asyncio.create_task(group.submit(n)) for n in (3, 4, 5, 6)]
+    await settle()
+    assert not any(t.done() for t in [*first, *later])
+    writer.gate.set()
+    assert await asyncio.gather(*first, *later) == [10, 20, 30, 40, 50, 60]
+    assert writer.batches == [[1], [2], [3, 5], [4, 6]]
+
+
+async def test_a_failed_lane_fails_only_its_own_batch() -> None:
+    gate = asyncio.Event()
+
+    async def write(batch: list[int]) -> list[int | BaseException]:
+        await gate.wait()
+        if any(r % 2 for r in batch):
+            raise RuntimeError("connection lost")
+        return list(batch)
+
+    group: GroupCommit[int, int] = GroupCommit(write, lanes=2, lane=lambda r: r)
+    odd, even = asyncio.create_task(group.submit(1)), asyncio.create_task(group.submit(2))
+    await settle()
+    gate.set()
+    assert await even == 2
+    with pytest.raises(RuntimeError, match="lost"):
+        await odd
+    assert await group.submit(4) == 4
+
+
+async def test_lanes_are_set_before_the_first_request() -> None:
+    with pytest.raises(ValueError, match="lane"):
+        GroupCommit(Writer(), lanes=2)  # no lane() to spread them by
+    with pytest.raises(ValueError, match="at least 1"):
+        GroupCommit(Writer(), lanes=0, lane=lambda r: r)
+    writer = Writer()
+    group: GroupCommit[int, int] = GroupCommit(writer, lane=lambda r: r)
+    task = asyncio.create_task(group.submit(1))
+    await settle()
+    with pytest.raises(RuntimeError, match="before the first request"):
+        group.set_lanes(2)
+    writer.gate.set()
+    assert await task == 10
+    group.set_lanes(3)
+    assert group.lanes == 3

@@ -13,15 +13,18 @@ from tests.bot.test_config_shards import settings_from
 def test_defaults(tmp_path: Path) -> None:
     settings = settings_from(tmp_path, "")
     assert settings.database.busy_wait_seconds == 600.0
+    assert settings.database.vote_lanes == 4
     assert settings.discord_debug is False
 
 
 def test_keys_are_read(tmp_path: Path) -> None:
     settings = settings_from(
         tmp_path,
-        '[database]\nbusy_wait_seconds = 30\n[logging]\nlevel = "debug"\ndiscord_debug = true\n',
+        "[database]\nbusy_wait_seconds = 30\nvote_lanes = 2\n"
+        '[logging]\nlevel = "debug"\ndiscord_debug = true\n',
     )
     assert settings.database.busy_wait_seconds == 30.0
+    assert settings.database.vote_lanes == 2
     assert settings.log_level == "DEBUG" and settings.discord_debug is True
 
 
@@ -31,6 +34,9 @@ def test_keys_are_read(tmp_path: Path) -> None:
         ("[database]\nbusy_wait_seconds = -1\n", "from 0 to 840"),
         ("[database]\nbusy_wait_seconds = 841\n", "from 0 to 840"),
         ('[database]\nbusy_wait_seconds = "10"\n', "must be a float"),
+        ("[database]\nvote_lanes = 0\n", "from 1 to 16"),
+        ("[database]\nvote_lanes = 17\n", "from 1 to 16"),
+        ("[database]\nvote_lanes = true\n", "from 1 to 16"),
         ('[logging]\ndiscord_debug = "yes"\n', "true or false"),
         ("[logging]\ndiscord_debug = 1\n", "true or false"),
         ("[logging]\ndebug_discord = true\n", "unknown key(s) in [logging]: debug_discord"),

@@ -43,6 +43,7 @@ async def test_clicks_through_the_direct_path_are_on_record(db_url: str, session
     rs = service(sessions)
     try:
         assert isinstance(rs.direct_votes(), PostgresVotes)
+        assert rs.vote_writer.lanes == 4  # [database] vote_lanes: batches of other games at once
         players = [uid for uid, _ in game.players]
         at = NOW + timedelta(minutes=1)
         lead = game.team[0]

@@ -232,32 +232,43 @@ async def test_postgresql_batches_of_other_games_run_at_once(
     engine: AsyncEngine, sessions: Sessions
 ) -> None:
     """Two batches under way at once (disjoint games) each get a connection of their own, and
-    both commit; the connections are kept for the next batches."""
+    both commit; the connections are kept for the next batches. One of them closed by the
+    server: the next two batches still both commit (a connection opened again)."""
     direct = open_direct_votes(engine)
     assert isinstance(direct, PostgresVotes)
     game_id, other = await two_games(sessions)
     both = asyncio.Barrier(2)
 
-    async def batch(gid: int, uid: int) -> None:
+    async def batch(gid: int, uid: int, value: str) -> None:
         async with direct.transaction([gid], "rs_vote", [uid]) as (tx, heads, _, _):
             assert list(heads) == [gid]
             await both.wait()  # both read, neither written
-            await tx.write_and_commit([(gid, "p1", "team", uid, "reject")], [], T0)
+            await tx.write_and_commit([(gid, "p1", "team", uid, value)], [], T0)
 
-    try:
-        async with asyncio.timeout(5):
-            await asyncio.gather(batch(game_id, 11), batch(other, 12))
+    async def connections(kill: int = 0) -> int:
         async with sessions.begin() as s:
-            apps = await s.scalar(
+            found = await s.scalars(
                 text(
-                    "SELECT count(*) FROM pg_stat_activity"
+                    "SELECT pid FROM pg_stat_activity"
                     " WHERE datname = current_database() AND application_name = :app"
                 ),
                 {"app": APP},
             )
-            assert await repo.votes_for(s, game_id, "p1", "team") == {11: "reject"}
-            assert await repo.votes_for(s, other, "p1", "team") == {12: "reject"}
-        assert apps == 2
+            pids = list(found)
+            for pid in pids[:kill]:
+                await s.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        return len(pids)
+
+    try:
+        for value in ("reject", "accept"):
+            async with asyncio.timeout(5):
+                await asyncio.gather(batch(game_id, 11, value), batch(other, 12, value))
+            async with sessions.begin() as s:
+                assert await repo.votes_for(s, game_id, "p1", "team") == {11: value}
+                assert await repo.votes_for(s, other, "p1", "team") == {12: value}
+            assert await connections(kill=1) == 2
+            await asyncio.sleep(0.2)
+        assert await connections() == 1  # the other is kept for the next batches
     finally:
         await direct.close()
 
