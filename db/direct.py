@@ -242,9 +242,9 @@ class SqliteVotes(DirectVotes):
         except sqlite3.OperationalError as exc:
             raise Unavailable(str(exc)) from exc
         try:
-            # The engine's hooks open the gate as a commit starts, not once it is done: this
-            # process's last writer may still hold the lock for a moment. Try again without
-            # blocking the loop (about 0.1 s in all), then leave the batch to SQLAlchemy.
+            # The gate opens once this process's last writer has committed (db/engine.py), so
+            # only another process can hold the lock here: try again without blocking the
+            # loop (about 0.1 s in all), then leave the batch to SQLAlchemy.
             for pause in (*BEGIN_PAUSES, None):
                 try:
                     heads_rows, ballot_rows = await self.call(

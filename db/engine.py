@@ -114,17 +114,47 @@ def _install_sqlite_hooks(engine: AsyncEngine, *, foreign_keys: bool) -> None:
             gate.release(conn.info)
             raise
 
-    @event.listens_for(engine.sync_engine, "commit")
-    @event.listens_for(engine.sync_engine, "rollback")
-    def _on_end(conn: Connection) -> None:
-        gate.release(conn.info)
+    # The gate opens once the transaction has ended in SQLite, not as it starts to end (the
+    # "commit" and "rollback" events come before the driver's call): the next writer's
+    # BEGIN IMMEDIATE then never meets this process's own lock (the direct vote path, which
+    # never waits in SQLite, would retry and could fall back to SQLAlchemy). The connection
+    # proxy handed to do_commit / do_rollback shares its record's info with the Connection.
+    dialect = engine.sync_engine.dialect
+    commit, rollback = dialect.do_commit, dialect.do_rollback
 
+    def do_commit(dbapi_connection: Any) -> None:
+        try:
+            commit(dbapi_connection)
+        finally:
+            gate.release(_info(dbapi_connection))
+
+    def do_rollback(dbapi_connection: Any) -> None:
+        try:
+            rollback(dbapi_connection)
+        finally:
+            gate.release(_info(dbapi_connection))
+
+    setattr(dialect, "do_commit", do_commit)  # noqa: B010 - this engine's dialect only
+    setattr(dialect, "do_rollback", do_rollback)  # noqa: B010
+
+    # A transaction that never reached the driver's commit or rollback (its connection lost)
+    # opens the gate when the pool takes the connection back, or drops it.
     @event.listens_for(engine.sync_engine.pool, "checkin")
     @event.listens_for(engine.sync_engine.pool, "invalidate")
     @event.listens_for(engine.sync_engine.pool, "close")
     def _on_gone(dbapi_connection: Any, record: Any, *args: Any) -> None:
         if record is not None:
             gate.release(record.info)
+
+
+def _info(proxied: Any) -> dict[Any, Any]:
+    """The info of a pooled connection's record (a connection made outside the pool, as the
+    dialect's first connection, has none: it never took the gate)."""
+    try:
+        info = proxied.info
+    except (AttributeError, NotImplementedError):
+        return {}
+    return info if isinstance(info, dict) else {}
 
 
 def set_pragmas(dbapi_connection: Any, pragmas: dict[str, str] = SQLITE_PRAGMAS) -> None:
@@ -151,7 +181,8 @@ class _WriterGate:
     Without it, every pooled connection asks SQLite for the write lock at once and the losers
     poll in SQLite's busy handler (sleeps of up to 100 ms), some until ``busy_timeout`` ("database
     is locked"). The gate is an asyncio lock taken in the begin hook (it runs inside SQLAlchemy's
-    greenlet, so it can await) and released when the transaction ends; other processes are still
+    greenlet, so it can await) and released once the driver's COMMIT or ROLLBACK has returned
+    (the write lock is free by then); other processes are still
     kept out by SQLite's own lock and busy handler. Waiting longer than ``busy_timeout`` raises
     "database is locked", as SQLite would.
     """
@@ -173,18 +204,26 @@ class _WriterGate:
         if info.get(self.KEY) is not None or not in_greenlet():
             return
         lock = self._lock_of_loop()
-        try:
-            await_(asyncio.wait_for(lock.acquire(), self.timeout))
-        except TimeoutError:
-            raise sqlite3.OperationalError("database is locked") from None
+        await_(self._take(lock))
         info[self.KEY] = lock
 
     async def acquire_now(self) -> None:
         """Wait for the gate outside SQLAlchemy (db/direct.py); then :meth:`release_now`."""
+        await self._take(self._lock_of_loop())
+
+    async def _take(self, lock: asyncio.Lock) -> None:
+        if not lock.locked() and not getattr(lock, "_waiters", None):
+            await lock.acquire()  # free, nobody queued: taken at once (no timeout task)
+            return
         try:
-            await asyncio.wait_for(self._lock_of_loop().acquire(), self.timeout)
+            await asyncio.wait_for(lock.acquire(), self.timeout)
         except TimeoutError:
             raise sqlite3.OperationalError("database is locked") from None
+
+    @property
+    def held(self) -> bool:
+        """Whether a writer of this process holds the gate (for the tests)."""
+        return self._lock is not None and self._lock.locked()
 
     def release_now(self) -> None:
         self._lock_of_loop().release()

@@ -8,6 +8,7 @@ import asyncio
 import socket
 import sqlite3
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy import make_url, text
@@ -372,11 +373,11 @@ async def test_sqlite_batch_reads_seek_by_game(
 
     await two_games(sessions)
     games, users = [1, 2, 3], [11, 12, 13]
-    seen: list[tuple[str, list[object]]] = []
+    seen: list[tuple[str, list[Any]]] = []
 
-    def capture(conn: object, cursor: object, sql: str, params: object, *_: object) -> None:
+    def capture(conn: object, cursor: object, sql: str, params: Any, *_: object) -> None:
         if "min(deadlines.due_at)" in sql:
-            seen.append((sql, list(params)))  # type: ignore[call-overload]
+            seen.append((sql, list(params)))
 
     event.listen(engine.sync_engine, "before_cursor_execute", capture)
     try:

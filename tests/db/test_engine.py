@@ -4,16 +4,17 @@ import asyncio
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, event, inspect, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import repo
-from db.engine import database_url_default, make_engine, make_sessions, migrate
+from db.engine import database_url_default, make_engine, make_sessions, migrate, writer_gate
 from db.migrate import alembic_config, head_revision, script_location
 from db.models import Base, Player
 
@@ -93,6 +94,48 @@ async def test_sqlite_transactions_take_the_write_lock_at_begin(
             order.append("first writer")
         await asyncio.wait_for(waiting, timeout=5)
         assert order == ["reader", "first writer", "second writer"]
+    finally:
+        await engine.dispose()
+
+
+async def test_sqlite_writer_gate_opens_once_the_driver_has_committed(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
+    """The process's next writer is let in only once SQLite's COMMIT (or ROLLBACK) has returned:
+    its BEGIN IMMEDIATE then never meets this process's own write lock. The gate is held while
+    the driver commits or rolls back, and free right after."""
+    shutil.copyfile(sqlite_template, tmp_path / "bot.sqlite3")
+    engine = make_engine(f"sqlite+aiosqlite:///{tmp_path}/bot.sqlite3")
+    sessions = make_sessions(engine)
+    gate = writer_gate(engine)
+    assert gate is not None
+    seen: list[tuple[str, bool]] = []
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def spy(conn: Connection) -> None:  # after the engine's own begin hook
+        driver = conn.connection.dbapi_connection._connection  # type: ignore[union-attr]
+        if getattr(driver, "spied", False):
+            return
+        for name in ("commit", "rollback"):  # aiosqlite's, in the driver's thread
+
+            async def spied(call: Any = getattr(driver, name), name: str = name) -> None:
+                if driver.in_transaction:  # not the pool's reset of an idle connection
+                    seen.append((name, gate.held))
+                await call()
+
+            setattr(driver, name, spied)
+        driver.spied = True
+
+    try:
+        async with sessions.begin() as s:
+            await repo.get_guild_settings(s, 1)
+        assert not gate.held
+        with pytest.raises(RuntimeError):
+            async with sessions.begin() as s:
+                await repo.get_guild_settings(s, 1)
+                raise RuntimeError("rolled back")
+        assert not gate.held
+        assert seen == [("commit", True), ("rollback", True)]
     finally:
         await engine.dispose()
 
