@@ -8,7 +8,8 @@ Scenarios, each on SQLite and (when a URL is given) PostgreSQL:
   lost (the votes table against the clicks answered "on record"), 10062s, the bot's peak RSS.
 - ``rss``: 1,000 games seeded and active (every player clicks once): the bot's peak RSS.
 - ``startup``: launch → IDENTIFY → first slash command answered, with 10,000 open deadlines
-  (1 % overdue: the scheduler resolves them before connecting, and schedules the rest).
+  (1 % overdue: the scheduler resolves them while the bot connects, their games locked until
+  then, and schedules the rest), and launch → the overdue deadlines resolved.
 - ``round``: one real round driven by slash commands (propose → votes → resolve): the REST
   calls the bot made, by route, against the minimum the round needs.
 """
