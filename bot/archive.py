@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.i18n import MissingMessage, game_name, t
 from bot.names import ordered, sort_key
+from bot.options import OptionsSchema
 from bot.render import resistance as render
 from db.models import Game
 from games import resistance as rs
@@ -55,9 +56,19 @@ def header(game: Game, lang: str, outcome: str) -> list[str]:
         f"- {t('archive.ended', lang, at=when(game.ended_at))}",
         f"- {t('archive.outcome', lang, outcome=outcome)}",
     ]
-    options = ", ".join(f"`{k}` = {md(v)}" for k, v in sorted(game.options.items()) if k != "deck")
+    options = ", ".join(f"`{k}` = {md(v)}" for k, v in option_pairs(game, lang))
     lines.append(f"- {t('archive.options', lang, options=options or '—')}")
     return lines
+
+
+def option_pairs(game: Game, lang: str) -> list[tuple[str, str]]:
+    """The game's options as the reader reads them (bot.records.option_pairs: French names and
+    values), by the built-in schema of its kind (a game without one: names and values only)."""
+    from bot.plugins import builtin_schemas
+    from bot.records import option_pairs as pairs  # bot.records imports this module
+
+    schema = builtin_schemas().get(game.kind) or OptionsSchema(game.kind, ())
+    return pairs(game.kind, schema, dict(game.options), lang)
 
 
 def names_of(state: Any, events: Events) -> dict[int, str]:

@@ -17,6 +17,7 @@ from bot.effects import DirectMessage, View
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import shown, sort_key
+from bot.options import OptionName
 from bot.render import resistance as render
 from bot.render.common import channel, ts
 from bot.render.resistance import ROLE_ORDER, key
@@ -110,8 +111,9 @@ class AvalonSteps(GameService):
         options = await super().options_for(s, guild_id, given)
         if (options.get("variant") or "classic") != Variant.AVALON.value:
             for name in AVALON_OPTIONS:
-                if given.get(name):
-                    raise AvalonOnly(option=name)
+                if given.get(name):  # the engine's refusal, the option named as the reader's
+                    # command names it (a Localized parameter: the app's UserError carries it)
+                    raise UserError(AvalonOnly.KEY, option=OptionName("resistance", name))
                 options[name] = False
         verify_options(engine_options(options))
         return options

@@ -265,17 +265,26 @@ def option_value(option: Option | None, value: Any, lang: str) -> str:
     return str(value)
 
 
-def options_listing(kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str) -> str:
-    """A game's options as "`label` = value", each named as the reader sees it in the command
-    (bot.i18n.option_label: French ``heures_vote``; English, or a game whose catalogue names
-    none: the key), in the alphabetical order of those names (bot/names.py's collation)."""
-    shown = [
+def option_pairs(
+    kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str
+) -> list[tuple[str, str]]:
+    """A game's options as (name, value) in the reader's language, each named as the reader
+    sees it in the command (bot.i18n.option_label: French ``heures_vote``; English, or a game
+    whose catalogue names none: the key), in the alphabetical order of those names (bot/names.py's
+    collation); the deck aside."""
+    pairs = [
         (option_label(kind, k, lang), option_value(schema.get(k), v, lang))
         for k, v in options.items()
         if k != "deck"
     ]
-    shown.sort(key=lambda pair: collation_key(pair[0]))
-    return ", ".join(f"`{label}` = {value}" for label, value in shown)
+    return sorted(pairs, key=lambda pair: collation_key(pair[0]))
+
+
+def options_listing(kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str) -> str:
+    """A game's options as "`name` = value" (``option_pairs``)."""
+    return ", ".join(
+        f"`{label}` = {value}" for label, value in option_pairs(kind, schema, options, lang)
+    )
 
 
 def options_text(kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str) -> str:

@@ -139,3 +139,18 @@ def test_an_avalon_record_names_each_role() -> None:
     text = archive.resistance_markdown(a_game("resistance"), state, public, "fr")
     for role in ("Merlin", "Assassin", "Perceval", "Morgane"):
         assert f"| {role} |" in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("en", "`early_close` = True, `missing_vote` = reject, `vote_hours` = 24.0"),
+        # French: the names and values a French player reads in her commands, in their order
+        ("fr", "`cloture_anticipee` = oui, `heures_vote` = 24, `vote_absent` = contre"),
+    ],
+)
+def test_the_records_options_read_in_the_readers_language(lang: str, line: str) -> None:
+    game = a_game("resistance")
+    game.options = {"vote_hours": 24.0, "missing_vote": "reject", "early_close": True, "deck": ""}
+    options = next(row for row in archive.header(game, lang, "—") if "Options" in row)
+    assert options.endswith(line), options

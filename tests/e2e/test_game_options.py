@@ -215,3 +215,19 @@ async def test_french_out_of_range_refusals_name_the_option_as_her_command_does(
     # the same refusal in English names the option by its key, numbers as typed
     refused = await game.slash(table.mod, "settings resistance", vote_hours=400)
     assert "vote_hours must be between 0.0005 and 336 (you gave 400)" in refused, refused
+
+
+async def test_a_french_avalon_only_refusal_names_the_option_as_her_command_does(
+    table: Any, bot: Any
+) -> None:
+    game = TableGame(table, [])
+    french = french_moderator(table)
+    refused = await game.slash(french, "resistance new", percival=True)
+    assert (
+        "L’option `perceval` appartient à la variante Avalon\u00a0: ajoutez `variante:avalon`"
+        in refused
+    ), refused
+    refused = await game.slash(table.mod, "resistance new", percival=True)
+    assert "The option `percival` belongs to the Avalon variant: add `variant:avalon`" in refused
+    async with bot.sessions() as s:
+        assert await repo.active_game_in_channel(s, table.channel.id) is None
