@@ -467,6 +467,56 @@ async def wait_idle(
         last = now
 
 
+def timeline(clicks: list[Click]) -> list[list[float]]:
+    """Per second of the burst (by when each click was sent): ``[second, clicks, confirmation
+    p99 ms, unanswered]``: where a stall began, and whether the backlog drained."""
+    seconds: dict[int, list[Click]] = {}
+    for c in clicks:
+        seconds.setdefault(int(c.at), []).append(c)
+    rows: list[list[float]] = []
+    for second, group in sorted(seconds.items()):
+        confirmed = [
+            c.ix.answer_latency * 1000
+            for c in group
+            if c.ix is not None and c.ix.answered_at is not None and ON_RECORD in answer_text(c.ix)
+        ]
+        p99 = round(percentile(confirmed, 99), 1) if confirmed else -1.0
+        rows.append([second, len(group), p99, len(group) - len(confirmed)])
+    return rows
+
+
+class WalSize:
+    """The peak size of a SQLite database's WAL file while the block runs (sampled every
+    0.25 s; nothing for PostgreSQL or the floor)."""
+
+    def __init__(self, url: str | None, every: float = 0.25) -> None:
+        database = make_url(url).database if url and url.startswith("sqlite") else None
+        self.path = Path(database + "-wal") if database else None
+        self.every = every
+        self.peak = 0
+        self._task: asyncio.Task[None] | None = None
+
+    def sample(self) -> None:
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                self.peak = max(self.peak, self.path.stat().st_size)
+
+    def __enter__(self) -> WalSize:
+        async def watch() -> None:
+            for _ in range(1_000_000):  # bounded; stopped on exit
+                self.sample()
+                await asyncio.sleep(self.every)
+
+        if self.path is not None:
+            self._task = asyncio.get_running_loop().create_task(watch())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.sample()
+        if self._task is not None:
+            self._task.cancel()
+
+
 class Quiet:
     """No collection of the bench's own (large, long-lived) heap while it measures: the sandbox
     and the players must not stall the measure (the child keeps its own GC)."""
@@ -511,7 +561,8 @@ async def scenario_load(
             clicks = plan_clicks(world, burst, mission=mission, rng=random.Random(seed))
             mark = len(sb.requests)
             cpu0 = bot.cpu_seconds()
-            with Quiet() as lag:
+            wal = WalSize(url)
+            with Quiet() as lag, wal:
                 real_burst = await drive_clicks(world, clicks)
                 await wait_answers(clicks, timeout=120)
                 cpu = bot.cpu_seconds() - cpu0
@@ -541,6 +592,8 @@ async def scenario_load(
             "bot_errors": log.count(" ERROR "),
             "bench_loop_lag_max_ms": round(lag.max * 1000, 1),
             "bench_gc_max_ms": round(lag.gc_max * 1000, 1),
+            **({"wal_peak_mb": round(wal.peak / 1e6, 2)} if wal.path is not None else {}),
+            "timeline": timeline(clicks),
             "other_answers": sorted(
                 Counter(
                     answer_text(c.ix)[:120] if c.ix is not None else "not sent"
@@ -578,7 +631,8 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     out["errors"] = len(runs) - len(good)
     if len(runs) > 1:
         out["runs"] = [
-            {k: v for k, v in r.items() if k not in ("other_answers", "log_tail")} for r in runs
+            {k: v for k, v in r.items() if k not in ("other_answers", "log_tail", "timeline")}
+            for r in runs
         ]
     return out
 
@@ -1311,6 +1365,13 @@ def format_table(results: dict[str, Any]) -> str:
                 f"{key[4:]} active games: confirmation p99 ms / lost / unanswered",
                 "",
                 joined(key, ("confirm_p99_ms", "lost", "unanswered")),
+            )
+        )
+        rows.append(
+            (
+                f"{key[4:]} active games: SQLite WAL peak MB (during the clicks)",
+                "",
+                [_cell(b[n], key, "wal_peak_mb") for n in names],
             )
         )
     if any("startup" in r for r in b.values()):

@@ -90,8 +90,24 @@ async def reply_private(interaction: discord.Interaction, content: str) -> None:
         log.warning("could not deliver an error message for interaction %s", interaction.id)
 
 
+#: Discord's code for an interaction whose window to acknowledge (3 s) had passed.
+UNKNOWN_INTERACTION = 10062
+
+
+def expired(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing the first callback of an interaction too late."""
+    error = _unwrap(error)
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
     """The one place where an interaction's error is turned into what the user sees."""
+    if expired(error):
+        # Nothing can answer it any more (no callback, no follow-up without one): one line, no
+        # trace, no second call. Under load a trace and a failing call per expired click made
+        # the bot slower still, and more clicks expired.
+        log.warning("interaction %s expired before its first callback (10062)", interaction.id)
+        return
     lang = lang_of(interaction.locale)
     message = describe(error, lang)
     if message is None:

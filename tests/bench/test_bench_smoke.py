@@ -26,6 +26,10 @@ async def test_load_driver_loses_no_vote(tmp_path: Path) -> None:
     assert result["lost"] == 0, result
     assert result["unknown_interaction"] == 0, result
     assert result["peak_rss_mb"] > 0
+    # per second of the burst: [second, clicks, confirmation p99 ms, unanswered]
+    assert sum(row[1] for row in result["timeline"]) == result["clicks"]
+    assert all(row[2] >= 0 and row[3] == 0 for row in result["timeline"]), result["timeline"]
+    assert result["wal_peak_mb"] > 0  # the votes went through SQLite's WAL
 
 
 @pytest.mark.timeout(180)

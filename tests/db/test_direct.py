@@ -356,6 +356,34 @@ async def test_sqlite_never_waits_for_another_process_and_checkpoints_aside(
         await direct.close()
 
 
+async def test_sqlite_checkpoints_by_rows_written_too(
+    backend: str, db_url: str, engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """A few large batches write as many WAL pages as many small ones: the checkpoint aside
+    comes after CHECKPOINT_ROWS rows as well as after CHECKPOINT_EVERY commits."""
+    if backend != "sqlite":
+        pytest.skip("SQLite's path")
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, SqliteVotes)
+    game_id, other = await two_games(sessions)
+    direct.CHECKPOINT_EVERY, direct.CHECKPOINT_ROWS = 1000, 4
+    try:
+        async with direct.transaction([game_id], "rs_vote", [11, 12]) as (tx, _, _, _):
+            await tx.write_and_commit([(game_id, "p1", "team", 12, "reject")], [], T0)
+        await asyncio.sleep(0.3)
+        assert direct.checkpoints == 0  # 1 row
+        async with direct.transaction([game_id, other], "rs_vote", [11, 12]) as (tx, _, _, _):
+            votes = [(g, "p1", "team", u, "accept") for g in (game_id, other) for u in (11, 12)]
+            await tx.write_and_commit(votes[:3], [], T0)
+        for _ in range(50):  # the checkpoint runs in a worker thread
+            if direct.checkpoints:
+                break
+            await asyncio.sleep(0.05)
+        assert direct.checkpoints == 1  # 4 rows
+    finally:
+        await direct.close()
+
+
 async def test_sqlite_batch_reads_seek_by_game(
     backend: str, db_url: str, engine: AsyncEngine, sessions: Sessions
 ) -> None:

@@ -104,3 +104,32 @@ async def test_a_database_locked_past_the_retries_gets_a_private_try_again(table
         # Once the other writer is done, the same click works.
         click = await sb.click(chloe, lobby, label="Join")
         assert await click.reply(10) == message("common.lobby.joined", "fr", name="Chloé")
+
+
+async def test_an_interaction_that_expired_costs_one_call_and_no_trace(
+    table: Any, bot: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot's first callback came after Discord's window (10062 Unknown interaction):
+    nothing can answer that click any more, so the bot makes no second call to try, and logs
+    one warning, not an error's trace (under load, both per expired click fed the backlog)."""
+    sb = table.sb
+    chloe = next(u for u in table.users if u.locale == "fr")
+    opening = await sb.slash(table.mod, "resistance new", channel=table.channel)
+    assert "open" in (await opening.reply(10) or "")
+    lobby = await lobby_of(table)
+    sb.interaction_timeout = 0.0  # every first callback now comes too late
+    try:
+        late = await sb.click(chloe, lobby, label="Join")
+        await until(
+            lambda: any(late.token in r.path for r in sb.requests), what="the bot's callback"
+        )
+        await asyncio.sleep(1.0)  # a second call would have come by now
+    finally:
+        sb.interaction_timeout = 3.0
+    made = [r for r in sb.requests if late.token in r.path]
+    assert [r.error_code for r in made] == [10062], [(r.route, r.status) for r in made]
+    assert "expired before its first callback" in caplog.text
+    assert "unexpected error" not in caplog.text and "Traceback" not in caplog.text
+    # The bot answers the next click as usual.
+    again = await sb.click(chloe, lobby, label="Join")
+    assert await again.reply(10) == message("common.error.already_joined", "fr", name="Chloé")
