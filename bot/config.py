@@ -42,7 +42,7 @@ class DatabaseSettings:
     busy_wait_seconds: float = 600.0
     #: PostgreSQL: vote batches of different games written at once (each on a connection of its
     #: own); SQLite writes one at a time whatever this says
-    vote_lanes: int = 4
+    vote_lanes: int = 1
 
 
 @dataclass(frozen=True)

@@ -178,7 +178,7 @@ class Services:
         options: dict[str, OptionsSchema] | None = None,
         busy_wait: float = 600.0,
         limits: ModerationSettings | None = None,
-        vote_lanes: int = 4,
+        vote_lanes: int = 1,
     ) -> None:
         self.sessions = sessions
         self.limits = limits or ModerationSettings()

@@ -13,7 +13,7 @@ from tests.bot.test_config_shards import settings_from
 def test_defaults(tmp_path: Path) -> None:
     settings = settings_from(tmp_path, "")
     assert settings.database.busy_wait_seconds == 600.0
-    assert settings.database.vote_lanes == 4
+    assert settings.database.vote_lanes == 1
     assert settings.discord_debug is False
 
 

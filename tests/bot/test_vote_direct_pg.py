@@ -33,7 +33,14 @@ async def running_game(db_url: str) -> SeedGame:
 
 def service(sessions: Any) -> ResistanceService:
     clock = FakeClock(NOW)
-    app = Services(sessions=sessions, courier=None, clock=clock, rng=random.Random(1), defaults={})  # type: ignore[arg-type]
+    app = Services(
+        sessions=sessions,
+        courier=None,
+        clock=clock,
+        rng=random.Random(1),
+        defaults={},
+        vote_lanes=2,
+    )  # type: ignore[arg-type]
     return ResistanceService(app)
 
 
@@ -43,7 +50,7 @@ async def test_clicks_through_the_direct_path_are_on_record(db_url: str, session
     rs = service(sessions)
     try:
         assert isinstance(rs.direct_votes(), PostgresVotes)
-        assert rs.vote_writer.lanes == 4  # [database] vote_lanes: batches of other games at once
+        assert rs.vote_writer.lanes == 2  # [database] vote_lanes: batches of other games at once
         players = [uid for uid, _ in game.players]
         at = NOW + timedelta(minutes=1)
         lead = game.team[0]
