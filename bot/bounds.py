@@ -14,8 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import lang_of, number
-from bot.translator import param_name
+from bot.i18n import lang_of, number, param_name
 
 NUMBERS = (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number)
 

@@ -295,14 +295,26 @@ def localizations(key: str) -> dict[str, str]:
 # -- options, choices and numbers as the reader's language writes them -------------------------
 
 
+def param_key(command: str, param: str, part: str = "name") -> str:
+    """The catalogue key of a command parameter's localized name (or ``description``), by the
+    command's qualified name (``settings refutation defaults``) and the parameter's name."""
+    return f"commands.{command.replace(' ', '.')}.params.{param}.{part}"
+
+
+def param_name(command: str, param: str, lang: str) -> str:
+    """A parameter's name as a reader of ``lang`` sees it in the command (French: the
+    catalogue's; English, or none there: its own)."""
+    return catalogue(lang_of(lang)).get(param_key(command, param), param)
+
+
 def option_label(kind: str, name: str, lang: str) -> str:
     """The option ``name`` of the game ``kind`` as the reader's language calls it: the localized
     name of the command parameter that sets it (``/<kind> new``, else ``/settings <kind>``,
     else a ``/settings <name>`` command of its own, as the time zone), the same words the
     reader types; the key itself in English, or for a game whose catalogue names none."""
     messages = catalogue(lang_of(lang))
-    for command in (f"{kind}.new", f"settings.{kind}", f"settings.{kind}.defaults"):
-        label = messages.get(f"commands.{command}.params.{name}.name")
+    for command in (f"{kind} new", f"settings {kind}", f"settings {kind} defaults"):
+        label = messages.get(param_key(command, name))
         if label is not None:
             return label
     return messages.get(f"commands.settings.{name}.name", name)

@@ -10,13 +10,7 @@ from __future__ import annotations
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import MissingMessage, catalogue, lang_of, t
-
-
-def param_key(command: str, param: str, part: str = "name") -> str:
-    """The catalogue key of a parameter's localized name (or ``description``), by the
-    command's qualified name (``settings refutation defaults``) and the parameter's name."""
-    return f"commands.{command.replace(' ', '.')}.params.{param}.{part}"
+from bot.i18n import MissingMessage, param_key, t
 
 
 def message_key(
@@ -42,12 +36,6 @@ def message_key(
     if isinstance(data, app_commands.Choice) and location is Where.choice_name:
         return f"commands.choices.{data.value}"
     return str(string.extras.get("key", string.message))
-
-
-def param_name(command: str, param: str, lang: str) -> str:
-    """A parameter's name as a reader of ``lang`` sees it in the command (French: the
-    catalogue's; English, or none there: its own)."""
-    return catalogue(lang_of(lang)).get(param_key(command, param), param)
 
 
 class CatalogueTranslator(app_commands.Translator):
