@@ -908,18 +908,16 @@ class RefutationService(GameService):
         page has not been opened yet, in any game, for anyone, from anywhere (RULES.md: never in
         a private lookup): this channel's game, the guild's games, the actor's games and every
         game with an open vote deadline: target -> (refutation number, the game's channel)."""
-        games = [game] if game is not None and game.kind == self.kind else []
-        candidates = await repo.running_games(s, [guild_id]) if guild_id else []
+        candidates = [game] if game is not None else []
+        candidates += await repo.running_games(s, [guild_id]) if guild_id else []
         candidates += await repo.games_of_user(s, actor.id, ("running",))
-        for deadline in await repo.open_deadlines(s, kinds=[VOTE]):
-            voting = await repo.get_game(s, deadline.game_id)
-            if voting is not None:
-                candidates.append(voting)
+        candidates += await repo.games_with_open_deadline(s, self.kind, [VOTE])
+        games: dict[int, Game] = {}
         for g in candidates:
-            if g.kind == self.kind and all(g.id != other.id for other in games):
-                games.append(g)
+            if g.kind == self.kind:
+                games.setdefault(g.id, g)
         out: dict[int, tuple[int, int]] = {}
-        for g in games:
+        for g in games.values():
             if g.status != "running" or g.state is None:
                 continue
             await self.ensure_deck(s, g)

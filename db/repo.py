@@ -442,6 +442,27 @@ async def player(s: AsyncSession, game_id: int, user_id: int) -> Player | None:
     return (await s.scalars(stmt)).first()
 
 
+async def games_with_open_deadline(
+    s: AsyncSession, kind: str, deadline_kinds: Sequence[str]
+) -> list[Game]:
+    """Running games of ``kind`` with an open deadline of one of ``deadline_kinds``; by id."""
+    has_deadline = (
+        select(Deadline.id)
+        .where(
+            Deadline.game_id == Game.id,
+            Deadline.status == DeadlineStatus.OPEN.value,
+            Deadline.kind.in_(deadline_kinds),
+        )
+        .exists()
+    )
+    stmt = (
+        select(Game)
+        .where(Game.kind == kind, Game.status == GameStatus.RUNNING.value, has_deadline)
+        .order_by(Game.id)
+    )
+    return list((await s.scalars(stmt)).all())
+
+
 async def games_of_user(
     s: AsyncSession, user_id: int, statuses: Sequence[str] = ACTIVE_STATUSES
 ) -> list[Game]:
