@@ -20,7 +20,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict bot cogs db games sandbox bench migrations
+	$(BIN)/mypy --strict bot cogs db games sandbox bench migrations tests
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

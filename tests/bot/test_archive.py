@@ -40,7 +40,9 @@ def resistance_state() -> tuple[Resistance, list[ResistanceEvent]]:
     events, _, _ = fixed_game()
     from tests.bot import matrix_fixture
 
-    return matrix_fixture.last_state, events
+    state = matrix_fixture.last_state
+    assert state is not None  # set by fixed_game()
+    return state, events
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -53,7 +55,10 @@ def test_the_resistance_record_has_every_proposal_vote_mission_and_role(lang: st
     word = "Proposal" if lang == "en" else "Proposition"
     assert text.count(f"**{word} ") == len(proposals) == 6
     names = {p.id: p.name for p in state.players}
-    names.update({e.old: e.old_name for e in events if isinstance(e, PlayerSubstituted)})
+    for e in events:
+        if isinstance(e, PlayerSubstituted):
+            assert e.old_name is not None  # recorded as the service records it
+            names[e.old] = e.old_name
     accepted = "Accepted" if lang == "en" else "Pour"
     for d in results:  # every vote by name, in alphabetical order (bot/names.py: UCA, then id)
         accept = sorted(d["accept"], key=lambda p: sort_key(p, names[p]))

@@ -21,22 +21,28 @@ from games.refutation import DeckError, default_deck_path
 # -- each limit at -1 / at / +1 -----------------------------------------------------------------
 
 
-def embed(**parts: object) -> discord.Embed:
-    e = discord.Embed(
-        title=parts.get("title"),  # type: ignore[arg-type]
-        description=parts.get("description"),  # type: ignore[arg-type]
-        url=parts.get("url"),  # type: ignore[arg-type]
-    )
-    for _ in range(int(parts.get("fields", 0))):  # type: ignore[call-overload]
+def embed(
+    *,
+    title: str | None = None,
+    description: str | None = None,
+    url: str | None = None,
+    fields: int = 0,
+    field_name: str | None = None,
+    field_value: str | None = None,
+    footer: str | None = None,
+    author: str | None = None,
+) -> discord.Embed:
+    e = discord.Embed(title=title, description=description, url=url)
+    for _ in range(fields):
         e.add_field(name="n", value="v")
-    if "field_name" in parts:
-        e.add_field(name=str(parts["field_name"]), value="v")
-    if "field_value" in parts:
-        e.add_field(name="n", value=str(parts["field_value"]))
-    if "footer" in parts:
-        e.set_footer(text=str(parts["footer"]))
-    if "author" in parts:
-        e.set_author(name=str(parts["author"]))
+    if field_name is not None:
+        e.add_field(name=field_name, value="v")
+    if field_value is not None:
+        e.add_field(name="n", value=field_value)
+    if footer is not None:
+        e.set_footer(text=footer)
+    if author is not None:
+        e.set_author(name=author)
     return e
 
 
@@ -52,17 +58,22 @@ def total(n: int) -> discord.Embed:
     return e
 
 
-def select(**kw: object) -> dict[str, object]:
-    option = {"label": "l", "value": "v", "description": "d"}
-    option.update({k: v for k, v in kw.items() if k in option})
-    count = int(kw.get("count", 1))  # type: ignore[call-overload]
+def select(
+    *,
+    label: str = "l",
+    value: str = "v",
+    description: str = "d",
+    count: int = 1,
+    placeholder: str = "p",
+) -> dict[str, object]:
+    option = {"label": label, "value": value, "description": description}
     return {
         "type": 1,
         "components": [
             {
                 "type": 3,
                 "custom_id": "c",
-                "placeholder": kw.get("placeholder", "p"),
+                "placeholder": placeholder,
                 "options": [dict(option) for _ in range(count)],
             }
         ],
@@ -367,7 +378,7 @@ def test_a_long_reference_page_is_split_into_fields_not_cut() -> None:
 
     page = RENDER.reference_embed(parse_deck_bytes(data), 1, "en")
     assert len(page.fields) > 2 and limits.embed_breaches(page) == []
-    listed = "\n".join(f.value for f in page.fields[1:])
+    listed = "\n".join(f.value or "" for f in page.fields[1:])
     assert all(f"Card {100 + i} " in listed for i in range(62))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 import discord
@@ -263,6 +264,10 @@ async def test_two_processes_deliver_each_row_once_in_order(
             dispatching(client, sessions) as one,
             dispatching(other, make_sessions(other_engine)) as two,
         ):
+
+            def delivered(n: int) -> bool:
+                return len(texts(sb, channel)) >= n
+
             sent = 0
             for round_ in range(4):
                 await write(
@@ -271,7 +276,7 @@ async def test_two_processes_deliver_each_row_once_in_order(
                 sent += 8
                 for dispatcher in (one, two) if round_ % 2 else (two, one):
                     dispatcher.wake(game)
-                await until(lambda n=sent: len(texts(sb, channel)) >= n, 20, f"{sent} messages")
+                await until(partial(delivered, sent), 20, f"{sent} messages")
             await asyncio.sleep(0.5)
     finally:
         await other_engine.dispose()

@@ -25,7 +25,7 @@ def sent(record: Any) -> list[tuple[int, str | None, list[discord.Embed]]]:
 
 
 async def test_a_long_end_text_and_many_cards_are_split_within_the_limits() -> None:
-    service = RefutationService(None)  # type: ignore[arg-type]
+    service = RefutationService(None)
     game = Game(channel_id=42, thread_id=None, lang="en")
     deck = parse_deck_bytes(default_deck_path().read_bytes())
     # An end-of-game text as long as nine refuted cards with 512-character sources make it.
@@ -44,6 +44,6 @@ async def test_a_long_end_text_and_many_cards_are_split_within_the_limits() -> N
 
 
 async def test_a_short_post_is_one_message() -> None:
-    service = RefutationService(None)  # type: ignore[arg-type]
+    service = RefutationService(None)
     game = Game(channel_id=7, thread_id=9, lang="en")
     assert sent(service.post(game, "Hello")) == [(9, "Hello", [])]

@@ -229,8 +229,9 @@ def test_a_substituted_player_counts_for_what_they_did_not_for_the_result() -> N
         hands={p1: [r_a0, refutation(1, 0)], p2: [r_a1], p3: [r_a2, r_a3]},
     )
     events += game.refute(p1, p2)
-    for pid, card in ((p1, r_a0), (p2, None), (p3, None)):
-        events += game.choose(pid, card)
+    choices: tuple[tuple[int, int | None], ...] = ((p1, r_a0), (p2, None), (p3, None))
+    for pid, choice in choices:
+        events += game.choose(pid, choice)
     events += game.reveal()
     for pid in (p1, p2, p3):
         events += game.vote(pid, r_a0)
@@ -238,8 +239,9 @@ def test_a_substituted_player_counts_for_what_they_did_not_for_the_result() -> N
     events += game.substitute(p1, newcomer)
     arrange(game, active=p2, in_front={p3: d_a1})
     events += game.refute(p2, p3)
-    for pid, card in ((newcomer.id, None), (p2, r_a1), (p3, None)):
-        events += game.choose(pid, card)
+    choices = ((newcomer.id, None), (p2, r_a1), (p3, None))
+    for pid, choice in choices:
+        events += game.choose(pid, choice)
     events += game.reveal()
     for pid in (newcomer.id, p2, p3):
         events += game.vote(pid, r_a1)

@@ -10,11 +10,13 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import discord
 import pytest
 from sqlalchemy import text
 
 from bench.seed import SeedGame, seed_games
 from bot.clock import FakeClock
+from bot.courier import Courier
 from bot.errors import UserError
 from bot.resistance import ResistanceService
 from bot.service import Actor, Services
@@ -35,12 +37,12 @@ def service(sessions: Any) -> ResistanceService:
     clock = FakeClock(NOW)
     app = Services(
         sessions=sessions,
-        courier=None,
+        courier=Courier(discord.Client(intents=discord.Intents.none())),  # never started: no DM
         clock=clock,
         rng=random.Random(1),
         defaults={},
         vote_lanes=2,
-    )  # type: ignore[arg-type]
+    )
     return ResistanceService(app)
 
 

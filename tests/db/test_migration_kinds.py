@@ -52,7 +52,7 @@ async def kinds(conn: AsyncConnection) -> list[str]:
     return [k for (k,) in await conn.execute(text("SELECT kind FROM games ORDER BY id"))]
 
 
-def checks(conn: Connection) -> set[str]:
+def checks(conn: Connection) -> set[str | None]:
     return {c["name"] for c in inspect(conn).get_check_constraints("games")}
 
 

@@ -6,9 +6,11 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from bot.i18n import t
+from sandbox import Sandbox
 
 RESULT_MARKERS = ("Team accepted", "Team rejected", "Équipe acceptée", "Équipe refusée")
 END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les espions gagnent")
@@ -41,7 +43,7 @@ class TableGame:
 
     def __init__(self, table: Any, players: list[Any], channel: Any | None = None) -> None:
         self.t = table
-        self.sb = table.sb
+        self.sb: Sandbox = table.sb
         self.players = players
         self.channel = channel or table.channel
 
@@ -109,7 +111,7 @@ class Game(TableGame):
     async def start(self) -> str:
         reply = await self.slash(self.t.mod, "resistance start")
         for user in self.players:
-            dm = await until(lambda u=user: self.role_dm(u), what=f"{user.name}'s role")
+            dm = await until(partial(self.role_dm, user), what=f"{user.name}'s role")
             self.roles[user.id] = "spy" if ("Spy" in dm or "Espion" in dm) else "resistance"
         return reply
 
@@ -131,11 +133,12 @@ class Game(TableGame):
         before = {u.id: len(self.sb.dms(u)) for u in self.players}
         options = {f"player{i}": user for i, user in enumerate(team, 1)}
         reply = await self.slash(leader, "resistance propose", **options)
+
+        def has_vote_dm(u: Any) -> bool:
+            return any(m.labels for m in self.sb.dms(u)[before[u.id] :])
+
         for user in self.players:
-            await until(
-                lambda u=user: any(m.labels for m in self.sb.dms(u)[before[u.id] :]),
-                what=f"{user.name}'s vote DM",
-            )
+            await until(partial(has_vote_dm, user), what=f"{user.name}'s vote DM")
         return reply
 
     async def click(self, user: Any, choice: str) -> str:

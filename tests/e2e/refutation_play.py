@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from functools import partial
 from typing import Any
 
 from games.refutation import CardKind, Deck, default_deck_path, load_deck
@@ -121,13 +122,14 @@ class RfGame(TableGame):
     async def start(self) -> str:
         since = len(self.public())
         reply = await self.slash(self.t.mod, "refutation start")
-        for user in self.players:
-            await until(
-                lambda u=user: any(
-                    "Your hand" in x.content or "Votre main" in x.content for x in self.sb.dms(u)
-                ),
-                what=f"{user.name}'s hand",
+
+        def has_hand(u: Any) -> bool:
+            return any(
+                "Your hand" in x.content or "Votre main" in x.content for x in self.sb.dms(u)
             )
+
+        for user in self.players:
+            await until(partial(has_hand, user), what=f"{user.name}'s hand")
         await self.new_public(since, "it is your turn")
         return reply
 
@@ -137,12 +139,13 @@ class RfGame(TableGame):
     async def refute(self, user: Any, target: Any) -> str:
         before = {u.id: len(self.sb.dms(u)) for u in self.players}
         reply = await self.slash(user, "refutation refute", target=target)
+
+        def has_choice_dm(p: Any) -> bool:
+            return any(x.selects for x in self.sb.dms(p)[before[p.id] :])
+
         if "is open" in reply or "est ouverte" in reply:
             for player in self.players:
-                await until(
-                    lambda p=player: any(x.selects for x in self.sb.dms(p)[before[p.id] :]),
-                    what=f"{player.name}'s choice DM",
-                )
+                await until(partial(has_choice_dm, player), what=f"{player.name}'s choice DM")
         return reply
 
     async def watch_then_refute(self) -> tuple[Any, Any, int]:
@@ -250,14 +253,20 @@ def best_card(hand: list[int], target: int, techniques: bool = True) -> int | No
     return max(options, key=lambda c: (DECK.stars(target, c), not is_technique(c), -c))
 
 
+def playable(hands: dict[Any, list[int]], target: int) -> dict[Any, int]:
+    """The players holding an eligible card against ``target``, each with their best one (in
+    the order of ``hands``)."""
+    best = {u: best_card(h, target) for u, h in hands.items()}
+    return {u: card for u, card in best.items() if card is not None}
+
+
 async def auto_turn(game: RfGame, hands: dict[Any, list[int]]) -> str:
     """The active player refutes a card in play that someone can refute, or else watches a feed
     card someone can refute. Every refutation is played by one player and voted by all."""
     _, active = game.turn()
     fronts = await in_front(game)
     for owner, target in fronts.items():
-        holders = [(u, best_card(hands[u], target)) for u in game.players]
-        holders = [(u, c) for u, c in holders if c is not None]
+        holders = list(playable({u: hands[u] for u in game.players}, target).items())
         if not holders:
             continue
         player, card = max(holders, key=lambda uc: DECK.stars(target, uc[1]))

@@ -112,6 +112,7 @@ async def test_a_refutation_choice_and_vote_after_their_deadline_are_refused(
     hands = {u: game.hand(u) for u in players}
     player = next(u for u in players if best_card(hands[u], target) is not None)
     card = best_card(hands[player], target)
+    assert card is not None
     gid = await game_id(bot, table.channel.id)
     await bot.scheduler.shutdown()
     assert "On record" in await game.choose(player, card)

@@ -49,7 +49,8 @@ def declared(option: Option) -> dict[str, Any]:
 
 
 def received(opt: dict[str, Any]) -> dict[str, Any]:
-    out = {k: opt[k] for k in ("name", "type", "description", "min_value", "max_value") if k in opt}
+    keys = ("name", "type", "description", "min_value", "max_value")
+    out: dict[str, Any] = {k: opt[k] for k in keys if k in opt}
     if opt.get("choices"):
         out["choices"] = [(c["name"], c["value"]) for c in opt["choices"]]
     return out
@@ -131,8 +132,8 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
         # only its own commands), so her client shows vote_hours there, and so does the refusal.
         french = french_moderator(table)
         shown = (await game.slash(french, "settings show")).splitlines()
-        poll = next(line for line in shown if line.startswith("Options par défaut de Sondage"))
-        assert poll.endswith("\u00a0: `heures_vote` = 2"), poll
+        listed = next(line for line in shown if line.startswith("Options par défaut de Sondage"))
+        assert listed.endswith("\u00a0: `heures_vote` = 2"), listed
         refused = await game.slash(french, "settings poll", vote_hours=400)
         assert "vote_hours doit être entre 0,0005 et 336 (vous avez donné 400)" in refused
 
@@ -186,9 +187,9 @@ async def test_french_settings_show_names_each_option_as_her_command_does(
         assert set(names) & english <= {"mordred", "oberon", "techniques"}, names
     assert len(labels(resistance)) == len(RESISTANCE_OPTIONS.at("config"))
 
-    english = await game.slash(table.mod, "settings show")
-    assert "`early_close` = True" in english and "`vote_hours` = 6.5" in english
-    assert "`missing_vote` = accept" in english and "`heures_vote`" not in english
+    in_english = await game.slash(table.mod, "settings show")
+    assert "`early_close` = True" in in_english and "`vote_hours` = 6.5" in in_english
+    assert "`missing_vote` = accept" in in_english and "`heures_vote`" not in in_english
 
 
 async def test_french_out_of_range_refusals_name_the_option_as_her_command_does(

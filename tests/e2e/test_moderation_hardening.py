@@ -9,7 +9,8 @@ import pytest
 
 from bot.harness import running_bot
 from db import repo
-from tests.e2e.play import Game, until
+from sandbox import Interaction
+from tests.e2e.play import Game, TableGame, until
 from tests.e2e.test_resistance_flow import snapshot
 
 pytestmark = pytest.mark.timeout(150)
@@ -19,11 +20,11 @@ WRONG_PLACE = ("only works on the lobby itself", "ne fonctionne que sur les insc
 NOT_MOD = ("Only moderators can do that", "Seuls les modérateurs peuvent faire cela")
 
 
-def lobby_of(game: Game) -> Any:
+def lobby_of(game: TableGame) -> Any:
     return next(m for m in game.sb.channel_messages(game.channel) if m.labels)
 
 
-async def answer(ix: Any) -> Any:
+async def answer(ix: Interaction) -> str:
     message = await ix.reply_message(10)
     assert message is not None and message.ephemeral, "no private answer"
     return message.text

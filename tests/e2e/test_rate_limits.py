@@ -9,6 +9,7 @@ import contextlib
 import itertools
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 import discord
@@ -117,11 +118,15 @@ async def test_closed_dms_are_tried_once_per_message(table: Any, bot: Any) -> No
     game = Game(table, players)
     await game.open(lock_during_vote=False)
     since = time.monotonic()
+
+    def posted_since(before: int) -> bool:
+        return len(game.public()) > before
+
     for attempt in (1, 2):
         before = len(game.public())
         reply = await game.slash(table.mod, "resistance start")
         assert shy.name in reply, reply
-        await until(lambda b=before: len(game.public()) > b, what="the unreachable notice")
+        await until(partial(posted_since, before), what="the unreachable notice")
         await asyncio.sleep(0.3)  # time for a retry to show up, if there were one
         to_shy = [
             r
@@ -146,7 +151,7 @@ class FakeResponse:
 
 def http_error(status: int, **headers: str) -> discord.HTTPException:
     cls = discord.Forbidden if status == 403 else discord.HTTPException
-    return cls(FakeResponse(status, headers), {"message": "no", "code": 0})  # type: ignore[arg-type]
+    return cls(FakeResponse(status, headers), {"message": "no", "code": 0})
 
 
 def test_which_refusals_are_worth_waiting_for() -> None:

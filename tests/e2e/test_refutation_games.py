@@ -17,6 +17,7 @@ from tests.e2e.refutation_play import (
     eligible,
     in_front,
     is_technique,
+    playable,
 )
 
 pytestmark = pytest.mark.timeout(90)
@@ -73,8 +74,7 @@ async def setup_target(
 
 def two_relevant(card: int, hands: dict[Any, list[int]]) -> bool:
     """Two players hold eligible cards of different relevance against ``card``."""
-    best = {u: best_card(h, card) for u, h in hands.items()}
-    stars = sorted(DECK.stars(card, c) for c in best.values() if c is not None)
+    stars = sorted(DECK.stars(card, c) for c in playable(hands, card).values())
     return len(stars) >= 2 and stars[-1] > stars[-2]
 
 
@@ -84,9 +84,9 @@ async def test_the_reference_page_decides(table: Any, bot: Any) -> None:
     await game.open(techniques=True)
     await game.start()
     active, owner, target, hands = await setup_target(game, two_relevant)
-    best = {u: best_card(h, target) for u, h in hands.items()}
+    best = playable(hands, target)
     ranked = sorted(
-        (u for u in players if best[u] is not None),
+        (u for u in players if u in best),
         key=lambda u: -DECK.stars(target, best[u]),
     )
     top, second = ranked[0], ranked[1]
@@ -122,8 +122,8 @@ async def test_a_tie_refutes_nothing(table: Any, bot: Any) -> None:
     await game.open(techniques=True)
     await game.start()
     active, owner, target, hands = await setup_target(game, two_eligible)
-    cards = {u: best_card(h, target) for u, h in hands.items()}
-    a, b = [u for u in players if cards[u] is not None][:2]
+    cards = playable(hands, target)
+    a, b = [u for u in players if u in cards][:2]
     third = next(u for u in players if u not in (a, b))
     await game.refute(active, owner)
     await game.choose_all({a: cards[a], b: cards[b]})
@@ -192,8 +192,8 @@ async def test_a_restart_during_the_secret_choice_keeps_every_choice(table: Any)
         await game.open(techniques=True, choice_hours=48.0)
         await game.start()
         active, owner, target, hands = await setup_target(game, two_eligible)
-        cards = {u: best_card(h, target) for u, h in hands.items()}
-        a, b = [u for u in players if cards[u] is not None][:2]
+        cards = playable(hands, target)
+        a, b = [u for u in players if u in cards][:2]
         third = next(u for u in players if u not in (a, b))
         await game.refute(active, owner)
         assert "On record" in await game.choose(a, cards[a])
@@ -317,6 +317,7 @@ async def test_deadlines_close_the_choice_and_the_vote(table: Any, bot: Any) -> 
     hands = {u: game.hand(u) for u in players}
     player = next(u for u in players if best_card(hands[u], target) is not None)
     card = best_card(hands[player], target)
+    assert card is not None
     assert "Deadline: <t:" in await game.status()
     # Only one player chooses; the deadline reveals anyway.
     await game.choose(player, card)

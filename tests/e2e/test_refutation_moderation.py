@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 import pytest
 
 from tests.e2e.play import text_of, until
-from tests.e2e.refutation_play import RfGame, assert_no_hand_in_public, best_card
+from tests.e2e.refutation_play import RfGame, assert_no_hand_in_public, playable
 from tests.e2e.test_refutation_games import setup_target, two_eligible
 
 pytestmark = pytest.mark.timeout(120)
@@ -38,6 +39,10 @@ def reminders(game: RfGame, user: Any) -> int:
     return sum(REMINDER in text_of(x) for x in game.sb.dms(user))
 
 
+def reminded(game: RfGame, user: Any, times: int) -> bool:
+    return reminders(game, user) == times
+
+
 async def test_extend_remind_and_resolve_the_choice_then_the_vote(table: Any, bot: Any) -> None:
     players = [table.users[i] for i in (0, 1, 3)]
     game = RfGame(table, players)
@@ -51,8 +56,8 @@ async def test_extend_remind_and_resolve_the_choice_then_the_vote(table: Any, bo
         await refused(game, table.mod, command, "No secret choice or vote is open", **options)
 
     active, owner, target, hands = await setup_target(game, two_eligible)
-    cards = {u: best_card(h, target) for u, h in hands.items()}
-    a, b = [u for u in players if cards[u] is not None][:2]
+    cards = playable(hands, target)
+    a, b = [u for u in players if u in cards][:2]
     third = next(u for u in players if u not in (a, b))
     assert "is open" in await game.refute(active, owner)
 
@@ -80,7 +85,7 @@ async def test_extend_remind_and_resolve_the_choice_then_the_vote(table: Any, bo
     reply = await game.slash(table.mod, "refutation remind")
     assert "Reminder sent to 2 players:" in reply, reply
     for user in (b, third):
-        await until(lambda u=user: reminders(game, u) == 1, what=f"{user.name}'s reminder")
+        await until(partial(reminded, game, user, 1), what=f"{user.name}'s reminder")
     assert reminders(game, a) == 0
     assert "secret choice" in text_of(game.sb.dms(b)[-1])
 
@@ -105,7 +110,7 @@ async def test_extend_remind_and_resolve_the_choice_then_the_vote(table: Any, bo
     assert "Your vote" in await game.click_vote(a, cards[a])
     assert "Reminder sent to 2 players:" in await game.slash(table.mod, "refutation remind")
     for user in (b, third):
-        await until(lambda u=user: reminders(game, u) == 2, what=f"{user.name}'s vote reminder")
+        await until(partial(reminded, game, user, 2), what=f"{user.name}'s vote reminder")
     assert reminders(game, a) == 0
     since = len(game.public())
     assert "vote of refutation #1 is closed" in await game.slash(table.mod, "refutation resolve")

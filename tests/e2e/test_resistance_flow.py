@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Any
 
 import discord
@@ -164,6 +165,7 @@ async def test_same_player_clicking_twice_at_once_counts_once(table: Any, bot: A
     await game.vote(accept=[u for u in game.players if u is not user])
     async with bot.sessions() as s:
         g = await repo.active_game_in_channel(s, table.channel.id)
+        assert g is not None
         votes = await repo.votes_for(s, g.id, "p1", "team")
     assert len(votes) == 10
     assert set(votes) == {u.id for u in game.players}
@@ -199,6 +201,7 @@ async def test_old_dm_buttons_work_after_a_restart(table: Any, sb: Any) -> None:
         await game.vote(reject=game.players[3:])
         async with bot.sessions() as s:
             g = await repo.active_game_in_channel(s, table.channel.id)
+            assert g is not None
             votes = await repo.votes_for(s, g.id, "p1", "team")
         assert len(votes) == 5
         result = await game.resolve()
@@ -216,7 +219,7 @@ async def test_closed_dms_block_the_start_until_fixed(table: Any, bot: Any) -> N
     assert shy.name in notice
     async with bot.sessions() as s:
         g = await repo.active_game_in_channel(s, table.channel.id)
-        assert g.status == "lobby"
+        assert g is not None and g.status == "lobby"
     shy.dms_open = True
     await game.start()
     # Closed again during the game: the slash command still records the vote.
@@ -301,11 +304,13 @@ async def test_french_guild_and_two_games_at_once(table: Any, bot: Any) -> None:
     await until(lambda: bot.get_channel(other.id) is not None, what="the new channel")
     first = Game(table, table.users[:5])
     second = Game(table, table.users[5:10], channel=other)
+
+    def lobby_of(g: Game) -> Any:
+        return next((m for m in sb.channel_messages(g.channel) if m.labels), None)
+
     for game in (first, second):
         await game.slash(table.mod, "resistance new")
-        lobby = await until(
-            lambda g=game: next((m for m in sb.channel_messages(g.channel) if m.labels), None)
-        )
+        lobby = await until(partial(lobby_of, game))
         assert "nouvelle partie" in text_of(lobby)
         for user in game.players:
             await (await sb.click(user, lobby, custom_id=button_id(lobby))).reply_message(10)

@@ -75,7 +75,7 @@ async def test_client_syncs_commands_and_answers_slash(sb: Sandbox) -> None:
         )
         assert await ix.reply() == "+5h role=Mods where=game ratio=0.5"
         assert sb.messages_in(thread)[0].content == "+5h role=Mods where=game ratio=0.5"
-        assert client.seen[-1].channel is not None  # type: ignore[union-attr]
+        assert client.seen[-1].channel is not None
 
         # The REST side of discord.py sees the same messages.
         channel = client.get_channel(text.id)

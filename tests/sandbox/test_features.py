@@ -230,18 +230,22 @@ async def test_changes_while_the_bot_is_stopped_show_at_its_next_start(sb: Sandb
     kept, gone, down = sb.add_guild("Kept"), sb.add_guild("Gone"), sb.add_guild("Down")
     thread = kept.add_text_channel("games").add_thread("game 1")
     other = kept.add_text_channel("other").add_thread("game 2")
-    options = {"guild_ready_timeout": 0.3}
-    async with running(discord.Client(intents=discord.Intents.default(), **options), sb) as c:
+
+    def client() -> discord.Client:
+        return discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.3)
+
+    async with running(client(), sb) as c:
         assert {g.id for g in c.guilds} == {kept.id, gone.id, down.id}
         assert not any(g.unavailable for g in c.guilds)
     sb.remove_bot_from(gone)
     kept.delete_channel(thread)
     sb.set_outage(down)
-    async with running(discord.Client(intents=discord.Intents.default(), **options), sb) as c:
+    async with running(client(), sb) as c:
         assert c.get_guild(gone.id) is None
         outage = c.get_guild(down.id)
         assert outage is not None and outage.unavailable
-        assert c.get_guild(kept.id) is not None and not c.get_guild(kept.id).unavailable
+        still = c.get_guild(kept.id)
+        assert still is not None and not still.unavailable
         with pytest.raises(discord.NotFound) as deleted:
             await c.fetch_channel(thread.id)
         assert deleted.value.code == 10003

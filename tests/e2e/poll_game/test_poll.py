@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 import pytest
@@ -52,7 +53,7 @@ class PollTable(TableGame):
     async def start(self) -> str:
         reply = await self.slash(self.t.mod, "poll start")
         for user in self.players:
-            await until(lambda u=user: self.ballot(u), what=f"{user.name}'s ballot")
+            await until(partial(self.ballot, user), what=f"{user.name}'s ballot")
         return reply
 
     async def answer(self, user: Any, label: str) -> str:
