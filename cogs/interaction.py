@@ -88,13 +88,9 @@ class Responder:
                 await self.defer(interaction)
                 reply = await call(Actor.of(interaction), *args, **kwargs)
             else:
-                work = asyncio.ensure_future(call(Actor.of(interaction), *args, **kwargs))
-                # asyncio.wait never cancels what it waits for: past the budget the call goes
-                # on, and is awaited (once) after the defer.
-                await asyncio.wait((work,), timeout=budget)
-                if not work.done():
-                    await self.defer_during(interaction, work)
-                reply = work.result()
+                reply = await self.within(
+                    interaction, budget, call(Actor.of(interaction), *args, **kwargs)
+                )
             await self.send(interaction, reply)
             return True
         except Exception as exc:
@@ -104,18 +100,34 @@ class Responder:
     async def defer(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=self.private, thinking=True)
 
-    async def defer_during(
-        self, interaction: discord.Interaction, work: asyncio.Future[Any]
-    ) -> None:
-        """Defer while ``work`` runs, and wait for its end. If the defer fails (the interaction
-        expired), the call still runs to its end, and its own error, if any, is the one raised."""
+    async def within(
+        self, interaction: discord.Interaction, budget: float, work: Awaitable[Answer]
+    ) -> Answer:
+        """``work`` awaited in this very task (no task of its own: each is a turn through the
+        loop's ready queue, long when the loop is busy); past ``budget`` seconds a timer defers
+        the interaction while it goes on. If the defer fails (the interaction expired), the call
+        still runs to its end, and its own error, if any, is the one raised."""
+        loop = asyncio.get_running_loop()
+        deferring: asyncio.Task[None] | None = None
+
+        def late() -> None:
+            nonlocal deferring
+            deferring = loop.create_task(self.defer(interaction))
+
+        timer = loop.call_later(budget, late)
         try:
-            await self.defer(interaction)
-        except Exception:
-            await asyncio.wait((work,))
-            work.result()
+            reply = await work
+        except BaseException:
+            if deferring is not None:  # the error is answered once the defer is through; the
+                await asyncio.wait((deferring,))  # defer's own failure is not the one raised
+                if not deferring.cancelled():
+                    deferring.exception()
             raise
-        await asyncio.wait((work,))
+        finally:
+            timer.cancel()
+        if deferring is not None:
+            await deferring
+        return reply
 
     async def post(self, interaction: discord.Interaction, content: str, **extra: Any) -> None:
         """One message of the answer: the interaction's callback (type 4) if nothing answered
