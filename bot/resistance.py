@@ -29,7 +29,7 @@ from bot.render import resistance as render
 from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
-from db.direct import DirectVotes, Unavailable, open_direct_votes
+from db.direct import DirectVotes, Stale, Unavailable, open_direct_votes
 from db.models import Deadline, Game, Player
 from games.resistance import (
     GameError,
@@ -413,29 +413,36 @@ class ResistanceService(AvalonSteps, GameService):
         path cannot begin (SQLite's lock held by another process past ``busy_timeout``, the
         PostgreSQL connection lost: that path waits, or reconnects)."""
         game_ids = [r.game_id for r in batch]
-        try:
-            async with direct.transaction(game_ids, VOTE, [r.actor.id for r in batch]) as (
-                tx,
-                heads,
-                on_record,
-                stored,
-            ):
-                misses = [g for g in heads if self.cached(g, heads[g]) is None]
-                raw = await tx.game_states(misses) if misses else {}
-                results, writes, locales, accepted = self.check_batch(batch, heads, raw)
-                if any(heads[r.game_id].options.get("early_close") for _, r, *_ in accepted):
-                    return None  # rolled back: nothing was written
-                if not accepted:
-                    return results, accepted, {}, {}, writes
-                on_record.update(writes)
-                changed = [
-                    (g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc
-                ]
-                await tx.write_and_commit(
-                    [(*key, v) for key, v in writes.items()], changed, self.now()
-                )
-        except Unavailable:
-            return None  # nothing was read or written
+        for _ in range(2):  # once more when a head, as it was last read, changed (Stale)
+            try:
+                return await self.record_votes_once(direct, batch, game_ids)
+            except Stale:
+                continue
+            except Unavailable:
+                return None  # nothing was read or written
+        return None
+
+    async def record_votes_once(
+        self, direct: DirectVotes, batch: list[VoteRequest], game_ids: list[int]
+    ) -> _Done | None:
+        async with direct.transaction(game_ids, VOTE, [r.actor.id for r in batch]) as (
+            tx,
+            heads,
+            on_record,
+            stored,
+        ):
+            misses = [g for g in heads if self.cached(g, heads[g]) is None]
+            raw = await tx.game_states(misses) if misses else {}
+            results, writes, locales, accepted = self.check_batch(batch, heads, raw)
+            if tx.known and len(accepted) < len(batch):
+                raise tx.stale()  # a refusal is only given against a head read for it
+            if any(heads[r.game_id].options.get("early_close") for _, r, *_ in accepted):
+                return None  # rolled back: nothing was written
+            if not accepted:
+                return results, accepted, {}, {}, writes
+            on_record.update(writes)
+            changed = [(g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc]
+            await tx.write_and_commit([(*key, v) for key, v in writes.items()], changed, self.now())
         return results, accepted, on_record, {}, writes
 
     async def record_votes_sqlalchemy(self, batch: list[VoteRequest], game_ids: list[int]) -> _Done:

@@ -14,7 +14,8 @@ engine's writer gate before ``BEGIN IMMEDIATE``.
 On PostgreSQL the same batch through SQLAlchemy cost about 1.7 ms of CPU too (the pool's
 pre-ping, the session, the compiled-statement cache, result processing, greenlet switches);
 here it is two statements on asyncpg connections that the vote path keeps (asyncpg prepares
-each once): one reads, the other writes and commits once nothing it read has changed
+each once): one reads, the other writes and commits once nothing it read has changed; and once
+the vote path has read a game's head, the next batches of that game are one statement
 (:class:`PostgresVotes` says how).
 
 Only what the vote path needs is here; everything else goes through SQLAlchemy.
@@ -27,7 +28,7 @@ import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -103,10 +104,23 @@ class Unavailable(Exception):
     or reconnects)."""
 
 
+class Stale(Unavailable):
+    """PostgreSQL: a game's head, as the vote path last read it, changed since (a new
+    proposal, a deadline resolved, the game over): nothing was written; the batch is checked
+    again against a fresh read."""
+
+
 class VoteTransaction:
     """One batch's transaction, open (begun, the reads made)."""
 
     done = False
+    #: the heads are the ones last read, not read again for this batch (PostgreSQL): a refusal
+    #: against them must be checked again against a fresh read (:meth:`stale`)
+    known = False
+
+    def stale(self) -> Stale:
+        """The error to raise when the batch must be checked again against a fresh read."""
+        return Stale("a game's head changed since it was last read")
 
     async def game_states(self, game_ids: Sequence[int]) -> dict[int, Any]:
         """``{game_id: state}`` (the engine's dict, or None before the start)."""
@@ -400,19 +414,16 @@ _PG_READ = (
     + _PG_READS.format(lock="")
     + """
 SELECT 0, h.id, h.status, h.version, h.created_at, h.guild_id, h.options, h.due_at,
-  NULL::bigint, NULL::text, NULL::text, NULL::text, NULL::text FROM h
+  NULL::bigint, NULL::text, NULL::text, NULL::text, md5(h::text) FROM h
 UNION ALL
 SELECT 1, b.game_id, NULL, NULL, NULL, NULL, NULL, NULL,
   b.user_id, b.locale, b.round_key, b.kind, b.value FROM b
 UNION ALL
 SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, f.fp FROM f"""
 )
-_PG_WRITE = (
-    "WITH"
-    + _PG_READS.format(lock=" FOR UPDATE OF g NOWAIT")
-    + """, ok AS (
-  SELECT (SELECT fp FROM f) = $5 AS same
-), ins AS (
+# The writes of both: only when ``ok.same`` ($6: the time; the votes' and locales' columns).
+_PG_WRITES = """
+, ins AS (
   INSERT INTO votes (game_id, round_key, kind, user_id, value, updated_at, seq)
   SELECT w.game_id, w.round_key, w.kind, w.user_id, w.value, $6, 1
   FROM unnest($7::integer[], $8::text[], $9::text[], $10::bigint[], $11::text[])
@@ -428,7 +439,33 @@ _PG_WRITE = (
     AND (SELECT same FROM ok)
   RETURNING 1
 )
-SELECT (SELECT same FROM ok), (SELECT count(*) FROM ins), (SELECT count(*) FROM loc)"""
+"""
+_PG_WRITE = (
+    "WITH"
+    + _PG_READS.format(lock=" FOR UPDATE OF g NOWAIT")
+    + """, ok AS (
+  SELECT (SELECT fp FROM f) = $5 AS same
+)"""
+    + _PG_WRITES
+    + "SELECT (SELECT same FROM ok), (SELECT count(*) FROM ins), (SELECT count(*) FROM loc)"
+)
+# A batch whose games' heads were all read before (by an earlier batch) skips the read: one
+# statement locks the heads, compares each with its fingerprint as last read (``md5(h::text)``,
+# the same row as the read's), and only when all are the same writes, commits, and returns
+# what the clickers had on record before it (read in the same snapshot, under the games'
+# locks: the answers show that with this batch's votes on top). Otherwise nothing is written
+# and the batch is checked again against a fresh read (:class:`Stale`).
+_PG_WRITE_KNOWN = (
+    "WITH"
+    + _PG_READS.format(lock=" FOR UPDATE OF g NOWAIT").split("), f AS (")[0]
+    + """), ok AS (
+  SELECT count(*) = cardinality($3::integer[]) AND coalesce(bool_and(md5(h::text) = e.fp), false)
+    AS same
+  FROM h JOIN unnest($3::integer[], $5::text[]) AS e(id, fp) ON e.id = h.id
+)"""
+    + _PG_WRITES
+    + """SELECT ok.same, b.game_id, b.user_id, b.locale, b.round_key, b.kind, b.value
+FROM ok LEFT OUTER JOIN b ON ok.same"""
 )
 _PG_STATES = "SELECT id, version, created_at, state FROM games WHERE id = ANY($1::integer[])"
 
@@ -467,13 +504,28 @@ class PostgresTransaction(VoteTransaction):
         locales: list[tuple[str, int, int]],
         at: datetime,
     ) -> None:
+        rows = await self._write(_PG_WRITE, self._fp, votes, locales, at)
+        if not rows[0][0]:
+            raise Unavailable("a game of the batch changed since its read")
+
+    async def _write(
+        self,
+        statement: str,
+        fingerprint: str | list[str],
+        votes: Sequence[tuple[int, str, str, int, str]],
+        locales: list[tuple[str, int, int]],
+        at: datetime,
+    ) -> list[Any]:
+        """The write statement; :class:`Unavailable` when another transaction holds a head or
+        the connection was lost (committed or not: the batch then goes through SQLAlchemy,
+        whose UPSERT writes the same rows)."""
         import asyncpg
 
         try:
-            same, _, _ = await self._conn.fetchrow(
-                _PG_WRITE,
+            rows: list[Any] = await self._conn.fetch(
+                statement,
                 *self._args,
-                self._fp,
+                fingerprint,
                 at,
                 *_columns(votes, 5),
                 [g for _, g, _ in locales],
@@ -482,19 +534,74 @@ class PostgresTransaction(VoteTransaction):
             )
         except asyncpg.LockNotAvailableError as exc:  # another transaction holds a head
             raise Unavailable(str(exc)) from exc
-        if not same:
-            raise Unavailable("a game of the batch changed since its read")
+        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            if not isinstance(exc, TimeoutError | OSError) and not _lost(exc):
+                raise
+            _terminate(self._conn)
+            raise Unavailable(str(exc)) from exc
+        return rows
+
+
+class PostgresKnownTransaction(PostgresTransaction):
+    """A batch whose games' heads are the ones an earlier batch read: nothing read yet, one
+    statement writes and commits (:data:`_PG_WRITE_KNOWN`)."""
+
+    known = True
+
+    def __init__(
+        self,
+        votes: PostgresVotes,
+        conn: Any,
+        args: tuple[str, str, list[int], list[int]],
+        heads: dict[int, Head],
+        fingerprints: list[str],
+        on_record: Ballots,
+    ) -> None:
+        super().__init__(conn, args, heads, "")
+        self._votes, self._fps, self._on_record = votes, fingerprints, on_record
+
+    def stale(self) -> Stale:
+        self._votes.forget(self._heads)
+        return super().stale()
+
+    async def _commit(
+        self,
+        votes: Sequence[tuple[int, str, str, int, str]],
+        locales: list[tuple[str, int, int]],
+        at: datetime,
+    ) -> None:
+        self._votes.known_writes += 1
+        rows = await self._write(_PG_WRITE_KNOWN, self._fps, votes, locales, at)
+        if not rows[0][0]:
+            raise self.stale()
+        before, _ = _ballots([row[1:] for row in rows if row[1] is not None])
+        for key, value in before.items():  # this batch's votes, already there, win
+            self._on_record.setdefault(key, value)
 
 
 class PostgresVotes(DirectVotes):
     """asyncpg connections kept for the vote batches: one per batch under way (batches of
-    disjoint games may run at once), opened on first use, opened again after one was lost."""
+    disjoint games may run at once), opened on first use, opened again after one was lost.
+    Each game's head is remembered as last read: a batch whose games are all known sends no
+    read, only :data:`_PG_WRITE_KNOWN` (one round trip instead of two: each is a wait for the
+    server, then for the busy event loop)."""
+
+    #: games whose head is remembered, at most (then forgotten all at once)
+    KNOWN = 20_000
 
     def __init__(self, connect_args: dict[str, Any]) -> None:
         #: asyncpg.connect()'s arguments
         self.connect_args = connect_args
         self._idle: list[Any] = []
         self._busy: set[Any] = set()
+        #: each game's head as last read, with its fingerprint (``md5(h::text)``)
+        self._known: dict[int, tuple[Head, str]] = {}
+        #: the batches' reads, and the writes without a read (for the tests)
+        self.reads = self.known_writes = 0
+
+    def forget(self, game_ids: Iterable[int]) -> None:
+        for gid in game_ids:
+            self._known.pop(gid, None)
 
     async def _connection(self) -> Any:
         while self._idle:
@@ -511,10 +618,14 @@ class PostgresVotes(DirectVotes):
     ) -> AsyncIterator[tuple[VoteTransaction, dict[int, Head], Ballots, Locales]]:
         games, users = sorted(set(game_ids)), sorted(set(user_ids))
         args = (due_kind, DeadlineStatus.OPEN.value, games, users)
+        known = [self._known.get(g) for g in games]
         conn: Any = None
         try:
             conn = await self._connection()
-            rows = await conn.fetch(_PG_READ, *args)
+            rows = None
+            if not all(known):
+                self.reads += 1
+                rows = await conn.fetch(_PG_READ, *args)
         except (TimeoutError, OSError) as exc:
             _terminate(conn)
             raise Unavailable(str(exc)) from exc
@@ -527,18 +638,30 @@ class PostgresVotes(DirectVotes):
             raise
         self._busy.add(conn)
         try:
-            heads: dict[int, Head] = {}
-            ballot_rows = []
-            fingerprint = ""
-            for part, gid, status, version, created, guild, opt, due, *ballot in rows:
-                if part == 0:
-                    heads[gid] = Head(gid, status, version, _utc(created), guild, _json(opt), due)
-                elif part == 1:
-                    ballot_rows.append((gid, *ballot))
-                else:
-                    fingerprint = ballot[-1]
-            tx = PostgresTransaction(conn, args, heads, fingerprint)
-            yield (tx, heads, *_ballots(ballot_rows))
+            tx: PostgresTransaction
+            if rows is None:  # every head as an earlier batch read it: no read
+                heads = {g: k[0] for g, k in zip(games, known, strict=True) if k is not None}
+                on_record: Ballots = {}
+                fps = [k[1] for k in known if k is not None]
+                tx = PostgresKnownTransaction(self, conn, args, heads, fps, on_record)
+                yield (tx, heads, on_record, {})
+            else:
+                heads = {}
+                ballot_rows = []
+                fingerprint = ""
+                if len(self._known) > self.KNOWN:
+                    self._known.clear()
+                for part, gid, status, version, created, guild, opt, due, *ballot in rows:
+                    if part == 0:
+                        head = Head(gid, status, version, _utc(created), guild, _json(opt), due)
+                        heads[gid] = head
+                        self._known[gid] = (head, ballot[-1])
+                    elif part == 1:
+                        ballot_rows.append((gid, *ballot))
+                    else:
+                        fingerprint = ballot[-1]
+                tx = PostgresTransaction(conn, args, heads, fingerprint)
+                yield (tx, heads, *_ballots(ballot_rows))
         finally:
             self._busy.discard(conn)
             if conn.is_closed():

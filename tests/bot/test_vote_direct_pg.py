@@ -105,3 +105,40 @@ async def test_a_game_held_by_another_transaction_is_waited_for(db_url: str, ses
         assert votes == {players[0]: "reject", **dict.fromkeys(players[1:], "accept")}
     finally:
         await rs.shutdown()
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_a_refusal_is_checked_against_a_fresh_read(db_url: str, sessions: Any) -> None:
+    """The vote path remembers each game's head between batches (one statement per batch):
+    a click it would refuse against the head as it last read it is checked again against a
+    fresh read. The moderator extended the vote after the game was last read: a click after
+    the old deadline and before the new one is on record, and only the head changed since is
+    read again."""
+    game = await running_game(db_url)
+    rs = service(sessions)
+    players = [uid for uid, _ in game.players]
+    try:
+        direct = rs.direct_votes()
+        assert isinstance(direct, PostgresVotes)
+        await rs.vote(Actor(players[0], "p", "en", at=NOW), 1, None, TeamVote.ACCEPT)
+        await rs.vote(Actor(players[1], "p", "en", at=NOW), 1, None, TeamVote.ACCEPT)
+        assert (direct.reads, direct.known_writes) == (1, 1)  # the second: one statement
+        async with sessions.begin() as s:
+            await s.execute(
+                text(
+                    "UPDATE deadlines SET due_at = due_at + interval '2 hours'"
+                    " WHERE game_id = 1 AND kind = 'rs_vote' AND status = 'open'"
+                )
+            )
+        late = Actor(players[2], "p", "en", at=NOW + timedelta(hours=25))
+        assert await rs.vote(late, 1, None, TeamVote.REJECT)
+        assert direct.reads == 2
+        async with sessions.begin() as s:
+            votes = await repo.votes_for(s, 1, "p1", "team")
+        assert votes == {players[0]: "accept", players[1]: "accept", players[2]: "reject"}
+        too_late = Actor(players[3], "p", "en", at=NOW + timedelta(hours=27))
+        with pytest.raises(UserError) as refused:  # after the new deadline: refused for good
+            await rs.vote(too_late, 1, None, TeamVote.ACCEPT)
+        assert refused.value.key == "common.error.too_late"
+    finally:
+        await rs.shutdown()

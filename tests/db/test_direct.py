@@ -5,6 +5,7 @@ rolls back what it does not commit; on PostgreSQL it writes only what it read un
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import sqlite3
 from datetime import UTC, datetime, timedelta
@@ -15,7 +16,14 @@ from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from db import repo
-from db.direct import APP, PostgresVotes, SqliteVotes, Unavailable, open_direct_votes
+from db.direct import (
+    APP,
+    PostgresVotes,
+    SqliteVotes,
+    Stale,
+    Unavailable,
+    open_direct_votes,
+)
 from db.engine import make_engine, sqlite_file
 from tests.db import queries
 
@@ -208,6 +216,68 @@ async def test_postgresql_writes_only_what_it_read_unchanged(
         await direct.close()
 
 
+HEAD_CHANGES = ["the state saved", "the game over", "the options", "the deadline resolved"]
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+@pytest.mark.parametrize("change", [None, "a vote", *HEAD_CHANGES])
+async def test_postgresql_a_known_head_is_written_in_one_statement_if_unchanged(
+    engine: AsyncEngine, sessions: Sessions, change: str | None
+) -> None:
+    """Once a batch has read a game's head, the next batches of that game send no read: one
+    statement locks the head, compares it with its fingerprint as last read, writes, commits
+    and returns what the clickers had on record before. A head changed since (a state saved,
+    the game over, its options, a deadline resolved): nothing written, Stale, and the next
+    batch reads again. Another player's vote does not change the head."""
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, PostgresVotes)
+    game_id, _ = await two_games(sessions)
+    try:
+        async with direct.transaction([game_id], "rs_vote", [11]) as (tx, heads, _, _):
+            assert not tx.known and heads[game_id].version == 0
+            await tx.write_and_commit([(game_id, "p1", "mission", 11, "support")], [], T0)
+        assert (direct.reads, direct.known_writes) == (1, 0)
+        if change == "a vote":
+            async with sessions.begin() as s:
+                await repo.record_vote(s, game_id, "p1", "team", 12, "reject", at=T0)
+        elif change is not None:
+            async with sessions.begin() as s:
+                await s.execute(text(CHANGES[change]), {"g": game_id})
+        write = [(game_id, "p1", "team", 11, "reject"), (game_id, "p1", "team", 12, "accept")]
+        with contextlib.ExitStack() as refused:
+            if change in HEAD_CHANGES:
+                refused.enter_context(pytest.raises(Stale))
+            async with direct.transaction([game_id], "rs_vote", [11, 12]) as (
+                tx,
+                heads,
+                on_record,
+                _,
+            ):
+                assert tx.known and heads[game_id].version == 0  # as last read
+                assert on_record == {}  # nothing read yet
+                on_record.update({(g, r, k, u): v for g, r, k, u, v in write})
+                await tx.write_and_commit(write, [(game_id, 12, "fr")], T0)
+        assert (direct.reads, direct.known_writes) == (1, 1)
+        async with sessions.begin() as s:
+            team = await repo.votes_for(s, game_id, "p1", "team")
+            _, locales = await repo.ballots_and_locales(s, [game_id], [12])
+        if change in HEAD_CHANGES:
+            assert team == {11: "accept"} and locales == {(game_id, 12): "en"}  # nothing written
+            async with direct.transaction([game_id], "rs_vote", [11]) as (tx, heads, _, _):
+                assert not tx.known  # read again
+            assert direct.reads == 2
+        else:
+            assert team == {11: "reject", 12: "accept"} and locales == {(game_id, 12): "fr"}
+            # what was on record before, this batch's votes on top
+            assert on_record == {
+                (game_id, "p1", "mission", 11): "support",
+                (game_id, "p1", "team", 11): "reject",
+                (game_id, "p1", "team", 12): "accept",
+            }
+    finally:
+        await direct.close()
+
+
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
 async def test_postgresql_reads_a_state_only_of_the_version_it_checks(
     engine: AsyncEngine, sessions: Sessions
@@ -307,8 +377,24 @@ async def test_a_lost_postgresql_connection_is_opened_again_or_unavailable(
         assert killed == 1
         await asyncio.sleep(0.2)
         async with direct.transaction([game_id], "rs_vote", [11]) as (tx, _, ballots, _):
-            assert ballots == {(game_id, "p1", "team", 11): "accept"}
+            assert tx.known  # the head read before the kill: written in one statement
             await tx.write_and_commit([(game_id, "p1", "team", 11, "reject")], [], T0)
+            assert ballots == {(game_id, "p1", "team", 11): "accept"}  # what was on record
+        async with sessions.begin() as s:
+            assert await repo.votes_for(s, game_id, "p1", "team") == {11: "reject"}
+        with pytest.raises(Unavailable):  # lost again, under a known head's one statement
+            async with direct.transaction([game_id], "rs_vote", [11]) as (tx, _, _, _):
+                assert tx.known
+                async with sessions.begin() as s:
+                    await s.execute(
+                        text(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                            " WHERE datname = current_database() AND application_name = :app"
+                        ),
+                        {"app": APP},
+                    )
+                await asyncio.sleep(0.2)
+                await tx.write_and_commit([(game_id, "p1", "team", 11, "accept")], [], T0)
         async with sessions.begin() as s:
             assert await repo.votes_for(s, game_id, "p1", "team") == {11: "reject"}
     finally:
