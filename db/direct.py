@@ -217,6 +217,8 @@ class SqliteVotes(DirectVotes):
 
     CHECKPOINT_EVERY = 250
     CHECKPOINT_ROWS = 2000
+    #: distinct head rows remembered, at most (then forgotten all at once)
+    HEADS = 20_000
 
     def __init__(self, path: str, engine: AsyncEngine) -> None:
         self._path = path
@@ -227,8 +229,24 @@ class SqliteVotes(DirectVotes):
         self._commits = 0
         self._rows = 0
         self._checkpoint: asyncio.Task[None] | None = None
+        self._heads: dict[tuple[Any, ...], Head] = {}
         #: checkpoints run (for the tests)
         self.checkpoints = 0
+
+    def head(self, row: tuple[Any, ...]) -> Head:
+        """The head of a row as read, made once per distinct row: between two changes of a
+        game every batch reads the same row (no JSON or dates to parse again). Heads are
+        frozen, and their options only read."""
+        head = self._heads.get(row)
+        if head is None:
+            if len(self._heads) > self.HEADS:
+                self._heads.clear()
+            gid, status, version, created, guild, opt, due = row
+            head = Head(
+                gid, status, version, _read(created) or _never(), guild, _json(opt), _read(due)
+            )
+            self._heads[row] = head
+        return head
 
     async def call(self, fn: Any, *args: Any) -> Any:
         """``fn(connection, *args)``, at once (nothing on this connection waits)."""
@@ -286,18 +304,7 @@ class SqliteVotes(DirectVotes):
                     await asyncio.sleep(pause)
             tx = SqliteTransaction(self)
             try:
-                heads = {
-                    gid: Head(
-                        gid,
-                        status,
-                        version,
-                        _read(created) or _never(),
-                        guild,
-                        _json(opt),
-                        _read(due),
-                    )
-                    for gid, status, version, created, guild, opt, due in heads_rows
-                }
+                heads = {row[0]: self.head(row) for row in heads_rows}
                 yield (tx, heads, *_ballots(ballot_rows))
             finally:
                 if not tx.done:
