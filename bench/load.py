@@ -669,7 +669,7 @@ async def scenario_capacity(
 ) -> dict[str, Any]:
     """The highest click rate sustained with confirmation p99 under ``limit_ms`` and nothing
     unanswered: one bot (or floor), ``step`` seconds at each rate of ``rates`` in turn, until
-    one fails (bounded: at most len(rates) steps)."""
+    one fails twice in a row (bounded: at most 2 × len(rates) steps)."""
     floor = url is None
     name = f"capacity-{'floor' if floor else 'bot'}"
     rng = random.Random(seed)
@@ -681,41 +681,48 @@ async def scenario_capacity(
         try:
             await ready(world, bot, floor)
             for rate in rates:
-                clicks = plan_rate(world, rate, step, rng)
-                with Quiet() as lag:
-                    real = await drive_clicks(world, clicks)
-                    await wait_answers(clicks, timeout=30, stall=5)
-                stats = click_stats(clicks)
-                offered = len(clicks) / real if real else 0.0
-                # A bench that could not offer the rate (its own loop saturated) proves nothing.
-                ok = (
-                    stats["unanswered"] == 0
-                    and stats["confirm_p99_ms"] < limit_ms
-                    and offered >= 0.9 * rate
-                )
-                steps.append(
-                    {
-                        "rate": rate,
-                        "offered_per_s": round(offered, 1),
-                        "ok": ok,
-                        "bench_loop_lag_max_ms": round(lag.max * 1000, 1),
-                        **{
-                            k: stats[k]
-                            for k in (
-                                "clicks",
-                                "unanswered",
-                                "confirm_p50_ms",
-                                "confirm_p99_ms",
-                                "ack_p99_ms",
-                                "confirmed_per_s",
-                            )
-                        },
-                    }
-                )
+                # A failed step is run once more before the search stops: one stall of a
+                # shared machine must not end it (both runs are kept in ``steps``).
+                for attempt in (1, 2):
+                    clicks = plan_rate(world, rate, step, rng)
+                    with Quiet() as lag:
+                        real = await drive_clicks(world, clicks)
+                        await wait_answers(clicks, timeout=30, stall=5)
+                    stats = click_stats(clicks)
+                    offered = len(clicks) / real if real else 0.0
+                    # A bench that could not offer the rate (its own loop saturated) proves
+                    # nothing.
+                    ok = (
+                        stats["unanswered"] == 0
+                        and stats["confirm_p99_ms"] < limit_ms
+                        and offered >= 0.9 * rate
+                    )
+                    steps.append(
+                        {
+                            "rate": rate,
+                            "attempt": attempt,
+                            "offered_per_s": round(offered, 1),
+                            "ok": ok,
+                            "bench_loop_lag_max_ms": round(lag.max * 1000, 1),
+                            **{
+                                k: stats[k]
+                                for k in (
+                                    "clicks",
+                                    "unanswered",
+                                    "confirm_p50_ms",
+                                    "confirm_p99_ms",
+                                    "ack_p99_ms",
+                                    "confirmed_per_s",
+                                )
+                            },
+                        }
+                    )
+                    await wait_quiet(sb, 0.5, 10)
+                    if ok:
+                        break
                 if not ok:
                     break
                 capacity = rate
-                await wait_quiet(sb, 0.5, 10)
         finally:
             await bot.stop()
         bot.keep_log(RESULTS / f"bot-{name}.log")
