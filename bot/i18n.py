@@ -301,10 +301,51 @@ def param_key(command: str, param: str, part: str = "name") -> str:
     return f"commands.{command.replace(' ', '.')}.params.{param}.{part}"
 
 
+def defaults_game(command: str) -> str | None:
+    """The game whose server defaults the command sets (``settings poll``, ``settings
+    refutation defaults``: a game is a kind whose catalogue has a ``game_name``), else None."""
+    words = command.split()
+    if words[:1] != ["settings"] or len(words) < 2 or words[2:] not in ([], ["defaults"]):
+        return None
+    return words[1] if f"{words[1]}.game_name" in catalogue(DEFAULT_LANG) else None
+
+
+def param_keys(command: str, param: str, part: str = "name") -> tuple[str, ...]:
+    """The catalogue keys that may localize a command parameter, the first one defined wins:
+    its own (``param_key``), then, for a game's defaults command (``defaults_game``), the same
+    option's in ``/<kind> new``. A plugin's catalogue holds only its own commands, so the
+    ``/settings <kind>`` made from its schema names each option as ``/<kind> new`` does."""
+    own = param_key(command, param, part)
+    kind = defaults_game(command)
+    return (own,) if kind is None else (own, param_key(f"{kind} new", param, part))
+
+
+def command_keys(command: str, part: str = "name") -> tuple[str, ...]:
+    """The catalogue keys that may localize a command's (or group's) ``name`` or
+    ``description``, the first one defined wins: its own, then, for a game's defaults command,
+    the name of the game's own command (``/settings sondage`` as ``/sondage``)."""
+    own = f"commands.{command.replace(' ', '.')}.{part}"
+    kind = defaults_game(command)
+    return (own, f"commands.{kind}.name") if kind is not None and part == "name" else (own,)
+
+
+def first_defined(keys: tuple[str, ...], lang: str) -> str | None:
+    """The message (``t``) of the first of ``keys`` that the catalogue of ``lang`` defines, else
+    None."""
+    messages = catalogue(lang_of(lang))
+    key = next((key for key in keys if key in messages), None)
+    return None if key is None else t(key, lang)
+
+
 def param_name(command: str, param: str, lang: str) -> str:
     """A parameter's name as a reader of ``lang`` sees it in the command (French: the
-    catalogue's; English, or none there: its own)."""
-    return catalogue(lang_of(lang)).get(param_key(command, param), param)
+    catalogue's, ``param_keys``; English, or none there: its own)."""
+    return first_defined(param_keys(command, param), lang) or param
+
+
+def defaults_description(kind: str, lang: str) -> str:
+    """The description of ``/settings <kind>`` for a game whose catalogue writes none."""
+    return t("settings.defaults_command", lang, game=game_name(kind, lang))
 
 
 def option_label(kind: str, name: str, lang: str) -> str:
@@ -312,12 +353,9 @@ def option_label(kind: str, name: str, lang: str) -> str:
     name of the command parameter that sets it (``/<kind> new``, else ``/settings <kind>``,
     else a ``/settings <name>`` command of its own, as the time zone), the same words the
     reader types; the key itself in English, or for a game whose catalogue names none."""
-    messages = catalogue(lang_of(lang))
-    for command in (f"{kind} new", f"settings {kind}", f"settings {kind} defaults"):
-        label = messages.get(param_key(command, name))
-        if label is not None:
-            return label
-    return messages.get(f"commands.settings.{name}.name", name)
+    commands = (f"{kind} new", f"settings {kind}", f"settings {kind} defaults")
+    keys = (*(param_key(command, name) for command in commands), f"commands.settings.{name}.name")
+    return first_defined(keys, lang) or name
 
 
 def choice_label(value: object, lang: str) -> str:

@@ -3,6 +3,10 @@
 Keys come from where the string sits, so commands need no extra markup:
 ``commands.<qualified name, dots>.name`` / ``.description``, and
 ``commands.<command>.params.<param>.name`` / ``.description``, ``commands.choices.<value>``.
+The ``/settings <kind>`` made from a plugin game's schema has no keys of its own (a plugin's
+catalogue holds only its own commands): it is named as the game's command, its options as
+``/<kind> new`` names them (bot.i18n.command_keys, param_keys), and described from
+``settings.defaults_command``.
 """
 
 from __future__ import annotations
@@ -10,13 +14,21 @@ from __future__ import annotations
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import MissingMessage, param_key, t
+from bot.i18n import (
+    command_keys,
+    defaults_description,
+    defaults_game,
+    first_defined,
+    param_keys,
+)
+from bot.limits import COMMAND_DESCRIPTION, cut
 
 
-def message_key(
+def message_keys(
     string: app_commands.locale_str, context: app_commands.TranslationContextTypes
-) -> str:
-    """The catalogue key of one translatable string of the command tree."""
+) -> tuple[str, ...]:
+    """The catalogue keys that may translate one string of the command tree, the first one
+    the catalogue defines wins."""
     # discord.py pairs each location with one kind of data (a command or group, a parameter, a
     # choice); the isinstance checks let the type checker see that pairing.
     data = context.data
@@ -24,18 +36,32 @@ def message_key(
     named = (app_commands.Command, app_commands.Group, app_commands.ContextMenu)
     if isinstance(data, named):
         if location in (Where.command_name, Where.group_name):
-            return f"commands.{data.qualified_name.replace(' ', '.')}.name"
+            return command_keys(data.qualified_name, "name")
         if location in (Where.command_description, Where.group_description):
-            return f"commands.{data.qualified_name.replace(' ', '.')}.description"
+            return command_keys(data.qualified_name, "description")
     if isinstance(data, app_commands.Parameter) and location in (
         Where.parameter_name,
         Where.parameter_description,
     ):
         part = "name" if location is Where.parameter_name else "description"
-        return param_key(data.command.qualified_name, data.name, part)
+        return param_keys(data.command.qualified_name, data.name, part)
     if isinstance(data, app_commands.Choice) and location is Where.choice_name:
-        return f"commands.choices.{data.value}"
-    return str(string.extras.get("key", string.message))
+        return (f"commands.choices.{data.value}",)
+    return (str(string.extras.get("key", string.message)),)
+
+
+def translation(
+    string: app_commands.locale_str, context: app_commands.TranslationContextTypes, lang: str
+) -> str | None:
+    """One string of the command tree in ``lang``, or None when the catalogue has none."""
+    text = first_defined(message_keys(string, context), lang)
+    data = context.data
+    command_description = context.location is Where.command_description
+    if text is None and command_description and isinstance(data, app_commands.Command):
+        kind = defaults_game(data.qualified_name)
+        if kind is not None:
+            text = cut(defaults_description(kind, lang), COMMAND_DESCRIPTION)
+    return text
 
 
 class CatalogueTranslator(app_commands.Translator):
@@ -47,7 +73,4 @@ class CatalogueTranslator(app_commands.Translator):
     ) -> str | None:
         if locale is not Locale.french:
             return None
-        try:
-            return t(message_key(string, context), "fr")
-        except MissingMessage:
-            return None
+        return translation(string, context, "fr")

@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot import daily, limits
 from bot.errors import UserError
 from bot.guild_settings import GuildSettingsService
-from bot.i18n import game_name, lang_of
+from bot.i18n import defaults_description, lang_of
 from bot.options import REFUTATION_OPTIONS, RESISTANCE_OPTIONS, OptionsSchema
 from bot.service import Actor
 from cogs.game_options import with_options
@@ -50,7 +50,7 @@ class SettingsCog(
 
         return app_commands.Command(
             name=kind,
-            description=limits.cut(f"Default options for new games of {game_name(kind)}", 100),
+            description=limits.cut(defaults_description(kind, "en"), limits.COMMAND_DESCRIPTION),
             callback=with_options(schema, "settings")(callback),
         )
 

@@ -147,6 +147,44 @@ def test_a_plugin_catalogue_is_loaded_under_its_kind(tmp_path: Path, clean_catal
         i18n.add_locales("quiz", tmp_path / "elsewhere")
 
 
+def test_a_plugin_games_settings_command_is_named_as_its_own_commands(
+    tmp_path: Path, clean_catalogue: Any
+) -> None:
+    """/settings quiz, made from the quiz's schema, has no catalogue key of its own (a plugin's
+    catalogue holds only its own commands): in French it is named as /quiz, and each option as
+    /quiz new names it, in the command and in a refusal; English, or no French name: the key."""
+    for lang in ("en", "fr"):
+        write(tmp_path, lang, "quiz.toml", 'game_name = "Quiz"\n')
+    write(
+        tmp_path,
+        "fr",
+        "commands.toml",
+        '[quiz]\nname = "devinette"\n[quiz.new]\n'
+        'params.rounds = { name = "manches", description = "Nombre de manches" }\n',
+    )
+    i18n.add_locales("quiz", tmp_path)
+    assert i18n.defaults_game("settings quiz") == "quiz"
+    assert i18n.param_name("settings quiz", "rounds", "fr") == "manches"
+    assert i18n.param_name("settings quiz", "rounds", "en") == "rounds"
+    assert i18n.param_name("settings quiz", "seconds", "fr") == "seconds"  # not in /quiz new
+    assert i18n.option_label("quiz", "rounds", "fr") == "manches"  # the listing's name
+    keys = i18n.param_keys("settings quiz", "rounds", "description")
+    assert i18n.first_defined(keys, "fr") == "Nombre de manches"
+    assert i18n.first_defined(i18n.command_keys("settings quiz"), "fr") == "devinette"
+    assert i18n.first_defined(i18n.command_keys("settings quiz", "description"), "fr") is None
+    assert i18n.defaults_description("quiz", "fr") == (
+        "Options par défaut des nouvelles parties de Quiz"
+    )
+    assert i18n.defaults_description("quiz", "en") == "Default options for new games of Quiz"
+    # The built-in games' defaults commands, and commands that set no game's defaults.
+    assert i18n.defaults_game("settings resistance") == "resistance"
+    assert i18n.defaults_game("settings refutation defaults") == "refutation"
+    for command in ("settings timezone", "settings refutation deck", "quiz new", "settings"):
+        assert i18n.defaults_game(command) is None, command
+    assert i18n.param_name("settings resistance", "vote_hours", "fr") == "heures_vote"
+    assert i18n.param_name("settings timezone", "zone", "fr") == "fuseau"
+
+
 @pytest.mark.parametrize(
     ("kind", "name", "text", "error"),
     [

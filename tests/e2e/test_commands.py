@@ -21,10 +21,7 @@ def walk(command: dict[str, Any], path: str) -> list[tuple[str, dict[str, Any]]]
     return found
 
 
-async def test_every_command_option_and_choice_is_localized_in_french(table: Any, bot: Any) -> None:
-    commands = table.sb.commands()
-    names = {c["name"] for c in commands}
-    assert {"resistance", "settings"} <= names
+def assert_all_in_french(commands: list[dict[str, Any]]) -> None:
     for command in commands:
         for path, item in walk(command, command["name"]):
             fr_name = (item.get("name_localizations") or {}).get("fr")
@@ -34,6 +31,30 @@ async def test_every_command_option_and_choice_is_localized_in_french(table: Any
                 assert (item.get("description_localizations") or {}).get("fr"), (
                     f"/{path} has no French description"
                 )
+
+
+async def test_every_command_option_and_choice_is_localized_in_french(table: Any, bot: Any) -> None:
+    commands = table.sb.commands()
+    names = {c["name"] for c in commands}
+    assert {"resistance", "settings"} <= names
+    assert_all_in_french(commands)
+
+
+async def test_a_plugin_games_commands_and_its_settings_are_localized_in_french(
+    table: Any,
+) -> None:
+    """The poll plugin's catalogue names only its own /poll commands; the /settings poll made
+    from its schema is French too: named as /poll, its options as /poll nouveau names them."""
+    from bot.harness import running_bot
+    from bot.plugins import builtin_plugins
+    from tests.e2e.poll_game.plugin import PLUGIN
+
+    async with running_bot(table.sb, table.url(), plugins=[*builtin_plugins(), PLUGIN]):
+        commands = table.sb.commands()
+        assert {"poll", "settings"} <= {c["name"] for c in commands}
+        settings = next(c for c in commands if c["name"] == "settings")
+        assert "poll" in {o["name"] for o in settings["options"]}
+        assert_all_in_french(commands)
 
 
 async def test_a_french_client_gets_french_answers(table: Any, bot: Any) -> None:

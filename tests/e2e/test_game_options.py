@@ -128,14 +128,31 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
             saved = await repo.get_guild_settings(s, table.guild.id)
         assert saved.game_defaults == {"poll": {"vote_hours": 2.0}}
         # In French: the poll's option by the name its own catalogue gives /poll nouveau's
-        # parameter; /settings poll's parameter has no French name (a plugin's catalogue holds
-        # only its own commands), so her client shows vote_hours there, and so does the refusal.
+        # parameter, in the listing, in the refusal and in the command her client shows (a
+        # plugin's catalogue holds only its own commands: /settings poll borrows /poll's name
+        # and /poll nouveau's parameter names, bot.i18n.param_keys).
         french = french_moderator(table)
         shown = (await game.slash(french, "settings show")).splitlines()
         listed = next(line for line in shown if line.startswith("Options par défaut de Sondage"))
         assert listed.endswith("\u00a0: `heures_vote` = 2"), listed
         refused = await game.slash(french, "settings poll", vote_hours=400)
-        assert "vote_hours doit être entre 0,0005 et 336 (vous avez donné 400)" in refused
+        assert "heures_vote doit être entre 0,0005 et 336 (vous avez donné 400)" in refused
+        assert "vote_hours" not in refused
+        async with bot.sessions() as s:
+            saved = await repo.get_guild_settings(s, table.guild.id)
+        assert saved.game_defaults == {"poll": {"vote_hours": 2.0}}
+        settings = table.sb.find_command("settings", table.guild)
+        command = next(o for o in settings["options"] if o["name"] == "poll")
+        assert command["name_localizations"] == {"fr": "sondage"}
+        assert command["description_localizations"] == {
+            "fr": "Options par défaut des nouvelles parties de Sondage"
+        }
+        assert command["description"] == "Default options for new games of Poll"
+        (option,) = command["options"]
+        assert option["name_localizations"] == {"fr": "heures_vote"}
+        assert option["description_localizations"] == {
+            "fr": "Heures pour répondre une fois le sondage lancé (24 par défaut)"
+        }
 
 
 def french_moderator(table: Any) -> Any:
