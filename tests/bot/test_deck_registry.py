@@ -4,7 +4,6 @@ games which started with it keep."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,10 @@ from bot.config import DeckSettings
 from bot.decks import DeckRegistry
 from bot.errors import UserError
 from bot.guild_settings import GuildSettingsService
-from bot.service import Actor, Services
+from bot.service import Actor
 from db.models import DeckContent, GuildDeck
 from games.refutation import default_deck_path
+from tests.bot.services import quiet_services
 from tests.db import queries
 
 pytestmark = pytest.mark.timeout(180)
@@ -43,7 +43,7 @@ async def never_read(limit: int) -> bytes:
 
 
 def service(sessions: Any, settings: DeckSettings) -> GuildSettingsService:
-    app = Services(sessions=sessions, courier=None, clock=None, rng=random.Random(1), defaults={})  # type: ignore[arg-type]
+    app = quiet_services(sessions)
     app.decks = DeckRegistry(settings)
     return GuildSettingsService(app)
 

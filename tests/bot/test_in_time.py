@@ -4,7 +4,6 @@ the per-game lock that a resolution and a click share."""
 from __future__ import annotations
 
 import asyncio
-import random
 from datetime import timedelta
 from typing import Any
 
@@ -14,12 +13,13 @@ from bot.clock import FakeClock
 from bot.errors import UserError
 from bot.resistance import ResistanceService
 from bot.scheduler import DeadlineScheduler
-from bot.service import Actor, Services
+from bot.service import Actor
 from db import repo
+from tests.bot.services import quiet_services
 
 
 async def setup(sessions: Any, clock: FakeClock) -> tuple[ResistanceService, int]:
-    app = Services(sessions=sessions, courier=None, clock=clock, rng=random.Random(1), defaults={})  # type: ignore[arg-type]
+    app = quiet_services(sessions, clock)
     async with sessions.begin() as s:
         game = await repo.create_game(
             s, kind="resistance", guild_id=1, channel_id=2, created_by=3, at=clock()

@@ -31,7 +31,9 @@ def test_the_builtin_games_are_registered_once_each() -> None:
     assert registry.kind_of_deadline("vote") is None
     for p in plugins:
         assert p.cog.startswith("cogs.") and p.buttons and p.views and p.events is not None
-        assert p.service.kind == p.kind  # type: ignore[attr-defined]
+        service = p.service  # a GameService subclass, called with the Services
+        assert isinstance(service, type) and issubclass(service, GameService)
+        assert service.kind == p.kind
 
 
 def test_a_registry_refuses_what_two_games_would_share() -> None:

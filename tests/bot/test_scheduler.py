@@ -5,19 +5,30 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TypedDict, Unpack
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.clock import FakeClock, utcnow
+from bot.clock import Clock, FakeClock, utcnow
 from bot.locks import GameLocks
-from bot.scheduler import AfterCommit, DeadlineScheduler, job_id, shard_owner
+from bot.scheduler import AfterCommit, DeadlineHandler, DeadlineScheduler, job_id, shard_owner
 from db import repo
 from db.models import Deadline
 
 Sessions = async_sessionmaker[AsyncSession]
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 GUILD = 1 << 22  # shard 1 of 2
+
+
+class SchedulerOptions(TypedDict, total=False):
+    """The options of a DeadlineScheduler a test may set (make_scheduler)."""
+
+    clock: Clock
+    owns: Callable[[int], bool]
+    sweep_seconds: float
+    window_seconds: float | None
+    game_lock: Callable[[int], asyncio.Lock] | None
 
 
 @dataclass
@@ -80,9 +91,11 @@ async def make_scheduler(
 ) -> AsyncIterator[Callable[..., DeadlineScheduler]]:
     made: list[DeadlineScheduler] = []
 
-    def make(**kw: object) -> DeadlineScheduler:
+    def make(
+        handler: DeadlineHandler = handler, **kw: Unpack[SchedulerOptions]
+    ) -> DeadlineScheduler:
         kw.setdefault("clock", clock)
-        scheduler = DeadlineScheduler(sessions, kw.pop("handler", handler), **kw)  # type: ignore[arg-type]
+        scheduler = DeadlineScheduler(sessions, handler, **kw)
         made.append(scheduler)
         return scheduler
 

@@ -6,23 +6,21 @@ which waits for that transaction and records every click once."""
 from __future__ import annotations
 
 import asyncio
-import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import discord
 import pytest
 from sqlalchemy import text
 
 from bench.seed import SeedGame, seed_games
 from bot.clock import FakeClock
-from bot.courier import Courier
 from bot.errors import UserError
 from bot.resistance import ResistanceService
-from bot.service import Actor, Services
+from bot.service import Actor
 from db import repo
 from db.direct import PostgresVotes
 from games.resistance.model import MissionChoice, TeamVote
+from tests.bot.services import quiet_services
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
@@ -34,16 +32,7 @@ async def running_game(db_url: str) -> SeedGame:
 
 
 def service(sessions: Any) -> ResistanceService:
-    clock = FakeClock(NOW)
-    app = Services(
-        sessions=sessions,
-        courier=Courier(discord.Client(intents=discord.Intents.none())),  # never started: no DM
-        clock=clock,
-        rng=random.Random(1),
-        defaults={},
-        vote_lanes=2,
-    )
-    return ResistanceService(app)
+    return ResistanceService(quiet_services(sessions, FakeClock(NOW), vote_lanes=2))
 
 
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)

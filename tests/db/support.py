@@ -14,7 +14,7 @@ import os
 import shutil
 import threading
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,22 +34,23 @@ def pg_url() -> str | None:
     return os.environ.get(PG_ENV) or None
 
 
-def run_in_thread(fn: Callable[[], Awaitable[T]]) -> T:
+def run_in_thread(fn: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run a coroutine to completion on a fresh loop in another thread (usable anywhere)."""
-    result: dict[str, Any] = {}
+    values: list[T] = []
+    errors: list[BaseException] = []
 
     def target() -> None:
         try:
-            result["value"] = asyncio.run(fn())  # type: ignore[arg-type]
+            values.append(asyncio.run(fn()))
         except BaseException as e:
-            result["error"] = e
+            errors.append(e)
 
     thread = threading.Thread(target=target)
     thread.start()
     thread.join()
-    if "error" in result:
-        raise result["error"]
-    return result["value"]  # type: ignore[no-any-return]
+    if errors:
+        raise errors[0]
+    return values[0]
 
 
 def _pg_dsn(url: str, database: str | None = None) -> str:

@@ -113,7 +113,9 @@ async def test_sqlite_writer_gate_opens_once_the_driver_has_committed(
 
     @event.listens_for(engine.sync_engine, "begin")
     def spy(conn: Connection) -> None:  # after the engine's own begin hook
-        driver = conn.connection.dbapi_connection._connection  # type: ignore[union-attr]
+        adapted = conn.connection.dbapi_connection
+        assert adapted is not None
+        driver = adapted._connection
         if getattr(driver, "spied", False):
             return
         for name in ("commit", "rollback"):  # aiosqlite's, in the driver's thread

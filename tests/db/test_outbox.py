@@ -29,7 +29,8 @@ async def test_effects_are_numbered_per_game_with_unique_keys(sessions: Sessions
         assert [r.seq for r in await repo.effects_of(s, b)] == [1]
         keys = [r.key for r in rows + await repo.effects_of(s, b)]
         assert len(set(keys)) == 4
-        assert (await queries.next_effect(s, a)).seq == 1  # type: ignore[union-attr]
+        effect = await queries.next_effect(s, a)
+        assert effect is not None and effect.seq == 1
         assert sorted(await repo.pending_effect_games(s)) == [(a, 1), (b, 1)]
 
 

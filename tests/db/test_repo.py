@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -14,16 +15,24 @@ Sessions = async_sessionmaker[AsyncSession]
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 
 
-async def new_game(sessions: Sessions, *, channel_id: int = 100, **kw: object) -> int:
+async def new_game(
+    sessions: Sessions,
+    *,
+    channel_id: int = 100,
+    guild_id: int = 1,
+    thread_id: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> int:
     async with sessions.begin() as s:
         game = await repo.create_game(
             s,
-            kind=str(kw.pop("kind", "resistance")),
-            guild_id=int(kw.pop("guild_id", 1)),  # type: ignore[call-overload]
+            kind="resistance",
+            guild_id=guild_id,
             channel_id=channel_id,
             created_by=42,
+            thread_id=thread_id,
+            options=options,
             at=T0,
-            **kw,  # type: ignore[arg-type]
         )
         return game.id
 
@@ -86,8 +95,10 @@ async def test_one_active_game_per_channel_or_thread(sessions: Sessions) -> None
     with pytest.raises(repo.ChannelBusy):
         await new_game(sessions, channel_id=500, thread_id=501)
     async with sessions.begin() as s:
-        assert (await repo.active_game_in_channel(s, 501)).id == post_a  # type: ignore[union-attr]
-        assert (await repo.active_game_in_channel(s, 502)).id == post_b  # type: ignore[union-attr]
+        game_a = await repo.active_game_in_channel(s, 501)
+        game_b = await repo.active_game_in_channel(s, 502)
+        assert game_a is not None and game_a.id == post_a
+        assert game_b is not None and game_b.id == post_b
         assert await repo.active_game_in_channel(s, 500) is None
         # once the game ends, the channel is free again
         game = await repo.get_game(s, first, for_update=True)

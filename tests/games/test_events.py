@@ -124,7 +124,7 @@ def test_events_are_read_with_match() -> None:
 def test_events_are_frozen() -> None:
     event = LeaderChanged(leader=2, previous=1)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        event.leader = 3  # type: ignore[misc]
+        event.leader = 3  # type: ignore[misc]  # assigning a frozen field is what is tested
 
 
 PROPOSAL = dict.fromkeys(["proposal", "mission", "attempt", "leader"], 1)

@@ -147,8 +147,9 @@ async def test_autosharded_client_routes_guilds_to_shards(
         assert client.shard_count == 2
         assert sorted(client.shards) == [0, 1]
         assert sb.shard_ids_for(g0) == [0] and sb.shard_ids_for(g1) == [1]
-        assert client.get_guild(g0.id).shard_id == 0  # type: ignore[union-attr]
-        assert client.get_guild(g1.id).shard_id == 1  # type: ignore[union-attr]
+        first, second = client.get_guild(g0.id), client.get_guild(g1.id)
+        assert first is not None and first.shard_id == 0
+        assert second is not None and second.shard_id == 1
 
         assert await (await sb.slash(alice, "ping", channel=t0)).reply() == "pong from shard 0"
         assert await (await sb.slash(alice, "ping", channel=t1)).reply() == "pong from shard 1"

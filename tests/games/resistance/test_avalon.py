@@ -227,7 +227,7 @@ def test_morgana_needs_percival_without_a_count() -> None:
 
 @pytest.mark.parametrize("flag", [*FLAGS, "lady_of_the_lake"])
 def test_avalon_options_refused_in_a_classic_game(flag: str) -> None:
-    options = Options(**{flag: True})  # type: ignore[arg-type]
+    options = Options.from_dict({flag: True})
     with pytest.raises(AvalonOnly) as info:
         Resistance.setup(make_players(5), random.Random(0), options)
     assert info.value.params == {"option": flag}

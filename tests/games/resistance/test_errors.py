@@ -19,6 +19,7 @@ from games.resistance import (
     Player,
     Resistance,
     TeamVote,
+    Variant,
     apply_action,
     can_apply,
     verify_action,
@@ -235,13 +236,13 @@ SETUP_CASES: list[tuple[str, dict[str, Any], Options, int]] = [
     (
         "morgana_needs_percival",
         {},
-        Options(variant="avalon", morgana=True),  # type: ignore[arg-type]
+        Options(variant=Variant.AVALON, morgana=True),
         7,
     ),
     (
         "too_many_evil_roles",
         {"roles": 3, "spies": 2, "count": 6, "needed": 7},
-        Options(variant="avalon", mordred=True, oberon=True),  # type: ignore[arg-type]
+        Options(variant=Variant.AVALON, mordred=True, oberon=True),
         6,
     ),
 ]

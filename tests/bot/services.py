@@ -1,0 +1,27 @@
+"""The application's Services for a test that drives a service directly, without Discord."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.clock import Clock, FakeClock
+from bot.courier import Courier
+from bot.service import Services
+
+
+def quiet_services(
+    sessions: async_sessionmaker[AsyncSession], clock: Clock | None = None, *, vote_lanes: int = 1
+) -> Services:
+    """Services that send nothing: a courier whose client is never started (no DM), the given
+    clock (else a FakeClock), a seeded random generator and no server defaults."""
+    return Services(
+        sessions=sessions,
+        courier=Courier(discord.Client(intents=discord.Intents.none())),
+        clock=clock or FakeClock(),
+        rng=random.Random(1),
+        defaults={},
+        vote_lanes=vote_lanes,
+    )
