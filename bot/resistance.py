@@ -411,7 +411,9 @@ class ResistanceService(AvalonSteps, GameService):
         written) when a game of the batch closes early once every vote is in (that check reads
         the whole game in the same transaction: SQLAlchemy's path does it), or when the direct
         path cannot begin (SQLite's lock held by another process past ``busy_timeout``, the
-        PostgreSQL connection lost: that path waits, or reconnects)."""
+        PostgreSQL connection lost: that path waits, or reconnects). On PostgreSQL a batch
+        checked against heads as last read that finds one changed (:class:`Stale`) is checked
+        again once against a fresh read."""
         game_ids = [r.game_id for r in batch]
         for _ in range(2):  # once more when a head, as it was last read, changed (Stale)
             try:
@@ -425,6 +427,7 @@ class ResistanceService(AvalonSteps, GameService):
     async def record_votes_once(
         self, direct: DirectVotes, batch: list[VoteRequest], game_ids: list[int]
     ) -> _Done | None:
+        """One attempt of :meth:`record_votes_direct`."""
         async with direct.transaction(game_ids, VOTE, [r.actor.id for r in batch]) as (
             tx,
             heads,

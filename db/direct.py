@@ -400,7 +400,9 @@ def _rollback(conn: sqlite3.Connection) -> None:
 # status, version of the state, options, the earliest open deadline, the ballots and locales)
 # the UPSERT and the locale UPDATE. Otherwise, or when another transaction holds a head's lock,
 # nothing is written and the batch goes through SQLAlchemy (which waits for the lock).
-_PG_READS = """
+# What a batch reads: the heads (``h``, locked when ``{lock}`` says so) and the clickers'
+# ballots and locales (``b``).
+_PG_HEADS_BALLOTS = """
 h AS (
   SELECT g.id, g.status, g.version, g.created_at, g.guild_id, g.options::text AS options,
     (SELECT min(d.due_at) FROM deadlines d
@@ -410,12 +412,17 @@ h AS (
   SELECT p.game_id, p.user_id, p.locale, v.round_key, v.kind, v.value FROM players p
   LEFT OUTER JOIN votes v ON v.game_id = p.game_id AND v.user_id = p.user_id
   WHERE p.game_id = ANY($3::integer[]) AND p.user_id = ANY($4::bigint[])
-), f AS (
+)"""
+# ... and the fingerprint of all of it (``f``).
+_PG_READS = (
+    _PG_HEADS_BALLOTS
+    + """, f AS (
   SELECT md5(
     coalesce((SELECT string_agg(h::text, ';' ORDER BY h.id) FROM h), '') || '|'
     || coalesce((SELECT string_agg(b::text, ';' ORDER BY b.game_id, b.user_id, b.round_key, b.kind)
                  FROM b), '')) AS fp
 )"""
+)
 _PG_READ = (
     "WITH"
     + _PG_READS.format(lock="")
@@ -464,8 +471,8 @@ _PG_WRITE = (
 # and the batch is checked again against a fresh read (:class:`Stale`).
 _PG_WRITE_KNOWN = (
     "WITH"
-    + _PG_READS.format(lock=" FOR UPDATE OF g NOWAIT").split("), f AS (")[0]
-    + """), ok AS (
+    + _PG_HEADS_BALLOTS.format(lock=" FOR UPDATE OF g NOWAIT")
+    + """, ok AS (
   SELECT count(*) = cardinality($3::integer[]) AND coalesce(bool_and(md5(h::text) = e.fp), false)
     AS same
   FROM h JOIN unnest($3::integer[], $5::text[]) AS e(id, fp) ON e.id = h.id
@@ -541,8 +548,8 @@ class PostgresTransaction(VoteTransaction):
             )
         except asyncpg.LockNotAvailableError as exc:  # another transaction holds a head
             raise Unavailable(str(exc)) from exc
-        except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            if not isinstance(exc, TimeoutError | OSError) and not _lost(exc):
+        except Exception as exc:
+            if not _lost(exc):
                 raise
             _terminate(self._conn)
             raise Unavailable(str(exc)) from exc
@@ -633,11 +640,8 @@ class PostgresVotes(DirectVotes):
             if not all(known):
                 self.reads += 1
                 rows = await conn.fetch(_PG_READ, *args)
-        except (TimeoutError, OSError) as exc:
-            _terminate(conn)
-            raise Unavailable(str(exc)) from exc
         except Exception as exc:
-            if type(exc).__module__.startswith("asyncpg") and _lost(exc):
+            if _lost(exc):
                 _terminate(conn)
                 raise Unavailable(str(exc)) from exc
             if conn is not None:
@@ -702,7 +706,12 @@ def _utc(when: datetime) -> datetime:
 
 
 def _lost(exc: BaseException) -> bool:
-    """Whether an asyncpg error says the connection is gone (not a refused statement)."""
+    """Whether an error says the connection is gone or unreachable (a timeout, a socket error,
+    asyncpg's lost connection), not a refused statement."""
+    if isinstance(exc, TimeoutError | OSError):
+        return True
+    if not type(exc).__module__.startswith("asyncpg"):
+        return False
     import asyncpg
 
     lost = (
