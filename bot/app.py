@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from bot import metrics
+from bot import metrics, names
 from bot.bounds import enforce_bounds
 from bot.clock import Clock, utcnow
 from bot.config import Settings
@@ -211,6 +211,7 @@ class GameBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         # What start-up loaded (modules, caches, commands) lives as long as the process: keep
         # it out of the cyclic GC's full collections, which otherwise stall the loop under load.
+        names.load_collation()
         gc.collect()
         gc.freeze()
         log.info(
