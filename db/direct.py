@@ -394,7 +394,10 @@ def _rollback(conn: sqlite3.Connection) -> None:
 # the writes and ``COMMIT`` were five, each a wait for the server and then for the event loop,
 # which is busy at load; pg_stat_activity showed the connection "idle in transaction" most of
 # the time). The first reads the heads and the clickers' ballots and locales in one statement,
-# with a fingerprint of all of it; the clicks are checked in Python (the rules); the second is
+# with a fingerprint of all of it, and the games' states (in the same snapshot as the heads:
+# a read is most often a game's first batch since its state changed, which the service has
+# not parsed yet; a third trip for it was the slowest click of each game); the clicks are
+# checked in Python (the rules); the second is
 # one statement, committed on its own: the heads locked in id order ``FOR UPDATE NOWAIT``, the
 # fingerprint computed again, and only when it is the same (nothing the checks read changed:
 # status, version of the state, options, the earliest open deadline, the ballots and locales)
@@ -433,7 +436,10 @@ UNION ALL
 SELECT 1, b.game_id, NULL, NULL, NULL, NULL, NULL, NULL,
   b.user_id, b.locale, b.round_key, b.kind, b.value FROM b
 UNION ALL
-SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, f.fp FROM f"""
+SELECT 2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, f.fp FROM f
+UNION ALL
+SELECT 3, g.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, g.state::text
+FROM games g WHERE g.id = ANY($3::integer[])"""
 )
 # The writes of both: only when ``ok.same`` ($6: the time; the votes' and locales' columns).
 _PG_WRITES = """
@@ -502,14 +508,22 @@ class PostgresTransaction(VoteTransaction):
 
     def __init__(
         self,
+        votes: PostgresVotes,
         conn: Any,
         args: tuple[str, str, list[int], list[int]],
         heads: dict[int, Head],
         fingerprint: str,
+        states: dict[int, str | None] | None = None,
     ) -> None:
-        self._conn, self._args, self._heads, self._fp = conn, args, heads, fingerprint
+        self._votes, self._conn, self._args = votes, conn, args
+        self._heads, self._fp = heads, fingerprint
+        #: the games' states as the read found them (the text, parsed only when asked for)
+        self._states = states or {}
 
     async def game_states(self, game_ids: Sequence[int]) -> dict[int, Any]:
+        if all(gid in self._states for gid in game_ids):  # read with the heads: no trip
+            return {gid: _pg_json(self._states[gid]) for gid in game_ids}
+        self._votes.state_reads += 1
         rows = await self._conn.fetch(_PG_STATES, list(game_ids))
         for gid, version, created_at, _ in rows:
             head = self._heads.get(gid)
@@ -577,8 +591,8 @@ class PostgresKnownTransaction(PostgresTransaction):
         fingerprints: list[str],
         on_record: Ballots,
     ) -> None:
-        super().__init__(conn, args, heads, "")
-        self._votes, self._fps, self._on_record = votes, fingerprints, on_record
+        super().__init__(votes, conn, args, heads, "")
+        self._fps, self._on_record = fingerprints, on_record
 
     def stale(self) -> Stale:
         self._votes.forget(self._heads)
@@ -616,8 +630,9 @@ class PostgresVotes(DirectVotes):
         self._busy: set[Any] = set()
         #: each game's head as last read, with its fingerprint (``md5(h::text)``)
         self._known: dict[int, tuple[Head, str]] = {}
-        #: the batches' reads, and the writes without a read (for the tests)
-        self.reads = self.known_writes = 0
+        #: the batches' reads, the writes without a read, and the states read on their own
+        #: (for the tests)
+        self.reads = self.known_writes = self.state_reads = 0
 
     def forget(self, game_ids: Iterable[int]) -> None:
         for gid in game_ids:
@@ -666,6 +681,7 @@ class PostgresVotes(DirectVotes):
                 heads = {}
                 ballot_rows = []
                 fingerprint = ""
+                states: dict[int, str | None] = {}
                 if len(self._known) > self.KNOWN:
                     self._known.clear()
                 for part, gid, status, version, created, guild, opt, due, *ballot in rows:
@@ -675,9 +691,11 @@ class PostgresVotes(DirectVotes):
                         self._known[gid] = (head, ballot[-1])
                     elif part == 1:
                         ballot_rows.append((gid, *ballot))
-                    else:
+                    elif part == 2:
                         fingerprint = ballot[-1]
-                tx = PostgresTransaction(conn, args, heads, fingerprint)
+                    else:
+                        states[gid] = ballot[-1]
+                tx = PostgresTransaction(self, conn, args, heads, fingerprint, states)
                 yield (tx, heads, *_ballots(ballot_rows))
         finally:
             self._busy.discard(conn)

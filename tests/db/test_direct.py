@@ -282,18 +282,29 @@ async def test_postgresql_a_known_head_is_written_in_one_statement_if_unchanged(
 async def test_postgresql_reads_a_state_only_of_the_version_it_checks(
     engine: AsyncEngine, sessions: Sessions
 ) -> None:
-    """A state saved between the batch's read and the read of the state is not returned under
-    the older version (the service caches parsed states by version): Unavailable."""
+    """The read returns the games' states with their heads, in one snapshot: no statement of
+    its own. A batch without a read (its heads as last read) reads a state on its own, and one
+    saved since those heads is not returned under their older version (the service caches
+    parsed states by version): Unavailable."""
     direct = open_direct_votes(engine)
     assert isinstance(direct, PostgresVotes)
     game_id, _ = await two_games(sessions)
+    async with sessions.begin() as s:
+        await s.execute(
+            text("UPDATE games SET state = '{\"round\": 1}' WHERE id = :g"), {"g": game_id}
+        )
     try:
-        async with direct.transaction([game_id], "rs_vote", [11]) as (tx, _, _, _):
-            assert await tx.game_states([game_id]) == {game_id: None}
+        async with direct.transaction([game_id], "rs_vote", [11]) as (tx, heads, _, _):
             async with sessions.begin() as s:
                 await s.execute(text(CHANGES["the state saved"]), {"g": game_id})
+            # as the read found it, with the head it checks against
+            assert await tx.game_states([game_id]) == {game_id: {"round": 1}}
+            assert (heads[game_id].version, direct.reads, direct.state_reads) == (0, 1, 0)
+        async with direct.transaction([game_id], "rs_vote", [11]) as (tx, heads, _, _):
+            assert tx.known and heads[game_id].version == 0  # as last read: no read
             with pytest.raises(Unavailable):
                 await tx.game_states([game_id])
+            assert (direct.reads, direct.state_reads) == (1, 1)
     finally:
         await direct.close()
 
