@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
 import re
 import time
@@ -119,6 +120,14 @@ LOOP_LAG = Histogram(
     registry=REGISTRY,
     buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
 )
+GC_PAUSE = Histogram(
+    "pbp_gc_pause_seconds",
+    "How long each collection of Python's cyclic garbage collector stopped the process, by "
+    "generation (2: a full collection, which walks every object not frozen at start)",
+    ["generation"],
+    registry=REGISTRY,
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1),
+)
 READY = Gauge("pbp_ready", "1 once the bot is ready (as /healthz answers 200)", registry=REGISTRY)
 
 CLICK_KIND = re.compile(r"^([a-z]+(?::[a-z]+)?)")
@@ -198,9 +207,34 @@ _RATE_LOGGERS = ("discord.http", "discord.webhook.async_")
 _rate_counter = _RateLimitCounter()
 
 
+class _GcTimer:
+    """Times each garbage collection (``gc.callbacks``): a full collection stops every click
+    at once, and its length says how much of the heap it walked."""
+
+    def __init__(self) -> None:
+        self._started = 0.0
+        # made here, not in the callback: a collection may start inside prometheus-client's
+        # locked creation of a child (an allocation), and its lock is not reentrant
+        self._children = [GC_PAUSE.labels(str(g)) for g in range(3)]
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self._children[info["generation"]].observe(time.perf_counter() - self._started)
+
+
+_gc_timer: _GcTimer | None = None
+
+
 def instrument() -> None:
-    """Time interaction callbacks and count 429s (in the calling task's context and those it
-    creates: call it from the bot's start, before the gateway connects)."""
+    """Time interaction callbacks and garbage collections, and count 429s (the callbacks in
+    the calling task's context and those it creates: call it from the bot's start, before
+    the gateway connects)."""
+    global _gc_timer
+    if _gc_timer is None:
+        _gc_timer = _GcTimer()
+        gc.callbacks.append(_gc_timer)
     if not isinstance(webhook_async.async_context.get(), _AckTimer):
         # discord.py leaves AsyncWebhookAdapter.__init__ unannotated (it takes no argument).
         webhook_async.async_context.set(_AckTimer())  # type: ignore[no-untyped-call]

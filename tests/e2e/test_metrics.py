@@ -4,6 +4,7 @@ clicks, votes, deadlines, answers and 429s move the counters (through the sandbo
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
 from dataclasses import replace
 from typing import Any
@@ -12,10 +13,11 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot import metrics
 from bot.app import GameBot
 from bot.config import MetricsSettings, load_settings
 from bot.harness import running_bot, sandbox_settings
-from bot.metrics import MetricsServer, click_kind
+from bot.metrics import REGISTRY, MetricsServer, click_kind
 from db.engine import make_engine
 from tests.e2e.play import RESULT_MARKERS, Game
 
@@ -35,6 +37,7 @@ EXPECTED = {
     "pbp_effect_delivery_failures": set(),
     "pbp_discord_rate_limited": {"scope"},
     "pbp_event_loop_lag_seconds": set(),
+    "pbp_gc_pause_seconds": {"generation"},
     "pbp_ready": set(),
 }
 
@@ -98,6 +101,21 @@ def test_metrics_port_in_the_config(tmp_path: Any) -> None:
     path.write_text("[metrics]\nport = 70000\n", encoding="utf-8")
     with pytest.raises(Exception, match=r"\[metrics\] port"):
         load_settings(path, env={})
+
+
+def test_each_garbage_collection_is_timed_by_generation() -> None:
+    metrics.instrument()
+    metrics.instrument()  # once: not two timers
+
+    def count(generation: int) -> float:
+        labels = {"generation": str(generation)}
+        return REGISTRY.get_sample_value("pbp_gc_pause_seconds_count", labels) or 0.0
+
+    for generation in (0, 2):
+        before = count(generation)
+        gc.collect(generation)
+        # at least this one (reading the registry allocates: a young collection may follow)
+        assert before + 1 <= count(generation) <= before + 3
 
 
 def test_click_kind_is_the_custom_id_prefix() -> None:
