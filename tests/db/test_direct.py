@@ -326,11 +326,14 @@ async def test_postgresql_plans_each_vote_statement_once(
             async with direct.transaction([game_id], "rs_vote", [11]) as (tx, _, _, _):
                 vote = [(game_id, "p1", "team", 11, ("accept", "reject")[i % 2])]
                 await tx.write_and_commit(vote, [], T0)
-        conn = await direct._connection()
-        plans = await conn.fetchrow(
-            "SELECT sum(custom_plans) AS custom, sum(generic_plans) AS generic"
-            " FROM pg_prepared_statements"
-        )
+        conn = await direct._connection()  # the one the batches ran on, out of the pool
+        try:
+            plans = await conn.fetchrow(
+                "SELECT sum(custom_plans) AS custom, sum(generic_plans) AS generic"
+                " FROM pg_prepared_statements"
+            )
+        finally:
+            await conn.close()
         assert (plans["custom"], plans["generic"] > 8) == (0, True)
     finally:
         await direct.close()
