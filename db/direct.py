@@ -496,7 +496,11 @@ APP = "pbp-votes"
 #: at every execution (their arrays make a custom plan look better than the generic one): on
 #: an idle machine 1.0-1.1 ms a statement, 0.3-0.6 ms with the generic plan, which seeks by
 #: the same indexes.
-VOTES_SETTINGS = {"application_name": APP, "plan_cache_mode": "force_generic_plan"}
+VOTES_SETTINGS = {
+    "application_name": APP,
+    "plan_cache_mode": "force_generic_plan",
+    "enable_seqscan": "off",
+}
 
 
 def _pg_json(value: Any) -> Any:
