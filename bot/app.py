@@ -195,6 +195,11 @@ class GameBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         if self.settings.discord.sync_commands and self.syncs_commands():
             await self.sync_commands()
+        for kind, service in self.services.items():
+            try:
+                await service.open()
+            except Exception as exc:  # the first click opens it then
+                log.warning("service %s: could not open its connection at start: %s", kind, exc)
         await self.dispatcher.start()
         # The overdue deadlines are resolved while the bot connects; their games stay locked
         # (no click or action on them is handled) until they are (bot/scheduler.py).

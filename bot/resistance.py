@@ -363,6 +363,11 @@ class ResistanceService(AvalonSteps, GameService):
             self._direct = open_direct_votes(bind) if isinstance(bind, AsyncEngine) else None
         return self._direct
 
+    async def open(self) -> None:
+        direct = self.direct_votes()
+        if direct is not None:
+            await direct.open()
+
     async def shutdown(self) -> None:
         if self._direct:
             await self._direct.close()

@@ -218,6 +218,11 @@ class GameService(ABC):
     def __init__(self, app: Services) -> None:
         self.app = app
 
+    async def open(self) -> None:
+        """Open what the service keeps of its own before the first click (the bot is
+        starting). An optional hook: nothing by default; a failure is logged, not fatal."""
+        return None
+
     async def shutdown(self) -> None:
         """Release what the service holds of its own (the bot is closing). An optional hook:
         nothing by default."""

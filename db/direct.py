@@ -164,6 +164,11 @@ class DirectVotes:
         :class:`Unavailable` when it could not begin."""
         raise NotImplementedError
 
+    async def open(self) -> None:
+        """Open the connection and prepare the batch's statements before the first click,
+        which would otherwise wait for them. Optional: the first batch opens what is not."""
+        return None
+
     async def close(self) -> None:
         raise NotImplementedError
 
@@ -650,6 +655,23 @@ class PostgresVotes(DirectVotes):
         import asyncpg  # the postgres extra: present wherever a PostgreSQL URL works
 
         return await asyncpg.connect(**self.connect_args)
+
+    async def open(self) -> None:
+        # The first batch waited 20 ms for the connection and its statements' preparation (at
+        # 650 clicks/s, 13 clicks queued behind it). Each statement runs once on no game: it
+        # reads nothing and writes nothing (no fingerprint is the empty string).
+        conn = await self._connection()
+        try:
+            empty: tuple[str, str, list[int], list[int]] = ("", DeadlineStatus.OPEN.value, [], [])
+            await conn.fetch(_PG_READ, *empty)
+            for statement in (_PG_WRITE, _PG_WRITE_KNOWN):
+                fingerprint: str | list[str] = "" if statement is _PG_WRITE else []
+                await conn.fetch(statement, *empty, fingerprint, datetime.now(UTC), *[[]] * 8)
+            await conn.fetch(_PG_STATES, [])
+        except BaseException:
+            _terminate(conn)
+            raise
+        self._idle.append(conn)
 
     @contextlib.asynccontextmanager
     async def transaction(

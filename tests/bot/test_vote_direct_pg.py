@@ -131,3 +131,27 @@ async def test_a_refusal_is_checked_against_a_fresh_read(db_url: str, sessions: 
         assert refused.value.key == "common.error.too_late"
     finally:
         await rs.shutdown()
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_the_vote_connection_is_opened_before_the_first_click(
+    db_url: str, sessions: Any
+) -> None:
+    """The bot opens each service at start (bot/app.py setup_hook): the vote connection is
+    there, its statements prepared, and the first click runs on it."""
+    game = await running_game(db_url)
+    rs = service(sessions)
+    try:
+        await rs.open()
+        direct = rs.direct_votes()
+        assert isinstance(direct, PostgresVotes)
+        (conn,) = direct._idle
+        assert direct.reads == 0
+        voter = game.players[0][0]
+        at = NOW + timedelta(minutes=1)
+        await rs.vote(Actor(voter, "p", "en", at=at), 1, None, TeamVote.ACCEPT)
+        assert (direct.reads, direct._idle) == (1, [conn])
+        async with sessions.begin() as s:
+            assert await repo.votes_for(s, 1, "p1", "team") == {voter: "accept"}
+    finally:
+        await rs.shutdown()

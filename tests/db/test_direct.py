@@ -19,6 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from db import repo
 from db.direct import (
     _PG_READ,
+    _PG_STATES,
+    _PG_WRITE,
     _PG_WRITE_KNOWN,
     APP,
     PostgresVotes,
@@ -612,4 +614,33 @@ async def test_postgresql_vote_plans_seek_by_index_when_made_on_small_tables(
         assert "players" in await scans(conn)
     finally:
         await conn.close()
+        await direct.close()
+
+
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)
+async def test_postgresql_vote_connection_is_ready_before_the_first_click(
+    engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """open() (at the bot's start) connects and prepares the batch's four statements, writing
+    nothing; the first batch then runs on that connection, without preparing anything."""
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, PostgresVotes)
+    game_id, _ = await two_games(sessions)
+    statements = {_PG_READ, _PG_WRITE, _PG_WRITE_KNOWN, _PG_STATES}
+    try:
+        await direct.open()
+        assert direct.reads == 0
+        (conn,) = direct._idle
+        prepared = await conn.fetch("SELECT statement FROM pg_prepared_statements")
+        assert statements <= {row["statement"] for row in prepared}
+        async with sessions() as s:
+            rows = await queries.vote_rows(s, game_id)
+            assert [(v.user_id, v.value, v.seq) for v in rows] == [(11, "accept", 1)]
+        async with direct.transaction([game_id], "rs_vote", [12]) as (tx, heads, _, _):
+            assert list(heads) == [game_id]
+            await tx.write_and_commit([(game_id, "p1", "team", 12, "reject")], [], T0)
+        assert direct._idle == [conn]
+        again = await conn.fetch("SELECT statement FROM pg_prepared_statements")
+        assert len(again) == len(prepared)
+    finally:
         await direct.close()
