@@ -1102,9 +1102,42 @@ def _cell(res: dict[str, Any], scenario: str, key: str) -> str:
     return "—" if value is None else str(value)
 
 
+#: The bench's own loop lag in a burst (ms) past which the machine, not the bot, sets the tail:
+#: on a quiet machine the sandbox lags 4-8 ms at 650 clicks/s, whoever answers the clicks.
+NOISY_LAG_MS = 15.0
+
+
+def noise(results: dict[str, Any]) -> str | None:
+    """A warning when the bench's own event loop (the sandbox that stamps every answer) lagged
+    past :data:`NOISY_LAG_MS` in a repetition of the headline's bursts: each answer is then
+    stamped that much late, the floor's as much as the bot's, and the p99s and their ratios
+    measure the machine's stalls more than the bot (this does not change any figure)."""
+    g = max(results["games"]) if results["games"] else 0
+    worst: dict[str, float] = {}
+    for name, res in results["backends"].items():
+        load = res.get(f"load-{g}") if isinstance(res, dict) else None
+        if not isinstance(load, dict):
+            continue
+        runs = load.get("runs") or [load]
+        lags = [r.get("bench_loop_lag_max_ms") for r in runs]
+        numbers = [x for x in lags if isinstance(x, int | float)]
+        if numbers:
+            worst[name] = max(numbers)
+    noisy = {name: lag for name, lag in worst.items() if lag > NOISY_LAG_MS}
+    if not noisy:
+        return None
+    each = ", ".join(f"{name} {lag:g} ms" for name, lag in worst.items())
+    return (
+        f"  NOISY MACHINE: the bench's own loop lagged up to {each} in these bursts "
+        f"(quiet: under {NOISY_LAG_MS:g} ms); its answers were stamped that late, so these p99s "
+        "and ratios measure the machine's stalls more than the bot: run again on a quiet machine"
+    )
+
+
 def headline(results: dict[str, Any]) -> str:
     """Per backend, the bot's confirmation p50/p95/p99 and its ratio to the floor's, with the
-    acknowledgement figures beside them (the largest G, median of the repetitions)."""
+    acknowledgement figures beside them (the largest G, median of the repetitions), and a
+    warning when the machine was too noisy for them to mean much (:func:`noise`)."""
     b = results["backends"]
     g = max(results["games"]) if results["games"] else 0
     summ = results.get("summary") or {}
@@ -1139,6 +1172,9 @@ def headline(results: dict[str, Any]) -> str:
             f"| capacity {cap} clicks/s" if cap is not None else "",
         ]
         lines.append(" ".join(p for p in parts if p))
+    warning = noise(results)
+    if warning is not None:
+        lines.append(warning)
     return "\n".join(lines)
 
 
