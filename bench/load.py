@@ -1105,7 +1105,8 @@ def _cell(res: dict[str, Any], scenario: str, key: str) -> str:
 
 
 #: The bench's own loop lag in a burst (ms) past which the machine, not the bot, sets the tail:
-#: on a quiet machine the sandbox lags 4-8 ms at 650 clicks/s, whoever answers the clicks.
+#: on a quiet machine the sandbox lags 3-9 ms at 650 clicks/s, whoever answers the clicks
+#: (more with PostgreSQL on the same cores, up to about 20 ms on the nights measured).
 NOISY_LAG_MS = 15.0
 
 
@@ -1113,7 +1114,7 @@ def noise(results: dict[str, Any]) -> str | None:
     """A warning when the bench's own event loop (the sandbox that stamps every answer) lagged
     past :data:`NOISY_LAG_MS` in a repetition of the headline's bursts: each answer is then
     stamped that much late, the floor's as much as the bot's, and the p99s and their ratios
-    measure the machine's stalls more than the bot (this does not change any figure)."""
+    measure the machine's stalls as much as the bot (this does not change any figure)."""
     g = max(results["games"]) if results["games"] else 0
     worst: dict[str, float] = {}
     for name, res in results["backends"].items():
@@ -1132,7 +1133,7 @@ def noise(results: dict[str, Any]) -> str | None:
     return (
         f"  NOISY MACHINE: the bench's own loop lagged up to {each} in these bursts "
         f"(quiet: under {NOISY_LAG_MS:g} ms); its answers were stamped that late, so these p99s "
-        "and ratios measure the machine's stalls more than the bot: run again on a quiet machine"
+        "and ratios measure the machine's stalls as much as the bot: run again on a quiet machine"
     )
 
 
