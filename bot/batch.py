@@ -5,9 +5,7 @@ queues for the one write lock, held across each statement's trip to the database
 clicks drained at the rate of those trips, whatever the offered rate. Here one writer task
 takes everything queued, writes it in one short transaction, and only once that transaction
 has committed answers each request (so a confirmed vote is a committed vote). Alone, a
-request is written at once, in its own task: there is no waiting for a batch to fill, and no
-turn of the loop through a writer task and a future (on SQLite, whose vote transaction never
-waits, every click that finds the writer idle is written so).
+request is written at once: there is no waiting for a batch to fill.
 
 With ``lanes`` > 1 the requests are spread over that many writers by ``lane(request)`` (a game
 id: each game always in the same lane, so the lanes' batches hold disjoint games): one lane's
@@ -47,8 +45,6 @@ class GroupCommit(Generic[R, T]):
         self._lane = lane
         self._queues: list[list[tuple[R, asyncio.Future[T]]]] = []
         self._tasks: list[asyncio.Task[None] | None] = []
-        #: lanes whose batch is being written in a requester's own task (:meth:`_write_now`)
-        self._busy: list[bool] = []
         self.set_lanes(lanes)
         #: batches written and requests in them (for the metrics and the tests)
         self.batches = 0
@@ -62,46 +58,20 @@ class GroupCommit(Generic[R, T]):
         """Spread the requests over ``lanes`` writers (before the first request)."""
         if lanes < 1 or (lanes > 1 and self._lane is None):
             raise ValueError("lanes: at least 1, and more than 1 needs lane()")
-        if any(self._queues) or any(self._writing(i) for i in range(len(self._queues))):
+        if any(self._queues) or any(t is not None and not t.done() for t in self._tasks):
             raise RuntimeError("lanes are set before the first request")
         self._queues = [[] for _ in range(lanes)]
         self._tasks = [None] * lanes
-        self._busy = [False] * lanes
 
     async def submit(self, request: R) -> T:
         """Queue ``request``; its result once the batch that holds it has committed."""
-        i = self._lane(request) % len(self._queues) if self._lane is not None else 0
-        if not self._queues[i] and not self._writing(i):
-            return await self._write_now(i, request)
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        i = self._lane(request) % len(self._queues) if self._lane is not None else 0
         self._queues[i].append((request, future))
-        if not self._writing(i):
+        task = self._tasks[i]
+        if task is None or task.done():
             self._tasks[i] = asyncio.get_running_loop().create_task(self._drain(self._queues[i]))
         return await future
-
-    def _writing(self, i: int) -> bool:
-        task = self._tasks[i]
-        return self._busy[i] or (task is not None and not task.done())
-
-    async def _write_now(self, i: int, request: R) -> T:
-        """The lane is idle: ``request`` is written alone, here; what comes meanwhile queues,
-        and a writer task takes it once this batch is over."""
-        self._busy[i] = True
-        self.batches += 1
-        self.requests += 1
-        try:
-            results = await self._write([request])
-        finally:
-            self._busy[i] = False
-            if self._queues[i]:
-                queue = self._queues[i]
-                self._tasks[i] = asyncio.get_running_loop().create_task(self._drain(queue))
-        if len(results) != 1:  # a bug in ``write``: refuse rather than guess
-            raise RuntimeError(f"group commit: {len(results)} results for 1")
-        result = results[0]
-        if isinstance(result, BaseException):
-            raise result
-        return result
 
     async def _drain(self, queue: list[tuple[R, asyncio.Future[T]]]) -> None:
         while queue:
