@@ -1118,16 +1118,14 @@ def noise(results: dict[str, Any]) -> str | None:
     g = max(results["games"]) if results["games"] else 0
     worst: dict[str, float] = {}
     for name, res in results["backends"].items():
-        load = res.get(f"load-{g}") if isinstance(res, dict) else None
-        if not isinstance(load, dict):
-            continue
-        runs = load.get("runs") or [load]
-        lags = [r.get("bench_loop_lag_max_ms") for r in runs]
+        load = res.get(f"load-{g}")
+        lags = (
+            [r.get("bench_loop_lag_max_ms") for r in (load.get("runs") or [load])] if load else []
+        )
         numbers = [x for x in lags if isinstance(x, int | float)]
         if numbers:
             worst[name] = max(numbers)
-    noisy = {name: lag for name, lag in worst.items() if lag > NOISY_LAG_MS}
-    if not noisy:
+    if max(worst.values(), default=0.0) <= NOISY_LAG_MS:
         return None
     each = ", ".join(f"{name} {lag:g} ms" for name, lag in worst.items())
     return (
