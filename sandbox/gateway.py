@@ -16,6 +16,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from aiohttp import WSMsgType, web
 
 from . import util
@@ -65,17 +66,17 @@ class Connection:
         self.closed_by_server = False
 
     async def send(self, frame: dict[str, Any]) -> None:
-        text = json.dumps(frame, separators=(",", ":"))
+        # orjson: every event of a bench's burst is encoded here, on the loop that also stamps
+        # the answers (the standard library's encoder was a sixth of this process's CPU).
+        text = orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
         async with self.lock:
             if self.ws.closed:
                 return
             if self.compressor is not None:
-                data = self.compressor.compress(text.encode()) + self.compressor.flush(
-                    zlib.Z_SYNC_FLUSH
-                )
+                data = self.compressor.compress(text) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
                 await self.ws.send_bytes(data)
             else:
-                await self.ws.send_str(text)
+                await self.ws.send_str(text.decode())
 
     def attach(self, session: Session, cursor: int) -> None:
         if session.conn is not None and session.conn is not self:

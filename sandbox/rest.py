@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
@@ -12,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from aiohttp import BodyPartReader, web
 
 from . import util
@@ -189,7 +189,9 @@ class RestApi:
         if status == 204 or body is None:
             return web.Response(status=204 if status < 300 else status, headers=headers)
         headers = {**headers, "Content-Type": "application/json"}
-        return web.Response(status=status, body=json.dumps(body).encode(), headers=headers)
+        return web.Response(
+            status=status, body=orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), headers=headers
+        )
 
     async def not_found(self, request: web.Request) -> web.Response:
         return self._json_response(404, {"message": "404: Not Found", "code": 0}, {})
@@ -219,7 +221,7 @@ class RestApi:
                 filename = getattr(part, "filename", None)
                 if name == "payload_json":
                     try:
-                        body = json.loads(data)
+                        body = orjson.loads(data)
                     except ValueError:
                         raise ApiError(
                             400, 50109, "The request body contains invalid JSON."
@@ -245,7 +247,7 @@ class RestApi:
         if not raw:
             return None, files
         try:
-            return json.loads(raw), files
+            return orjson.loads(raw), files
         except ValueError:
             raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import orjson
 import referencing
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
@@ -62,9 +63,15 @@ class Operation:
     template: str
     regex: re.Pattern[str]
     pointer: str  # JSON pointer of the operation in the spec
-    path_params: dict[str, dict[str, Any]]
+    path_params: dict[str, dict[str, Any]]  # resolved (no top-level $ref)
     query_params: dict[str, dict[str, Any]]
     body_types: dict[str, str]  # content type -> JSON pointer of its schema
+
+
+def _head(path: str) -> str:
+    """A path's first segment, "" when the template has a parameter there."""
+    first = path.split("/", 2)[1] if path.startswith("/") else path
+    return "" if first.startswith("{") else first
 
 
 def _escape(token: str) -> str:
@@ -82,16 +89,26 @@ class Spec:
         self.registry: referencing.Registry[Any] = referencing.Registry().with_resource(
             SPEC_URI, resource
         )
+        self._resolver = self.registry.resolver(base_uri=SPEC_URI)
         self.operations: list[Operation] = list(self._operations())
         # Literal segments win over parameters (…/messages/pins before …/messages/{id}).
         self.operations.sort(key=lambda op: -op.template.count("/") * 10 + op.template.count("{"))
+        # The operations a path may match, by method and first segment, in the order above:
+        # every request is looked up here, and most of the spec's routes are elsewhere.
+        self._by_head: dict[tuple[str, str], list[Operation]] = {}
+        for op in self.operations:
+            self._by_head.setdefault((op.method, _head(op.template)), [])
+        for op in self.operations:
+            head = _head(op.template)
+            for (method, key), ops in self._by_head.items():
+                if method == op.method and head in (key, ""):
+                    ops.append(op)
         self._validators: dict[str, Draft202012Validator] = {}
         #: bodies already found valid (canonical JSON per schema): the same command tree is
         #: synced by every bot start, and validating it costs most of a second
         self._known_good: set[tuple[str, str]] = set()
         #: oneOf lists whose branches are told apart by their "type" value (discriminators)
         self._discriminators: dict[int, dict[Any, dict[str, Any]] | None] = {}
-        self._resolver = self.registry.resolver(base_uri=SPEC_URI)
 
     def _resolve(self, node: dict[str, Any]) -> dict[str, Any]:
         while "$ref" in node:
@@ -119,17 +136,27 @@ class Spec:
                     template,
                     re.compile(f"^{pattern}$"),
                     pointer,
-                    {p["name"]: p.get("schema", {}) for p in params if p.get("in") == "path"},
-                    {p["name"]: p.get("schema", {}) for p in params if p.get("in") == "query"},
+                    {
+                        p["name"]: self._resolve(p.get("schema", {}))
+                        for p in params
+                        if p.get("in") == "path"
+                    },
+                    {
+                        p["name"]: self._resolve(p.get("schema", {}))
+                        for p in params
+                        if p.get("in") == "query"
+                    },
                     body_types,
                 )
 
     def find(self, method: str, path: str) -> tuple[Operation, dict[str, str]] | None:
-        for op in self.operations:
-            if op.method == method:
-                m = op.regex.match(path)
-                if m:
-                    return op, m.groupdict()
+        ops = self._by_head.get((method, _head(path)))
+        if ops is None:
+            ops = self._by_head.get((method, ""), [])
+        for op in ops:
+            m = op.regex.match(path)
+            if m:
+                return op, m.groupdict()
         return None
 
     def discriminator(self, one_of: list[Any]) -> dict[Any, dict[str, Any]] | None:
@@ -168,16 +195,18 @@ class Spec:
             raise ApiError(404, 0, "404: Not Found")
         op, params = found
         for name, raw in params.items():
-            schema = self._resolve(op.path_params.get(name, {}))
-            _check_scalar(name, raw, schema)
+            _check_scalar(name, raw, op.path_params.get(name, {}))
         for name, raw in query.items():
             query_schema = op.query_params.get(name)
             if query_schema is not None:
-                _check_scalar(name, raw, self._resolve(query_schema))
+                _check_scalar(name, raw, query_schema)
         if body is not None and op.body_types:
             ctype = "multipart/form-data" if multipart else "application/json"
             pointer = op.body_types.get(ctype) or next(iter(op.body_types.values()))
-            key = (pointer, json.dumps(body, sort_keys=True, default=str))
+            canonical = orjson.dumps(
+                body, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str
+            )
+            key = (pointer, canonical.decode())
             if key in self._known_good:  # e.g. the same command tree synced by every test
                 return op
             error = best_match(self.validator(pointer).iter_errors(body))
