@@ -189,9 +189,7 @@ class RestApi:
         if status == 204 or body is None:
             return web.Response(status=204 if status < 300 else status, headers=headers)
         headers = {**headers, "Content-Type": "application/json"}
-        return web.Response(
-            status=status, body=orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), headers=headers
-        )
+        return web.Response(status=status, body=util.to_json(body), headers=headers)
 
     async def not_found(self, request: web.Request) -> web.Response:
         return self._json_response(404, {"message": "404: Not Found", "code": 0}, {})

@@ -97,12 +97,7 @@ class Spec:
         # every request is looked up here, and most of the spec's routes are elsewhere.
         self._by_head: dict[tuple[str, str], list[Operation]] = {}
         for op in self.operations:
-            self._by_head.setdefault((op.method, _head(op.template)), [])
-        for op in self.operations:
-            head = _head(op.template)
-            for (method, key), ops in self._by_head.items():
-                if method == op.method and head in (key, ""):
-                    ops.append(op)
+            self._by_head.setdefault((op.method, _head(op.template)), []).append(op)
         self._validators: dict[str, Draft202012Validator] = {}
         #: bodies already found valid (canonical JSON per schema): the same command tree is
         #: synced by every bot start, and validating it costs most of a second
@@ -136,24 +131,21 @@ class Spec:
                     template,
                     re.compile(f"^{pattern}$"),
                     pointer,
-                    {
-                        p["name"]: self._resolve(p.get("schema", {}))
-                        for p in params
-                        if p.get("in") == "path"
-                    },
-                    {
-                        p["name"]: self._resolve(p.get("schema", {}))
-                        for p in params
-                        if p.get("in") == "query"
-                    },
+                    self._schemas(params, "path"),
+                    self._schemas(params, "query"),
                     body_types,
                 )
 
+    def _schemas(self, params: list[dict[str, Any]], where: str) -> dict[str, dict[str, Any]]:
+        """The parameters found ``where`` (path, query), each with its schema resolved."""
+        return {
+            p["name"]: self._resolve(p.get("schema", {})) for p in params if p.get("in") == where
+        }
+
     def find(self, method: str, path: str) -> tuple[Operation, dict[str, str]] | None:
-        ops = self._by_head.get((method, _head(path)))
-        if ops is None:
-            ops = self._by_head.get((method, ""), [])
-        for op in ops:
+        # A literal first segment wins over a parameter there, as in the order above.
+        literal = self._by_head.get((method, _head(path)), [])
+        for op in (*literal, *self._by_head.get((method, ""), [])):
             m = op.regex.match(path)
             if m:
                 return op, m.groupdict()

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
+import orjson
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -116,6 +117,12 @@ def now() -> datetime:
 
 def iso(dt: datetime | None) -> str | None:
     return dt.isoformat() if dt is not None else None
+
+
+def to_json(value: Any) -> bytes:
+    """A payload as Discord sends it (orjson: the gateway's events and the REST bodies of a
+    bench's burst are encoded on the loop that stamps the answers)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def monotonic() -> float:
