@@ -868,6 +868,7 @@ class RefutationService(GameService):
     # -- read-only views ----------------------------------------------------------------------
 
     async def hand(self, actor: Actor, game_id: int) -> Reply:
+        await self.settled(game_id)
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None
@@ -932,6 +933,7 @@ class RefutationService(GameService):
         return out
 
     async def status(self, actor: Actor, game_id: int) -> str:
+        await self.settled(game_id)
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None

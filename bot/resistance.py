@@ -820,6 +820,7 @@ class ResistanceService(AvalonSteps, GameService):
     # -- read-only views ----------------------------------------------------------------------
 
     async def status(self, actor: Actor, game_id: int) -> str:
+        await self.settled(game_id)
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None
@@ -842,6 +843,7 @@ class ResistanceService(AvalonSteps, GameService):
             return render.status_text(state, lang, team_votes=team_votes, due=due)
 
     async def history(self, actor: Actor, game_id: int) -> str:
+        await self.settled(game_id)
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None

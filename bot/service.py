@@ -247,6 +247,13 @@ class GameService(ABC):
                 raise UserError("common.error.no_game")
             yield s, game
 
+    async def settled(self, game_id: int) -> None:
+        """Wait until no action on this game is under way in this process, for a read-only view.
+        Right after a start the game's overdue deadlines are resolved with its lock held: read
+        before, a vote already past its deadline would show as still open."""
+        async with self.app.locks(game_id):
+            pass
+
     @asynccontextmanager
     async def transaction(
         self, first: Callable[[AsyncSession], Awaitable[T]], what: str

@@ -11,6 +11,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.errors import UserError
+from bot.refutation import RefutationService
 from bot.resistance import ResistanceService
 from bot.scheduler import DeadlineScheduler
 from bot.service import Actor
@@ -90,3 +91,26 @@ async def test_a_resolution_waits_for_a_click_holding_the_game(sessions: Any) ->
         order.append("click")
     assert await resolving is True
     assert order == ["click", "resolved"]
+
+
+@pytest.mark.parametrize("kind", ["resistance", "refutation"])
+async def test_status_waits_for_an_action_holding_the_game(sessions: Any, kind: str) -> None:
+    """Right after a start the overdue deadlines are resolved with the game's lock held
+    (tests/bot/test_scheduler.py): /status asked meanwhile waits, then shows what they
+    changed, never the state before them."""
+    app = quiet_services(sessions, FakeClock())
+    service = ResistanceService(app) if kind == "resistance" else RefutationService(app)
+    async with sessions.begin() as s:
+        game = await repo.create_game(
+            s, kind=kind, guild_id=1, channel_id=2, created_by=3, at=app.clock()
+        )
+        game_id = game.id
+    lock = app.locks(game_id)
+    await lock.acquire()
+    reading = asyncio.create_task(service.status(Actor(id=9, name="p", lang="en"), game_id))
+    done, _ = await asyncio.wait({reading}, timeout=0.5)
+    assert not done
+    async with sessions.begin() as s:  # what the lock's holder commits
+        await repo.add_player(s, game_id, 11, "Zoé")
+    lock.release()
+    assert "Zoé" in await asyncio.wait_for(reading, timeout=5)
