@@ -14,8 +14,9 @@ forms of its own. Never "(s)".
 
 A game plugin may bring its own catalogue directory (:func:`add_locales`): its files are loaded
 with the built-in ones, each under the plugin's kind only (``<kind>.toml`` or
-``<kind>.<part>.toml``, and a ``commands.toml`` of its own ``[<kind>]`` commands), and a key
-already defined elsewhere is refused: a plugin cannot change another game's messages.
+``<kind>.<part>.toml``, and a ``commands.toml`` of its own ``[<kind>]`` commands and of its
+``[settings.<kind>]``), and a key already defined elsewhere is refused: a plugin cannot change
+another game's messages.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def _plugin_messages(kind: str, directory: Path, lang: Lang) -> dict[str, str]:
     out: dict[str, str] = {}
     for path in sorted((directory / lang).glob("*.toml")):
         _load(path, out)
-    own = (f"{kind}.", f"commands.{kind}.")
+    # Its own messages, its commands, and its /settings <kind> (for the options only it takes).
+    own = (f"{kind}.", f"commands.{kind}.", f"commands.settings.{kind}.")
     foreign = sorted(key for key in out if not key.startswith(own))
     if foreign:
         raise ValueError(f"the catalogue of {kind!r} ({directory}) defines {foreign[:3]}")
@@ -313,8 +315,9 @@ def defaults_game(command: str) -> str | None:
 def param_keys(command: str, param: str, part: str = "name") -> tuple[str, ...]:
     """The catalogue keys that may localize a command parameter, the first one defined wins:
     its own (``param_key``), then, for a game's defaults command (``defaults_game``), the same
-    option's in ``/<kind> new``. A plugin's catalogue holds only its own commands, so the
-    ``/settings <kind>`` made from its schema names each option as ``/<kind> new`` does."""
+    option's in ``/<kind> new``. The ``/settings <kind>`` made from a plugin's schema so names
+    each option as ``/<kind> new`` does, unless the plugin's ``[settings.<kind>]`` names it
+    (an option that only ``/settings <kind>`` takes)."""
     own = param_key(command, param, part)
     kind = defaults_game(command)
     return (own,) if kind is None else (own, param_key(f"{kind} new", param, part))

@@ -3,10 +3,10 @@
 Keys come from where the string sits, so commands need no extra markup:
 ``commands.<qualified name, dots>.name`` / ``.description``, and
 ``commands.<command>.params.<param>.name`` / ``.description``, ``commands.choices.<value>``.
-The ``/settings <kind>`` made from a plugin game's schema has no keys of its own (a plugin's
-catalogue holds only its own commands): it is named as the game's command, its options as
-``/<kind> new`` names them (bot.i18n.command_keys, param_keys), and described from
-``settings.defaults_command``.
+The ``/settings <kind>`` made from a plugin game's schema takes its keys from the plugin's
+``[settings.<kind>]`` where it writes them (an option only that command takes), else it is
+named as the game's command, its options as ``/<kind> new`` names them (bot.i18n.command_keys,
+param_keys), and described from ``settings.defaults_command``.
 """
 
 from __future__ import annotations

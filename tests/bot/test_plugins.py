@@ -152,9 +152,10 @@ def test_a_plugin_catalogue_is_loaded_under_its_kind(tmp_path: Path, clean_catal
 def test_a_plugin_games_settings_command_is_named_as_its_own_commands(
     tmp_path: Path, clean_catalogue: Any
 ) -> None:
-    """/settings quiz, made from the quiz's schema, has no catalogue key of its own (a plugin's
-    catalogue holds only its own commands): in French it is named as /quiz, and each option as
-    /quiz new names it, in the command and in a refusal; English, or no French name: the key."""
+    """/settings quiz, made from the quiz's schema: in French it is named as /quiz, and each
+    option as /quiz new names it, in the command and in a refusal, unless the quiz's own
+    [settings.quiz] names it (an option only /settings quiz takes); English, or no French name:
+    the key."""
     for lang in ("en", "fr"):
         write(tmp_path, lang, "quiz.toml", 'game_name = "Quiz"\n')
     write(
@@ -162,14 +163,22 @@ def test_a_plugin_games_settings_command_is_named_as_its_own_commands(
         "fr",
         "commands.toml",
         '[quiz]\nname = "devinette"\n[quiz.new]\n'
-        'params.rounds = { name = "manches", description = "Nombre de manches" }\n',
+        'params.rounds = { name = "manches", description = "Nombre de manches" }\n'
+        "[settings.quiz]\n"
+        'params.hints = { name = "indices", description = "Indices par question" }\n',
     )
     i18n.add_locales("quiz", tmp_path)
     assert i18n.defaults_game("settings quiz") == "quiz"
     assert i18n.param_name("settings quiz", "rounds", "fr") == "manches"
     assert i18n.param_name("settings quiz", "rounds", "en") == "rounds"
-    assert i18n.param_name("settings quiz", "seconds", "fr") == "seconds"  # not in /quiz new
+    assert i18n.param_name("settings quiz", "seconds", "fr") == "seconds"  # named nowhere
     assert i18n.option_label("quiz", "rounds", "fr") == "manches"  # the listing's name
+    # An option only /settings quiz takes, named by the quiz's [settings.quiz].
+    assert i18n.param_name("settings quiz", "hints", "fr") == "indices"
+    assert i18n.param_name("settings quiz", "hints", "en") == "hints"
+    assert i18n.option_label("quiz", "hints", "fr") == "indices"
+    keys = i18n.param_keys("settings quiz", "hints", "description")
+    assert i18n.first_defined(keys, "fr") == "Indices par question"
     keys = i18n.param_keys("settings quiz", "rounds", "description")
     assert i18n.first_defined(keys, "fr") == "Nombre de manches"
     assert i18n.first_defined(i18n.command_keys("settings quiz"), "fr") == "devinette"
@@ -192,6 +201,9 @@ def test_a_plugin_games_settings_command_is_named_as_its_own_commands(
     [
         ("other", "common.toml", '[lobby]\njoin_button = "Hijacked"\n', "defines"),
         ("other", "commands.toml", '[resistance]\nname = "hijacked"\n', "defines"),
+        ("other", "commands.toml", '[settings.resistance]\nname = "hijacked"\n', "defines"),
+        ("other", "commands.toml", '[settings]\nname = "hijacked"\n', "defines"),
+        ("timezone", "commands.toml", '[settings.timezone]\nname = "x"\n', "redefines"),
         ("resistance", "resistance.toml", 'game_name = "Hijacked"\n', "redefines"),
         ("quiz", "quiz.toml", '[x]\ny = "Hijacked"\n', "already"),
     ],

@@ -128,9 +128,9 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
             saved = await repo.get_guild_settings(s, table.guild.id)
         assert saved.game_defaults == {"poll": {"vote_hours": 2.0}}
         # In French: the poll's option by the name its own catalogue gives /poll nouveau's
-        # parameter, in the listing, in the refusal and in the command her client shows (a
-        # plugin's catalogue holds only its own commands: /settings poll borrows /poll's name
-        # and /poll nouveau's parameter names, bot.i18n.param_keys).
+        # parameter, in the listing, in the refusal and in the command her client shows (the
+        # poll's catalogue has no [settings.poll]: /settings poll borrows /poll's name and
+        # /poll nouveau's parameter names, bot.i18n.param_keys).
         french = french_moderator(table)
         shown = (await game.slash(french, "settings show")).splitlines()
         listed = next(line for line in shown if line.startswith("Options par défaut de Sondage"))
