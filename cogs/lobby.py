@@ -90,14 +90,50 @@ def lobby_view(kind: str, game_id: int, lang: Lang) -> discord.ui.View:
 
 
 TAG_DESCRIPTION = "The forum tag of the game's post (forum channels)"
+FORUM_DESCRIPTION = "Open the game in a new post of this forum (run the command from any channel)"
+
+
+class ForumOption(app_commands.Transformer):
+    """``/<game> new``'s ``forum``: a forum channel, and only that (``discord.ForumChannel``
+    would also offer media channels, whose posts need a file), from the bot's cache."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return [discord.ChannelType.forum]
+
+    async def transform(self, interaction: discord.Interaction, value: Any, /) -> Any:
+        guild = interaction.guild
+        channel = guild.get_channel(value.id) if guild is not None else None
+        if not isinstance(channel, discord.ForumChannel):
+            raise UserError("common.error.no_forum")
+        return channel
+
+
+#: the annotation of ``/<game> new``'s ``forum`` parameter
+Forum = app_commands.Transform[discord.ForumChannel, ForumOption]
+
+
+def given_forum(interaction: discord.Interaction) -> discord.ForumChannel | None:
+    """The forum named in the command's ``forum`` option, else the forum it is typed in (a
+    forum has no message box, so Discord's client names it in the option)."""
+    named = getattr(interaction.namespace, "forum", None)
+    if named is not None and interaction.guild is not None:
+        channel = interaction.guild.get_channel(named.id)
+    else:
+        channel = interaction.channel  # type: ignore[assignment]
+    return channel if isinstance(channel, discord.ForumChannel) else None
 
 
 async def forum_tags(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """The tags of the forum the command is typed in, for ``/<game> new tag``."""
-    channel = interaction.channel
-    if not isinstance(channel, discord.ForumChannel):
+    """The tags of the forum of ``/<game> new``'s ``forum`` option, for its ``tag``."""
+    channel = given_forum(interaction)
+    if channel is None:
         return []
     needle = current.strip().casefold()
     return [
@@ -171,13 +207,14 @@ class Opener(Protocol):
 
 
 def new_command(description: str, schema: OptionsSchema) -> Callable[[Callable[..., Any]], Any]:
-    """``/<game> new``: the command, the schema's options and the forum ``tag`` (autocompleted);
-    the callback is ``async def new(self, interaction, tag=None, **given)``, whose body is
-    ``await self.open_new(interaction, <the service's opener>, tag, given)``."""
+    """``/<game> new``: the command, the schema's options, the ``forum`` to open it in and that
+    forum's ``tag`` (autocompleted); the callback is ``async def new(self, interaction,
+    tag=None, forum: Forum | None = None, **given)``, whose body is ``await
+    self.open_new(interaction, <the service's opener>, tag, given, forum)``."""
 
     def decorate(func: Callable[..., Any]) -> Any:
         options = with_options(schema, "new")(func)
-        tagged = app_commands.describe(tag=TAG_DESCRIPTION)(
+        tagged = app_commands.describe(tag=TAG_DESCRIPTION, forum=FORUM_DESCRIPTION)(
             app_commands.autocomplete(tag=forum_tags)(options)
         )
         return app_commands.command(name="new", description=description)(tagged)
@@ -217,19 +254,27 @@ class GameCommands(CommandMixin):
         opener: Opener,
         tag: str | None,
         given: dict[str, Any],
+        forum: discord.ForumChannel | None = None,
     ) -> None:
-        """``/<game> new``: open a game here with the given options (see :func:`open_game`)."""
-        await open_game(
-            interaction,
-            lambda tag: opener(
+        """``/<game> new``: open a game here, or in a new post of ``forum``, with the given
+        options (see :func:`open_game`)."""
+
+        async def open_with(tag: str | None) -> str:
+            member = interaction.user
+            if forum is not None and (
+                not isinstance(member, discord.Member)
+                or not forum.permissions_for(member).view_channel
+            ):
+                raise UserError("common.error.forum_hidden")  # a forum the moderator cannot see
+            return await opener(
                 Actor.of(interaction),
                 guild_id=interaction.guild_id or 0,
-                channel=interaction.channel,
+                channel=forum or interaction.channel,
                 given=given,
                 tag=tag,
-            ),
-            tag,
-        )
+            )
+
+        await open_game(interaction, open_with, tag)
 
 
 class LobbyCommands(GameCommands):

@@ -17,7 +17,7 @@ from bot.plugins import GamePlugin
 from bot.refutation import RefutationService
 from bot.render.refutation import ABSTAIN, m
 from cogs.interaction import respond, service_of
-from cogs.lobby import LobbyCommands, ModerationCommands, new_command
+from cogs.lobby import Forum, LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
 from games.refutation import RefutationEvent
 
@@ -177,9 +177,13 @@ class RefutationCog(
 
     @new_command("Open a game of The Refutation Game here", REFUTATION_OPTIONS)
     async def new(
-        self, interaction: discord.Interaction, tag: str | None = None, **given: Any
+        self,
+        interaction: discord.Interaction,
+        tag: str | None = None,
+        forum: Forum | None = None,
+        **given: Any,
     ) -> None:
-        await self.open_new(interaction, self.service.new, tag, given)
+        await self.open_new(interaction, self.service.new, tag, given, forum)
 
     @app_commands.command(
         name="watch", description="Watch: place a card of the feed in front of you (your turn)"

@@ -16,7 +16,7 @@ from bot.plugins import GamePlugin
 from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
 from cogs.interaction import respond, service_of
-from cogs.lobby import LobbyCommands, ModerationCommands, new_command
+from cogs.lobby import Forum, LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
 from games.resistance import MissionChoice, ResistanceEvent, TeamVote
 
@@ -151,9 +151,13 @@ class ResistanceCog(
 
     @new_command("Open a game of The Resistance in this channel", RESISTANCE_OPTIONS)
     async def new(
-        self, interaction: discord.Interaction, tag: str | None = None, **given: Any
+        self,
+        interaction: discord.Interaction,
+        tag: str | None = None,
+        forum: Forum | None = None,
+        **given: Any,
     ) -> None:
-        await self.open_new(interaction, self.service.new_game, tag, given)
+        await self.open_new(interaction, self.service.new_game, tag, given, forum)
 
     @app_commands.command(name="propose", description="Propose the mission team (active leader)")
     @app_commands.describe(

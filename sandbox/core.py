@@ -939,6 +939,9 @@ class Sandbox:
             resolved.setdefault("roles", {})[str(value.id)] = value.payload()
             return str(value.id)
         elif otype == 7 and isinstance(value, Channel):
+            kinds = opt.get("channel_types")
+            if kinds and value.type not in kinds:  # the client offers only those channels
+                raise SandboxError(f"option {name!r} takes a channel of type {kinds}")
             cdata = value.payload()
             perms = guild.permissions_in(self.users[self._acting].id, value) if guild else 0
             cdata["permissions"] = str(perms)
@@ -983,6 +986,10 @@ class Sandbox:
         focused: str | None = None,
     ) -> dict[str, Any]:
         parts = path.strip().lstrip("/").split()
+        if channel.type == GUILD_FORUM:
+            # A forum channel has no message box: Discord's client runs no command in it, only
+            # in its posts (threads) and other channels.
+            raise SandboxError(f"/{path}: a forum channel has no message box to run a command in")
         guild = channel.guild
         cmd = self.find_command(parts[0], guild)
         self._check_command_visible(cmd, user, channel)

@@ -1,19 +1,23 @@
 """Forums that require a tag on every post (REQUIRE_TAG): the sandbox refuses an untagged post
-with 40067 as Discord does; ``/<game> new`` tags the game's post."""
+with 40067 as Discord does; ``/<game> new`` tags the game's post. A forum has no message box, so
+the command is run from a text channel and names the forum in its ``forum`` option."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
+from sandbox import SandboxError
 from tests.e2e.play import text_of, until
 
 pytestmark = pytest.mark.timeout(60)
 
 
 async def open_in(table: Any, forum: Any, command: str, **options: Any) -> str:
-    ix = await table.sb.slash(table.mod, command, channel=forum, **options)
+    """``command`` run in the table's text channel, naming ``forum`` (None: none)."""
+    ix = await table.sb.slash(table.mod, command, channel=table.channel, forum=forum, **options)
     return text_of(await ix.reply_message(10))
 
 
@@ -43,14 +47,14 @@ async def test_the_tag_option_autocompletes_and_applies(table: Any, bot: Any) ->
         "tagged", tags=["Weekly", "Casual", "Resistance"], require_tag=True
     )
     choices = await sb.autocomplete(
-        table.mod, "refutation new", channel=forum, focused="tag", tag="cas"
+        table.mod, "refutation new", channel=table.channel, forum=forum, focused="tag", tag="cas"
     )
     assert choices == [{"name": "Casual", "value": str(forum.tag_id("Casual"))}]
     everything = await sb.autocomplete(
-        table.mod, "resistance new", channel=forum, focused="tag", tag=""
+        table.mod, "resistance new", channel=table.channel, forum=forum, focused="tag", tag=""
     )
     assert [c["name"] for c in everything] == ["Weekly", "Casual", "Resistance"]
-    # In a text channel there is nothing to offer.
+    # Without a forum there is nothing to offer.
     assert (
         await sb.autocomplete(
             table.mod, "resistance new", channel=table.channel, focused="tag", tag=""
@@ -69,7 +73,9 @@ async def test_the_tag_option_autocompletes_and_applies(table: Any, bot: Any) ->
 async def test_a_required_tag_is_asked_privately_then_the_game_opens(table: Any, bot: Any) -> None:
     sb = table.sb
     forum = table.guild.add_forum_channel("tagged", tags=["Weekly", "Casual"], require_tag=True)
-    ix = await sb.slash(table.mod, "resistance new", channel=forum, vote_hours=2.0)
+    ix = await sb.slash(
+        table.mod, "resistance new", channel=table.channel, forum=forum, vote_hours=2.0
+    )
     ask = await ix.reply_message(10)
     assert ask.ephemeral and "requires a tag" in ask.text
     assert sb.threads(forum) == []  # nothing opened yet
@@ -95,8 +101,8 @@ async def test_bad_tags_get_a_private_answer_and_open_nothing(table: Any, bot: A
     forum = table.guild.add_forum_channel("tagged", tags=["Weekly"], require_tag=True)
     reply = await open_in(table, forum, "resistance new", tag="**Nitro**")
     assert "has no tag" in reply and "\\*\\*Nitro\\*\\*" in reply and "Weekly" in reply
-    reply = await open_in(table, table.channel, "resistance new", tag="Weekly")
-    assert "forum channels" in reply
+    reply = await open_in(table, None, "resistance new", tag="Weekly")
+    assert "name the forum in the forum option" in reply
     bare = table.guild.add_forum_channel("bare", require_tag=True)
     reply = await open_in(table, bare, "refutation new")
     assert "has none" in reply
@@ -109,3 +115,38 @@ async def test_a_forum_without_the_flag_still_takes_untagged_posts(table: Any, b
     sb = table.sb
     assert "open in" in await open_in(table, table.forum, "resistance new")
     assert (await the_post(sb, table.forum)).applied_tags == []
+
+
+async def test_the_forum_is_named_in_the_option_as_a_forum_has_no_message_box(
+    table: Any, bot: Any
+) -> None:
+    sb = table.sb
+    # Discord's client runs no command in the forum itself (no message box), and its forum
+    # option offers forums only: the sandbox refuses both, as Discord does.
+    with pytest.raises(SandboxError, match="no message box"):
+        await sb.slash(table.mod, "resistance new", channel=table.forum)
+    with pytest.raises(SandboxError, match="type"):
+        await sb.slash(table.mod, "resistance new", channel=table.channel, forum=table.channel)
+    # Run from a post of that forum (a thread), the forum option still opens a new post.
+    other = table.forum.add_thread("Chat", owner=table.mod)
+    ix = await sb.slash(table.mod, "refutation new", channel=other, forum=table.forum)
+    assert "open in" in text_of(await ix.reply_message(10))
+    await until(lambda: len(sb.threads(table.forum)) == 2, what="the game's post")
+    post = sb.thread_of(table.forum)  # the newest
+    assert post.id != other.id
+    async with bot.sessions() as s:
+        from db import repo
+
+        assert await repo.active_game_in_channel(s, post.id) is not None
+        assert await repo.active_game_in_channel(s, other.id) is None
+
+
+async def test_a_forum_the_moderator_cannot_see_opens_nothing(table: Any, bot: Any) -> None:
+    """A modified client could name a forum its member cannot see: refused privately."""
+    sb = table.sb
+    hidden = table.guild.add_forum_channel("staff")
+    hidden.set_permissions(table.mod, deny=discord.Permissions(view_channel=True).value)
+    reply = await open_in(table, hidden, "resistance new")
+    assert "cannot see that forum" in reply
+    assert sb.threads(hidden) == []
+    assert not [m for m in sb.channel_messages(table.channel) if m.labels]

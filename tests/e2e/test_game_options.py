@@ -26,8 +26,8 @@ REFERENCE = Collator()
 TYPES: dict[type[Any], int] = {str: 3, int: 4, bool: 5, float: 10}
 
 COMMANDS: list[tuple[str, OptionsSchema, Place, list[str]]] = [
-    ("resistance new", RESISTANCE_OPTIONS, "new", ["tag"]),
-    ("refutation new", REFUTATION_OPTIONS, "new", ["tag"]),
+    ("resistance new", RESISTANCE_OPTIONS, "new", ["tag", "forum"]),
+    ("refutation new", REFUTATION_OPTIONS, "new", ["tag", "forum"]),
     ("settings resistance", RESISTANCE_OPTIONS, "settings", []),
     ("settings refutation defaults", REFUTATION_OPTIONS, "settings", []),
 ]

@@ -95,7 +95,7 @@ async def test_forum_post_deleted_in_the_lobby_french(table: Any, bot: Any) -> N
     sb = table.sb
     ix = await sb.slash(table.mod, "settings language", channel=table.channel, language="fr")
     await ix.reply(10)
-    ix = await sb.slash(table.mod, "refutation new", channel=table.forum)
+    ix = await sb.slash(table.mod, "refutation new", channel=table.channel, forum=table.forum)
     assert "is open" in (await ix.reply(10) or "")
     post = await until(lambda: next(iter(sb.threads(table.forum)), None), what="the post")
     gid = await game_in(bot, post.id)
@@ -107,7 +107,7 @@ async def test_forum_post_deleted_in_the_lobby_french(table: Any, bot: Any) -> N
     )
     assert "est terminée\u00a0:" in dm.text
     # The forum itself holds no game any more; a new one can open there.
-    ix = await sb.slash(table.mod, "refutation new", channel=table.forum)
+    ix = await sb.slash(table.mod, "refutation new", channel=table.channel, forum=table.forum)
     assert "is open" in (await ix.reply(10) or "")
 
 
@@ -162,7 +162,13 @@ def told(sb: Any, user: Any, text: str) -> int:
 
 
 async def open_in(table: Any, game: str, place: Any, host: Any = None) -> None:
-    ix = await table.sb.slash(host or table.mod, f"{game} new", channel=place)
+    """``/<game> new`` in ``place``; a forum (no message box) is named from the text channel."""
+    if place is table.forum:
+        ix = await table.sb.slash(
+            host or table.mod, f"{game} new", channel=table.channel, forum=place
+        )
+    else:
+        ix = await table.sb.slash(host or table.mod, f"{game} new", channel=place)
     reply = await ix.reply(10) or ""
     assert "is open" in reply, reply
 

@@ -268,7 +268,7 @@ async def test_edit_failure_reposts_and_repins_the_leader_list(table: Any, bot: 
 
 async def test_forum_post_game_locks_the_post_during_the_vote(table: Any, bot: Any) -> None:
     sb = table.sb
-    ix = await sb.slash(table.mod, "resistance new", channel=table.forum)
+    ix = await sb.slash(table.mod, "resistance new", channel=table.channel, forum=table.forum)
     reply = text_of(await ix.reply_message(10))
     assert "open in" in reply
     post = await until(lambda: next(iter(sb.threads(table.forum)), None), what="the forum post")

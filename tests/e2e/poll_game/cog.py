@@ -17,7 +17,9 @@ from discord.ext import commands
 from bot.i18n import Lang
 from cogs.interaction import respond, service_of
 from cogs.lobby import (
+    FORUM_DESCRIPTION,
     TAG_DESCRIPTION,
+    Forum,
     LobbyCommands,
     ModerationCommands,
     forum_tags,
@@ -80,6 +82,7 @@ class PollCog(
         second="The second answer (default No)",
         vote_hours="Hours to answer once the poll starts (default 24)",
         tag=TAG_DESCRIPTION,
+        forum=FORUM_DESCRIPTION,
     )
     @app_commands.autocomplete(tag=forum_tags)
     async def new(
@@ -90,9 +93,10 @@ class PollCog(
         second: app_commands.Range[str, 1, 80] | None = None,
         vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
         tag: str | None = None,
+        forum: Forum | None = None,
     ) -> None:
         given = {"question": question, "first": first, "second": second, "vote_hours": vote_hours}
-        await self.open_new(interaction, self.service.new_game, tag, given)
+        await self.open_new(interaction, self.service.new_game, tag, given, forum)
 
     @app_commands.command(name="status", description="The question, who has answered, the deadline")
     async def status(self, interaction: discord.Interaction) -> None:
