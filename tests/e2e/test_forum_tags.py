@@ -150,3 +150,14 @@ async def test_a_forum_the_moderator_cannot_see_opens_nothing(table: Any, bot: A
     assert "cannot see that forum" in reply
     assert sb.threads(hidden) == []
     assert not [m for m in sb.channel_messages(table.channel) if m.labels]
+
+
+async def test_a_forum_deleted_meanwhile_opens_nothing(table: Any, bot: Any) -> None:
+    """The forum picked, then deleted before the command arrives: the bot no longer has it."""
+    sb = table.sb
+    gone = table.guild.add_forum_channel("gone")
+    table.guild.delete_channel(gone)
+    await until(lambda: bot.get_channel(gone.id) is None, what="the bot's cache updated")
+    reply = await open_in(table, gone, "resistance new")
+    assert "cannot find that forum" in reply
+    assert not [m for m in sb.channel_messages(table.channel) if m.labels]
