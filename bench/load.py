@@ -908,7 +908,7 @@ async def _ready_commands(sb: Sandbox, bot: BotProcess, timeout: float = 30) -> 
 
 
 async def _state(url: str) -> Any:
-    from games.resistance import Resistance
+    from games.resistance.rules import Resistance
 
     engine = make_engine(url, poolclass=NullPool)
     try:

@@ -20,8 +20,8 @@ from sqlalchemy.pool import NullPool
 from bot.options import RESISTANCE_OPTIONS
 from db.engine import is_sqlite, make_engine, migrate
 from db.models import Deadline, Game, Player
-from games.resistance import Options, Resistance
-from games.resistance import Player as EnginePlayer
+from games.resistance.rules import Options, Resistance
+from games.resistance.rules import Player as EnginePlayer
 
 BATCH = 500
 

@@ -18,9 +18,9 @@ from bot.names import ordered, sort_key
 from bot.options import OptionsSchema
 from bot.render import resistance as render
 from db.models import Game
-from games import resistance as rs
 from games.common import Event
-from games.refutation import events as rf
+from games.refutation.rules import events as rf
+from games.resistance import rules as rs
 
 Events = Sequence[Event]
 Substituted = rs.PlayerSubstituted | rf.PlayerSubstituted

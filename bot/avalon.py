@@ -2,7 +2,7 @@
 assassination (each a private choice before a ``vote_hours`` deadline, with a reminder).
 
 A mixin of :class:`bot.resistance.ResistanceService`: the classic flow calls these hooks where
-Avalon differs. The rules are in ``games.resistance``; this is only their Discord side.
+Avalon differs. The rules are in ``games.resistance.rules``; this is only their Discord side.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from bot.render.resistance import ROLE_ORDER, key
 from bot.service import Actor, Effect, GameService, Outcome
 from db import repo
 from db.models import Deadline, Game, Player
-from games.resistance import (
+from games.resistance.rules import (
     AVALON_OPTIONS,
     AvalonOnly,
     MissingVote,

@@ -190,7 +190,7 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _check_decks(decks: DeckSettings) -> DeckSettings:
-    from games.refutation.deck import DECK_MAX_BYTES
+    from games.refutation.rules.deck import DECK_MAX_BYTES
 
     if not 1 <= decks.max_kb <= DECK_MAX_BYTES // 1024:
         raise ConfigError(f"[decks] max_kb must be from 1 to {DECK_MAX_BYTES // 1024}")

@@ -1,7 +1,7 @@
 """The decks the bot knows, by NAME: the default deck, the ``<name>.toml`` files of the
 configured ``decks_dir``, and the decks a guild's moderators upload. No command takes a path.
 
-A deck is checked before it is used: parsed (``games.refutation.deck.parse_deck_bytes``, which
+A deck is checked before it is used: parsed (``games.refutation.rules.deck.parse_deck_bytes``, which
 refuses hostile files) and rendered the way the game renders every card, its page, its reference
 page, the largest hand and the vote message, each measured against Discord's limits
 (``bot.limits``). Untrusted decks (uploads, files of ``decks_dir``) are checked in a separate
@@ -33,14 +33,14 @@ from bot.config import DeckSettings
 from bot.errors import UserError
 from bot.i18n import LANGS, t
 from db import repo
-from games.refutation import Deck, DeckError
-from games.refutation.deck import (
+from games.refutation.rules import Deck, DeckError
+from games.refutation.rules.deck import (
     DECK_MAX_BYTES,
     default_deck_path,
     parse_deck,
     parse_deck_bytes,
 )
-from games.refutation.model import HAND_REFUTATIONS, HAND_TECHNIQUES, MAX_PLAYERS
+from games.refutation.rules.model import HAND_REFUTATIONS, HAND_TECHNIQUES, MAX_PLAYERS
 
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 """A deck's name: what moderators type and autocomplete offers."""

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from bot.demo import options_text, render, until
-from games.refutation import CardKind, Deck, default_deck_path, load_deck
+from games.refutation.rules import CardKind, Deck, default_deck_path, load_deck
 
 SECONDS = 4.0
 TURN = re.compile(r"Turn (\d+) — <@(\d+)>")

@@ -25,7 +25,7 @@ from bot.render import resistance as resistance_render
 from db import repo
 from db.models import Game, GameStatus
 from games.common import Event
-from games.resistance import ResistanceEvent
+from games.resistance.rules import ResistanceEvent
 
 if TYPE_CHECKING:
     from bot.resistance import ResistanceService

@@ -32,14 +32,14 @@ from bot.render.refutation import ABSTAIN, PASS, m, option_data
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply
 from db import repo
 from db.models import Deadline, Game, Player
-from games.refutation import (
+from games.refutation.rules import (
     Deck,
     Options,
     Phase,
     Refutation,
 )
-from games.refutation import Player as EnginePlayer
-from games.refutation.errors import (
+from games.refutation.rules import Player as EnginePlayer
+from games.refutation.rules.errors import (
     BadPlayerCount,
     BadTarget,
     GameIsOver,
@@ -47,12 +47,12 @@ from games.refutation.errors import (
     TargetUnreachable,
     UnknownCard,
 )
-from games.refutation.events import (
+from games.refutation.rules.events import (
     ReferenceConsulted,
     TurnPassed,
 )
-from games.refutation.events import RefutationEvent as Event
-from games.refutation.model import MAX_PLAYERS, MIN_PLAYERS, TARGETS
+from games.refutation.rules.events import RefutationEvent as Event
+from games.refutation.rules.model import MAX_PLAYERS, MIN_PLAYERS, TARGETS
 
 log = logging.getLogger(__name__)
 

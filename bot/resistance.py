@@ -31,15 +31,15 @@ from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Servic
 from db import repo
 from db.direct import DirectVotes, Stale, Unavailable, open_direct_votes
 from db.models import Deadline, Game, Player
-from games.resistance import (
+from games.resistance.rules import (
     GameError,
     MissionChoice,
     Phase,
     Resistance,
     TeamVote,
 )
-from games.resistance import Player as EnginePlayer
-from games.resistance import ResistanceEvent as Event
+from games.resistance.rules import Player as EnginePlayer
+from games.resistance.rules import ResistanceEvent as Event
 
 log = logging.getLogger(__name__)
 

@@ -50,8 +50,8 @@ from db.engine import is_busy
 from db.models import Deadline, EffectStatus, Game, Player
 from games.common import Event
 from games.common import Player as EnginePlayer
-from games.refutation.events import PlayerSubstituted as RefutationSubstituted
-from games.resistance import PlayerSubstituted as ResistanceSubstituted
+from games.refutation.rules.events import PlayerSubstituted as RefutationSubstituted
+from games.resistance.rules import PlayerSubstituted as ResistanceSubstituted
 
 Substituted = ResistanceSubstituted | RefutationSubstituted
 

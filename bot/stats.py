@@ -32,9 +32,9 @@ from db import repo
 from db.models import Event as EventRow
 from db.models import Game, GameStatus, Player
 from games.common import Event
-from games.refutation import Result
-from games.refutation import events as rf
-from games.resistance import events as rs
+from games.refutation.rules import Result
+from games.refutation.rules import events as rf
+from games.resistance.rules import events as rs
 
 KINDS = ("game_over", "mission_result")
 

@@ -29,7 +29,7 @@ import font_roboto
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
-from games.resistance import (
+from games.resistance.rules import (
     LeaderSkipped,
     MissionResult,
     PlayerSubstituted,

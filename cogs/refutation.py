@@ -19,7 +19,7 @@ from bot.render.refutation import ABSTAIN, m
 from cogs.interaction import respond, service_of
 from cogs.lobby import Forum, LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
-from games.refutation import RefutationEvent
+from games.refutation.rules import RefutationEvent
 
 
 class ChoiceSelect(

@@ -18,7 +18,7 @@ from bot.service import Actor, Reply
 from cogs.interaction import respond, service_of
 from cogs.lobby import Forum, LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
-from games.resistance import MissionChoice, ResistanceEvent, TeamVote
+from games.resistance.rules import MissionChoice, ResistanceEvent, TeamVote
 
 CHOICES: dict[str, TeamVote | MissionChoice] = {
     "accept": TeamVote.ACCEPT,

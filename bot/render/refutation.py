@@ -13,9 +13,9 @@ from bot import limits
 from bot.i18n import t
 from bot.names import listing, ordered, shown
 from bot.render.common import ts
-from games.refutation import Card, CardKind, Deck, Phase, Refutation, Result
-from games.refutation import Player as EnginePlayer
-from games.refutation.events import (
+from games.refutation.rules import Card, CardKind, Deck, Phase, Refutation, Result
+from games.refutation.rules import Player as EnginePlayer
+from games.refutation.rules.events import (
     CardReturned,
     CardWatched,
     FeedRefreshed,

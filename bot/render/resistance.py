@@ -10,7 +10,7 @@ from datetime import datetime
 from bot.i18n import DEFAULT_LANG, t
 from bot.names import listing, shown
 from bot.render.common import ts
-from games.resistance import (
+from games.resistance.rules import (
     Assassination,
     AssassinationStarted,
     Character,

@@ -1,39 +1,6 @@
-"""The Refutation Game: a cooperative card game about climate misinformation (pure rules)."""
+"""The Refutation Game: the whole game.
 
-from .deck import (
-    Card,
-    CardKind,
-    Deck,
-    Family,
-    Reference,
-    default_deck_path,
-    load_deck,
-    parse_deck,
-)
-from .errors import DECK_ERROR_KEYS, DECK_ERRORS, ERROR_KEYS, DeckError, GameError
-from .events import RefutationEvent
-from .game import Refutation, replay
-from .model import Options, Phase, Player, Result
-
-__all__ = [
-    "DECK_ERRORS",
-    "DECK_ERROR_KEYS",
-    "ERROR_KEYS",
-    "Card",
-    "CardKind",
-    "Deck",
-    "DeckError",
-    "Family",
-    "GameError",
-    "Options",
-    "Phase",
-    "Player",
-    "Reference",
-    "Refutation",
-    "RefutationEvent",
-    "Result",
-    "default_deck_path",
-    "load_deck",
-    "parse_deck",
-    "replay",
-]
+``rules/`` is the pure engine and deck format (standard library only), ``decks/`` the default
+deck; the rest is the game's service, renderers, cog and views, options, records, decks by
+name, locale files and demo players.
+"""

@@ -5,14 +5,14 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from games.resistance import (
+from games.resistance.rules import (
     MissionChoice,
     PlayerSubstituted,
     Resistance,
     ResistanceEvent,
     TeamVote,
 )
-from games.resistance import Player as EnginePlayer
+from games.resistance.rules import Player as EnginePlayer
 
 last_state: Resistance | None = None  # the state the last fixed_game() ended with
 

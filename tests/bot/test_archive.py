@@ -13,9 +13,9 @@ import pytest
 from bot import archive
 from bot.names import sort_key
 from db.models import Game
-from games.refutation import Player as RfPlayer
-from games.refutation import Refutation, RefutationEvent, default_deck_path, load_deck
-from games.resistance import PlayerSubstituted, Resistance, ResistanceEvent
+from games.refutation.rules import Player as RfPlayer
+from games.refutation.rules import Refutation, RefutationEvent, default_deck_path, load_deck
+from games.resistance.rules import PlayerSubstituted, Resistance, ResistanceEvent
 from tests.bot.matrix_fixture import NAMES, fixed_game
 
 
@@ -133,8 +133,8 @@ def test_the_refutation_record_has_every_refutation_card_and_vote(lang: str) -> 
 
 
 def test_an_avalon_record_names_each_role() -> None:
-    from games.resistance import Options, Variant
-    from games.resistance import Player as EnginePlayer
+    from games.resistance.rules import Options, Variant
+    from games.resistance.rules import Player as EnginePlayer
 
     players = [EnginePlayer(100 + i, n) for i, n in enumerate(NAMES)]
     state, events = Resistance.setup(

@@ -7,7 +7,7 @@ import pytest
 
 from bot import archive
 from bot.render import resistance as render
-from games.resistance import (
+from games.resistance.rules import (
     Character,
     EndReason,
     MissionChoice,

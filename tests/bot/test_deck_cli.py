@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from games.refutation import default_deck_path
+from games.refutation.rules import default_deck_path
 
 ROOT = Path(__file__).resolve().parents[2]
 

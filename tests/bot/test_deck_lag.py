@@ -15,7 +15,7 @@ import gc
 import pytest
 
 from bot.decks import check_off_loop
-from games.refutation.deck import DECK_MAX_BYTES
+from games.refutation.rules.deck import DECK_MAX_BYTES
 
 LAG_MAX = 0.100
 TICK = 0.005

@@ -16,7 +16,7 @@ from bot.decks import DeckRefused, check_deck, name_from_filename, problem_text,
 from bot.render import refutation as refutation_render
 from bot.render.refutation import option_data
 from cogs.refutation import choice_view, vote_view
-from games.refutation import DeckError, default_deck_path
+from games.refutation.rules import DeckError, default_deck_path
 
 # -- each limit at -1 / at / +1 -----------------------------------------------------------------
 
@@ -307,7 +307,7 @@ RENDER = refutation_render  # the renderer: no service, no database, no Discord
 
 
 def hand_size(data: bytes, lang: str = "fr") -> int:
-    from games.refutation.deck import parse_deck_bytes
+    from games.refutation.rules.deck import parse_deck_bytes
 
     deck = parse_deck_bytes(data)
     sizes = sorted(len(RENDER.card_embed(deck, c.number, lang)) for c in deck.refutations())
@@ -343,7 +343,7 @@ def test_largest_hand_at_the_message_total(delta: int) -> None:
 
 
 def reference_size(data: bytes, number: int = 1, lang: str = "en") -> int:
-    from games.refutation.deck import parse_deck_bytes
+    from games.refutation.rules.deck import parse_deck_bytes
 
     return len(RENDER.reference_embed(parse_deck_bytes(data), number, lang))
 
@@ -374,7 +374,7 @@ def test_reference_page_at_the_embed_total(delta: int) -> None:
 
 def test_a_long_reference_page_is_split_into_fields_not_cut() -> None:
     data = reference_deck(limits.EMBED_TOTAL)
-    from games.refutation.deck import parse_deck_bytes
+    from games.refutation.rules.deck import parse_deck_bytes
 
     page = RENDER.reference_embed(parse_deck_bytes(data), 1, "en")
     assert len(page.fields) > 2 and limits.embed_breaches(page) == []

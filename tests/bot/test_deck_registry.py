@@ -15,7 +15,7 @@ from bot.errors import UserError
 from bot.guild_settings import GuildSettingsService
 from bot.service import Actor
 from db.models import DeckContent, GuildDeck
-from games.refutation import default_deck_path
+from games.refutation.rules import default_deck_path
 from tests.bot.services import quiet_services
 from tests.db import queries
 

@@ -131,7 +131,7 @@ def test_the_archive_and_the_leaderboard_use_the_same_order() -> None:
 
 def test_names_in_the_engines_errors_are_escaped_once() -> None:
     from bot.errors import UserError, describe
-    from games.resistance import DuplicatePlayer
+    from games.resistance.rules import DuplicatePlayer
 
     text = describe(DuplicatePlayer(name="**x** ← leader", player=1), "en")
     assert text is not None and r"\*\*x\*\* ← leader is on the list twice" in text

@@ -12,8 +12,8 @@ from bot.dispatcher import messages_of
 from bot.refutation import RefutationService
 from bot.render import refutation as render
 from db.models import Game
-from games.refutation import default_deck_path
-from games.refutation.deck import parse_deck_bytes
+from games.refutation.rules import default_deck_path
+from games.refutation.rules.deck import parse_deck_bytes
 
 
 def sent(record: Any) -> list[tuple[int, str | None, list[discord.Embed]]]:

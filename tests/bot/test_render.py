@@ -12,17 +12,17 @@ import pytest
 
 from bot.render import refutation as rf_render
 from bot.render import resistance as rs_render
-from games.refutation import Options as RefutationOptions
-from games.refutation import Phase as RefutationPhase
-from games.refutation import Player as RefutationPlayer
-from games.refutation import Refutation, default_deck_path, load_deck
-from games.refutation.events import (
+from games.refutation.rules import Options as RefutationOptions
+from games.refutation.rules import Phase as RefutationPhase
+from games.refutation.rules import Player as RefutationPlayer
+from games.refutation.rules import Refutation, default_deck_path, load_deck
+from games.refutation.rules.events import (
     CardWatched,
     GameOver,
     RefutationEvent,
     RefutationSucceeded,
 )
-from games.resistance import (
+from games.resistance.rules import (
     Character,
     MissionChoice,
     Options,

@@ -9,12 +9,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot import stats
 from db import repo
 from games.common import Event
-from games.refutation import Player as RfPlayer
-from games.refutation import Result
-from games.refutation import events as rf
-from games.resistance import Character, EndReason, Role, Winner
-from games.resistance import Player as ResPlayer
-from games.resistance import events as rs
+from games.refutation.rules import Player as RfPlayer
+from games.refutation.rules import Result
+from games.refutation.rules import events as rf
+from games.resistance.rules import Character, EndReason, Role, Winner
+from games.resistance.rules import Player as ResPlayer
+from games.resistance.rules import events as rs
 from tests.games.refutation.helpers import arrange, disinfo, new_game, refutation
 from tests.games.resistance.helpers import make_game, play_round
 

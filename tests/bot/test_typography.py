@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 
 from bot.i18n import LOCALES_DIR, catalogue, every_branch
-from games.refutation import default_deck_path, load_deck
+from games.refutation.rules import default_deck_path, load_deck
 
 NNBSP = "\u202f"
 NBSP = "\u00a0"

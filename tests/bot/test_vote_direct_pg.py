@@ -19,7 +19,7 @@ from bot.resistance import ResistanceService
 from bot.service import Actor
 from db import repo
 from db.direct import PostgresVotes
-from games.resistance.model import MissionChoice, TeamVote
+from games.resistance.rules.model import MissionChoice, TeamVote
 from tests.bot.services import quiet_services
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from bot import vote_matrix as vm
-from games.resistance import (
+from games.resistance.rules import (
     GameStarted,
     MissingVote,
     MissionResult,

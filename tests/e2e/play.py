@@ -199,7 +199,7 @@ class Game(TableGame):
         return await self.resolve()
 
     def team_size(self, mission: int) -> int:
-        from games.resistance import MISSION_SIZES
+        from games.resistance.rules import MISSION_SIZES
 
         return MISSION_SIZES[len(self.players)][mission - 1]
 

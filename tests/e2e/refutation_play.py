@@ -11,7 +11,7 @@ import re
 from functools import partial
 from typing import Any
 
-from games.refutation import CardKind, Deck, default_deck_path, load_deck
+from games.refutation.rules import CardKind, Deck, default_deck_path, load_deck
 from tests.e2e.play import TableGame, text_of, until
 
 DECK: Deck = load_deck(default_deck_path())

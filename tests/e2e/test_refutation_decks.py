@@ -13,7 +13,7 @@ import pytest
 
 from bot.config import DeckSettings
 from bot.harness import running_bot, sandbox_settings
-from games.refutation import default_deck_path
+from games.refutation.rules import default_deck_path
 from tests.e2e.play import text_of
 from tests.e2e.refutation_play import RfGame, auto_turn, best_card
 

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.common import Event
-from games.refutation import Options as RefutationOptions
-from games.refutation import Phase as RefutationPhase
-from games.refutation import Refutation, RefutationEvent
-from games.refutation import events as rf
-from games.resistance import (
+from games.refutation.rules import Options as RefutationOptions
+from games.refutation.rules import Phase as RefutationPhase
+from games.refutation.rules import Refutation, RefutationEvent
+from games.refutation.rules import events as rf
+from games.resistance.rules import (
     GameOver,
     GameStarted,
     LeaderChanged,

@@ -10,7 +10,7 @@ import pytest
 
 from bot.event_log import decode_events, family_of, register_family
 from bot.plugins import Registry, builtin_plugins
-from games.resistance import ResistanceEvent
+from games.resistance.rules import ResistanceEvent
 from tests.e2e.poll_game.plugin import PLUGIN
 from tests.e2e.poll_game.rules import PollClosed, PollEvent, PollOpened, PollVoted
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bot.i18n import t
-from games.refutation import Deck, GameError, Options, Player, Refutation, parse_deck
+from games.refutation.rules import Deck, GameError, Options, Player, Refutation, parse_deck
 
 FAMILIES = ("alpha", "beta", "gamma")
 DISINFO_PER_FAMILY = 5

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import catalogue, placeholders
-from games.refutation import DECK_ERROR_KEYS, DECK_ERRORS, ERROR_KEYS
-from games.refutation.errors import ERROR_CLASSES
+from games.refutation import rules
+from games.refutation.rules import DECK_ERROR_KEYS, DECK_ERRORS, ERROR_KEYS
+from games.refutation.rules.errors import ERROR_CLASSES
 
-SOURCES = sorted((Path(__file__).resolve().parents[3] / "games" / "refutation").glob("*.py"))
+SOURCES = sorted(Path(rules.__file__).parent.glob("*.py"))
 
 
 @pytest.mark.parametrize("key", ERROR_KEYS + DECK_ERROR_KEYS)

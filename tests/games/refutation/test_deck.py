@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from games.refutation import (
+from games.refutation.rules import (
     DECK_ERRORS,
     CardKind,
     DeckError,
@@ -15,7 +15,7 @@ from games.refutation import (
     load_deck,
     parse_deck,
 )
-from games.refutation.errors import UnknownCard
+from games.refutation.rules.errors import UnknownCard
 
 from .helpers import DECK, assert_renders, disinfo, refutation, technique
 

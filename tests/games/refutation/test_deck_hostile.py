@@ -10,8 +10,8 @@ import unicodedata
 import pytest
 
 from bot.i18n import t
-from games.refutation import DeckError
-from games.refutation.deck import (
+from games.refutation.rules import DeckError
+from games.refutation.rules.deck import (
     CARD_NUMBER_MAX,
     CARDS_MAX,
     DECK_ID_MAX,
@@ -27,7 +27,7 @@ from games.refutation.deck import (
     TITLE_MAX,
     parse_deck_bytes,
 )
-from games.refutation.errors import DECK_ERRORS
+from games.refutation.rules.errors import DECK_ERRORS
 
 from .test_deck import VALID
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from games.refutation import (
+from games.refutation.rules import (
     GameError,
     Options,
     Phase,
@@ -20,7 +20,7 @@ from games.refutation import (
     Result,
     parse_deck,
 )
-from games.refutation.events import CardChosen, CardsRevealed, RefutationStarted, VoteRecorded
+from games.refutation.rules.events import CardChosen, CardsRevealed, RefutationStarted, VoteRecorded
 
 from .helpers import (
     DECK,

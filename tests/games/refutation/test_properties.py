@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.refutation import (
+from games.refutation.rules import (
     CardKind,
     GameError,
     Options,
@@ -19,7 +19,7 @@ from games.refutation import (
     RefutationEvent,
     Result,
 )
-from games.refutation.model import TARGETS
+from games.refutation.rules.model import TARGETS
 
 from .helpers import ALL_CARDS, DECK, assert_renders, check_zones, ints_in, players
 

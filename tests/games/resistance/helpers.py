@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
-from games.resistance import (
+from games.resistance.rules import (
     SPY_COUNT,
     Character,
     MissingVote,

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.resistance import (
+from games.resistance.rules import (
     AvalonOnly,
     BadAssassinationTarget,
     Character,

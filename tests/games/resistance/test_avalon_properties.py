@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.resistance import (
+from games.resistance.rules import (
     SPY_COUNT,
     MissingVote,
     Options,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import catalogue, placeholders
-from games.resistance import (
+from games.resistance.rules import (
     ERROR_KEYS,
     Character,
     GameError,

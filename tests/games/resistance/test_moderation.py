@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.resistance import (
+from games.resistance.rules import (
     AlreadyAPlayer,
     EndReason,
     GameIsOver,

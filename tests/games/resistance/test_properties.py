@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.resistance import (
+from games.resistance.rules import (
     MAX_REJECTIONS,
     SPY_COUNT,
     GameError,

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.resistance import (
+from games.resistance.rules import (
     LeaderChanged,
     MissingVote,
     MissionChoice,

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.resistance import (
+from games.resistance.rules import (
     MAX_PLAYERS,
     MAX_REJECTIONS,
     MIN_PLAYERS,
