@@ -17,9 +17,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
-from bot.options import RESISTANCE_OPTIONS
 from db.engine import is_sqlite, make_engine, migrate
 from db.models import Deadline, Game, Player
+from games.resistance.options import RESISTANCE_OPTIONS
 from games.resistance.rules import Options, Resistance
 from games.resistance.rules import Player as EnginePlayer
 

@@ -20,14 +20,13 @@ from bot.bounds import enforce_bounds
 from bot.clock import Clock, utcnow
 from bot.config import Settings
 from bot.courier import Courier
-from bot.decks import DeckRegistry
 from bot.dispatcher import Dispatcher
 from bot.endpoints import point_discord_at
 from bot.errors import GameCommandTree
-from bot.i18n import add_locales
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
-from bot.plugins import GamePlugin, Registry, builtin_plugins
+from bot.plugins import GamePlugin, Registry
+from bot.records import file_builders
 from bot.scheduler import DeadlineScheduler
 from bot.service import AfterCommit, GameService, Services
 from bot.translator import CatalogueTranslator
@@ -37,8 +36,9 @@ from db.models import ACTIVE_STATUSES, Deadline
 
 log = logging.getLogger(__name__)
 
-#: The cogs of every bot besides the games' own (each game's plugin names its cog).
-COGS = ("cogs.settings", "cogs.stats")
+#: The extensions of every bot besides the games' own cogs (each game's plugin names its cog):
+#: the shared Discord edge (bot.app does not import it: it loads it by name).
+COGS = ("cogs.lobby", "cogs.settings", "cogs.stats")
 
 # Libraries that log whole payloads at DEBUG (request bodies, gateway events, SQL parameters):
 # DMs with roles and hands, clicked choices, interaction tokens.
@@ -93,13 +93,11 @@ class GameBot(commands.AutoShardedBot):
         clock: Clock = utcnow,
         rng: random.Random | None = None,
         cogs: tuple[str, ...] = COGS,
-        plugins: Iterable[GamePlugin] | None = None,
+        plugins: Iterable[GamePlugin] | Registry,
     ) -> None:
-        """``plugins``: the games this bot runs (default: the built-in ones, bot.plugins)."""
-        self.registry = Registry(builtin_plugins() if plugins is None else plugins)
-        for plugin in self.registry:
-            if plugin.locales is not None:
-                add_locales(plugin.kind, plugin.locales)
+        """``plugins``: the games this bot runs (bot.plugins; the composition root passes the
+        built-in ones, games/builtin.py)."""
+        self.registry = plugins if isinstance(plugins, Registry) else Registry(plugins)
         quiet_payload_logs(settings.discord_debug)
         intents = discord.Intents.default()
         intents.message_content = False
@@ -134,8 +132,9 @@ class GameBot(commands.AutoShardedBot):
             busy_wait=settings.database.busy_wait_seconds,
             vote_lanes=settings.database.vote_lanes,
             limits=settings.moderation,
+            registry=self.registry,
+            sections=settings.sections,
         )
-        self.app.decks = DeckRegistry(settings.decks)
         self.services: dict[str, GameService] = {}
         self.metrics_server: metrics.MetricsServer | None = None
         self._places_checked = False
@@ -169,15 +168,10 @@ class GameBot(commands.AutoShardedBot):
             )
             await self.metrics_server.start()
 
-        from bot.records import file_builders
-        from cogs.lobby import LobbyButton, lobby_view
-
         for plugin in self.registry:
             self.services[plugin.kind] = plugin.service(self.app)
-        self.dispatcher.register_view("lobby", lobby_view)
         for name, builder in file_builders(self.sessions, self.services).items():
             self.dispatcher.register_file(name, builder)
-        self.add_dynamic_items(LobbyButton)
         for plugin in self.registry:
             for view, view_builder in plugin.views.items():
                 self.dispatcher.register_view(view, view_builder)
@@ -327,12 +321,12 @@ class GameBot(commands.AutoShardedBot):
         await self.engine.dispose()
 
 
-async def run_bot(settings: Settings) -> None:
+async def run_bot(settings: Settings, plugins: Iterable[GamePlugin] | Registry) -> None:
     """Apply migrations, then run until interrupted."""
     quiet_payload_logs(settings.discord_debug)
     point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
     await migrate(settings.database.url)
     engine = make_engine(settings.database.url)
-    bot = GameBot(settings, engine)
+    bot = GameBot(settings, engine, plugins=plugins)
     async with bot:
         await bot.start(settings.discord.token)

@@ -1,4 +1,6 @@
-"""``python -m bot``: run the bot, apply migrations, play a demo, check a deck."""
+"""``python -m bot``: run the bot, apply migrations, play a demo, and each game's own commands
+(``GamePlugin.cli``: the Refutation Game's ``deck check``). The games come from the composition
+root (bot/__main__.py), which passes them to :func:`main`."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.config import ConfigError, Settings, load_settings
+from bot.i18n import game_name
+from bot.plugins import Registry
 
 NO_TOKEN = (
     'No Discord token: set the DISCORD_TOKEN environment variable, or put token = "..." '
@@ -17,10 +21,12 @@ NO_TOKEN = (
 )
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(registry: Registry) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
-        description="A Discord bot for play-by-post games: The Resistance, The Refutation Game.",
+        description="A Discord bot for play-by-post games: "
+        + ", ".join(game_name(plugin.kind) for plugin in registry)
+        + ".",
     )
     config_help = "config file (default: config.toml if present)"
     parser.add_argument("--config", type=Path, default=None, help=config_help)
@@ -37,26 +43,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     from bot.demo import demos
 
-    names = list(demos())  # the built-in games' demos (bot.plugins)
-    demo.add_argument("--game", choices=names, default=names[0])
+    names = list(demos(registry))  # the games' demos (bot.plugins)
+    demo.add_argument("--game", choices=names, default=names[0] if names else None)
     demo.add_argument("--seed", type=int, default=7)
     sub.add_parser(
         "options-table", help="print the README's table of every game's options (Markdown)"
     )
-    deck = sub.add_parser("deck", help="Refutation Game decks")
-    deck_sub = deck.add_subparsers(dest="deck_command", required=True, metavar="ACTION")
-    check = deck_sub.add_parser(
-        "check",
-        parents=[with_config],
-        help="check a deck file (format and Discord's limits) and report the first problem",
-    )
-    check.add_argument("file", type=Path)
-    check.add_argument(
-        "--seconds",
-        type=float,
-        default=None,
-        help="time cap of the check (default: [decks] check_seconds of the config, 5)",
-    )
+    for plugin in registry:
+        if plugin.cli is not None:
+            plugin.cli(sub)
     return parser
 
 
@@ -67,15 +62,25 @@ def _setup_logging(level: str) -> None:
     )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def read_settings(
+    registry: Registry, path: Path | None = None, env: dict[str, str] | None = None
+) -> Settings:
+    """The settings of a bot that runs the games of ``registry``: the config file (with each
+    game's ``[games.<kind>]`` and its own sections) and the environment (bot.config)."""
+    readers = {name: section.parse for name, section in registry.sections().items()}
+    return load_settings(path, env, games=registry.schemas(), sections=readers)
+
+
+def main(registry: Registry, argv: Sequence[str] | None = None) -> int:
+    """The command line of a bot that runs the games of ``registry``."""
+    args = _parser(registry).parse_args(argv)
     try:
-        settings = load_settings(args.config)
+        settings = read_settings(registry, getattr(args, "config", None))
     except ConfigError as exc:
         print(f"config error: {exc}", file=sys.stderr)
         return 2
     if args.command == "run":
-        return _run(settings)
+        return _run(settings, registry)
     if args.command == "migrate":
         _setup_logging(settings.log_level)
         from db.engine import migrate
@@ -86,16 +91,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         from bot.demo import run_demo
 
-        return asyncio.run(run_demo(game=args.game, seed=args.seed))
+        return asyncio.run(run_demo(registry.plugins, game=args.game, seed=args.seed))
     if args.command == "options-table":
         from bot.options import README_END, README_START, readme_table
 
-        print("\n".join([README_START, readme_table(), README_END]))
+        print("\n".join([README_START, readme_table(registry.schemas()), README_END]))
         return 0
-    if args.command == "deck":
-        seconds = args.seconds if args.seconds else settings.decks.check_seconds
-        return _deck_check(args.file, seconds, settings.decks.max_kb * 1024)
-    return 2
+    run = getattr(args, "run", None)  # a game's own command (GamePlugin.cli)
+    return int(run(args, settings)) if run is not None else 2
 
 
 def _safe_url(url: str) -> str:
@@ -105,7 +108,7 @@ def _safe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
-def _run(settings: Settings) -> int:
+def _run(settings: Settings, registry: Registry) -> int:
     if not settings.discord.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -113,31 +116,7 @@ def _run(settings: Settings) -> int:
     from bot.app import run_bot
 
     try:
-        asyncio.run(run_bot(settings))
+        asyncio.run(run_bot(settings, registry))
     except KeyboardInterrupt:  # Ctrl-C or systemd's SIGINT: the bot has already closed cleanly
         logging.getLogger(__name__).info("stopped")
-    return 0
-
-
-def _deck_check(path: Path, seconds: float, max_bytes: int) -> int:
-    """Exit 0 and a summary, or exit 1 and one line naming the problem: never a traceback,
-    never longer than ``seconds`` (the check runs in a separate process, killed then)."""
-    from bot.decks import DeckRefused, check_in_process, problem_text, read_capped
-
-    try:
-        data = read_capped(path, max_bytes)
-    except DeckRefused as exc:
-        verdict = {"key": exc.key, "params": exc.params}
-        print(f"{path}: {problem_text(verdict, 'en', markdown=False)}", file=sys.stderr)
-        return 1
-    verdict = check_in_process(data, seconds, max_bytes)
-    if not verdict["ok"]:
-        print(f"{path}: {problem_text(verdict, 'en', markdown=False)}", file=sys.stderr)
-        return 1
-    counts = (
-        f"{verdict['families']} families, {verdict['disinformation']} disinformation, "
-        f"{verdict['refutation']} refutation and {verdict['technique']} technique cards, "
-        f"{verdict['relevance']} relevance entries"
-    )
-    print(f"{path}: ok — deck {verdict['id']!r} version {verdict['version']}: {counts}")
     return 0

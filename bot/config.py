@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from bot.options import OptionError
+from bot.options import OptionError, OptionsSchema
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -61,19 +62,6 @@ class MetricsSettings:
 
 
 @dataclass(frozen=True)
-class DeckSettings:
-    """Where decks come from besides the default one, and how uploads are checked."""
-
-    decks_dir: str = ""
-    """A folder of ``<name>.toml`` deck files (empty: none); names are listed, never paths."""
-    max_kb: int = 256
-    """The largest deck file (read, uploaded or checked), in KiB."""
-    check_seconds: float = 5.0
-    """How long the check of one deck may take (a separate process, killed after that)."""
-    uploads_per_guild: int = 25
-
-
-@dataclass(frozen=True)
 class Settings:
     discord: DiscordSettings = DiscordSettings()
     database: DatabaseSettings = DatabaseSettings()
@@ -83,7 +71,10 @@ class Settings:
     #: read by the game's options schema over the schema's own defaults (a game it does not
     #: name has the schema's: ``GamePlugin.config_defaults``)
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
-    decks: DeckSettings = DeckSettings()
+    #: the config sections the games read, by name, as each game's reader typed them
+    #: (``GamePlugin.config``: the Refutation Game's ``[decks]``); a section the file does not
+    #: write is read from an empty table (its defaults)
+    sections: dict[str, Any] = field(default_factory=dict)
     log_level: str = "INFO"
     #: let discord.py (and the SQLite driver) log at DEBUG: they dump request and event
     #: payloads there (DMs, choices, interaction tokens), so only for debugging the library
@@ -91,7 +82,9 @@ class Settings:
     source: Path | None = None
 
 
-def _section(cls: type[Any], data: dict[str, Any], where: str) -> Any:
+def read_section(cls: type[Any], data: Mapping[str, Any], where: str) -> Any:
+    """The typed settings ``cls`` (a frozen dataclass) of one config section: each key checked
+    against the field's default's type; an unknown key is refused, naming the section."""
     known = {f.name: f for f in fields(cls)}
     unknown = set(data) - set(known)
     if unknown:
@@ -171,15 +164,12 @@ def _check_metrics(settings: MetricsSettings) -> MetricsSettings:
     return settings
 
 
-def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _games(data: dict[str, Any], schemas: Mapping[str, OptionsSchema]) -> dict[str, dict[str, Any]]:
     """Every game's defaults: its ``[games.<kind>]`` section read by its options schema."""
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise ConfigError("[games] holds one table per game: [games.<game>]")
     if not data:
         return {}
-    from bot.plugins import builtin_schemas  # the built-in games (they import their cogs)
-
-    schemas = builtin_schemas()
     unknown = sorted(set(data) - set(schemas))
     if unknown:
         raise ConfigError(f"unknown game(s) in [games]: {', '.join(unknown)}")
@@ -189,24 +179,31 @@ def _games(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         raise ConfigError(str(exc)) from None
 
 
-def _check_decks(decks: DeckSettings) -> DeckSettings:
-    from games.refutation.rules.deck import DECK_MAX_BYTES
-
-    if not 1 <= decks.max_kb <= DECK_MAX_BYTES // 1024:
-        raise ConfigError(f"[decks] max_kb must be from 1 to {DECK_MAX_BYTES // 1024}")
-    if not 0 < decks.check_seconds <= 120:
-        raise ConfigError("[decks] check_seconds must be more than 0 and at most 120")
-    if not 0 <= decks.uploads_per_guild <= 1000:
-        raise ConfigError("[decks] uploads_per_guild must be from 0 to 1000")
-    if decks.decks_dir and not Path(decks.decks_dir).is_dir():
-        raise ConfigError(f"[decks] decks_dir is not a folder: {decks.decks_dir}")
-    return decks
+def _sections(data: Mapping[str, Any], readers: Mapping[str, SectionReader]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, reader in readers.items():
+        if not isinstance(data[name], dict):
+            raise ConfigError(f"[{name}] must be a table")
+        out[name] = reader(data[name])
+    return out
 
 
-def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -> Settings:
+#: A game's config section reader (``GamePlugin.config``): the file's table -> its settings.
+SectionReader = Callable[[Mapping[str, Any]], Any]
+
+
+def load_settings(
+    path: Path | None = None,
+    env: dict[str, str] | None = None,
+    *,
+    games: Mapping[str, OptionsSchema] | None = None,
+    sections: Mapping[str, SectionReader] | None = None,
+) -> Settings:
     """Settings from ``path`` (``config.toml`` when it exists), then the environment.
 
-    ``DISCORD_TOKEN`` and ``DATABASE_URL`` in the environment win over the file.
+    ``games``: the options schema of each game the bot runs (``[games.<kind>]``); ``sections``:
+    the readers of the sections games add (``[decks]``). ``DISCORD_TOKEN`` and
+    ``DATABASE_URL`` in the environment win over the file.
     """
     env = dict(os.environ) if env is None else env
     data: dict[str, Any] = {}
@@ -222,14 +219,13 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: {exc}") from None
         source = path
-    games = data.pop("games", {})
+    games_data = data.pop("games", {})
     logging_section = data.pop("logging", {})
     discord_data = data.pop("discord", {})
     database_data = data.pop("database", {})
     moderation_data = data.pop("moderation", {})
     metrics_data = data.pop("metrics", {})
-
-    decks_data = data.pop("decks", {})
+    extra = {name: data.pop(name, {}) for name in (sections or {})}
     if data:
         raise ConfigError(f"unknown section(s): {', '.join(sorted(data))}")
     if env.get("DISCORD_TOKEN"):
@@ -237,12 +233,14 @@ def load_settings(path: Path | None = None, env: dict[str, str] | None = None) -
     if env.get("DATABASE_URL"):
         database_data["url"] = env["DATABASE_URL"]
     return Settings(
-        discord=_check_shards(_section(DiscordSettings, discord_data, "discord")),
-        database=_check_database(_section(DatabaseSettings, database_data, "database")),
-        moderation=_check_moderation(_section(ModerationSettings, moderation_data, "moderation")),
-        metrics=_check_metrics(_section(MetricsSettings, metrics_data, "metrics")),
-        games=_games(games),
-        decks=_check_decks(_section(DeckSettings, decks_data, "decks")),
+        discord=_check_shards(read_section(DiscordSettings, discord_data, "discord")),
+        database=_check_database(read_section(DatabaseSettings, database_data, "database")),
+        moderation=_check_moderation(
+            read_section(ModerationSettings, moderation_data, "moderation")
+        ),
+        metrics=_check_metrics(read_section(MetricsSettings, metrics_data, "metrics")),
+        games=_games(games_data, games or {}),
+        sections=_sections(extra, sections or {}),
         log_level=str(logging_section.get("level", "INFO")).upper(),
         discord_debug=_logging_flag(logging_section),
         source=source,

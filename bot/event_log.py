@@ -2,8 +2,8 @@
 
 A game declares its family in its plugin record (``GamePlugin.events``: the family base, e.g.
 ``ResistanceEvent``, whose ``decode`` and ``knows`` read its kinds); building a
-:class:`bot.plugins.Registry` registers the families of its games here. Without a bot (tests,
-the CLI) the built-in games' families are registered on first use, from their records.
+:class:`bot.plugins.Registry` registers the families of its games here (the composition root
+builds one for the built-in games before anything reads the log).
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ from games.common import Event
 #: a row's kind is one of the family's.
 EventFamily = type[Event]
 
-#: The registered families, by game kind (filled by bot.plugins.Registry and the built-ins).
+#: The registered families, by game kind (filled by bot.plugins.Registry).
 _FAMILIES: dict[str, EventFamily] = {}
-_builtins_registered = False
 
 
 class Row(Protocol):
@@ -45,23 +44,7 @@ def register_family(game_kind: str, family: EventFamily) -> None:
 
 def family_of(game_kind: str) -> EventFamily | None:
     """The family of events of games of ``game_kind``, or None if no plugin declared one."""
-    if game_kind not in _FAMILIES:
-        _register_builtins()
     return _FAMILIES.get(game_kind)
-
-
-def _register_builtins() -> None:
-    """The built-in games' families, from their plugin records (imported on first use: the
-    records live with the cogs, which import this module)."""
-    global _builtins_registered
-    if _builtins_registered:
-        return
-    _builtins_registered = True
-    from bot.plugins import builtin_plugins
-
-    for plugin in builtin_plugins():
-        if plugin.events is not None:
-            register_family(plugin.kind, plugin.events)
 
 
 def decode_events(game_kind: str, rows: Iterable[Row]) -> list[Event]:

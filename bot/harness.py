@@ -14,7 +14,7 @@ from bot.app import COGS, GameBot, quiet_payload_logs
 from bot.clock import Clock, utcnow
 from bot.config import DatabaseSettings, DiscordSettings, Settings
 from bot.endpoints import point_discord_at
-from bot.plugins import GamePlugin
+from bot.plugins import GamePlugin, Registry
 from db.engine import make_engine, migrate
 
 
@@ -41,11 +41,11 @@ async def running_bot(
     clock: Clock = utcnow,
     settings: Settings | None = None,
     cogs: tuple[str, ...] = COGS,
-    plugins: Iterable[GamePlugin] | None = None,
+    plugins: Iterable[GamePlugin] | Registry,
     ready_timeout: float = 20,
 ) -> AsyncIterator[GameBot]:
     """A GameBot logged into the sandbox, ready, on its own database; closed on exit.
-    ``plugins``: the games it runs (default: the built-in ones)."""
+    ``plugins``: the games it runs."""
     settings = settings or sandbox_settings(sb, database_url)
     if settings.database.url != database_url:
         settings = replace(settings, database=DatabaseSettings(url=database_url))

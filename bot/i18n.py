@@ -1,7 +1,8 @@
 """The French/English message catalogue.
 
-Every user-facing string lives in ``bot/locales/<lang>/*.toml``. A file ``resistance.toml`` with a
-table ``[error]`` and a key ``not_leader`` gives the message key ``resistance.error.not_leader``.
+Every user-facing string lives in a catalogue file: the core's in ``bot/locales/<lang>/*.toml``,
+each game's in ``games/<kind>/locales/<lang>/``. A file ``resistance.toml`` with a table
+``[error]`` and a key ``not_leader`` gives the message key ``resistance.error.not_leader``.
 Messages use ``str.format`` placeholders with names: ``"{leader} proposes {team}"``.
 
 A word that depends on a number takes a plural form of ICU's MessageFormat:
@@ -14,9 +15,9 @@ forms of its own. Never "(s)".
 
 A game plugin may bring its own catalogue directory (:func:`add_locales`): its files are loaded
 with the built-in ones, each under the plugin's kind only (``<kind>.toml`` or
-``<kind>.<part>.toml``, and a ``commands.toml`` of its own ``[<kind>]`` commands and of its
-``[settings.<kind>]``), and a key already defined elsewhere is refused: a plugin cannot change
-another game's messages.
+``<kind>.<part>.toml``, and a ``commands.toml`` of its own ``[<kind>]`` commands, of its
+``[settings.<kind>]`` and of its options' ``[choices]``), and a key already defined elsewhere is
+refused: a plugin cannot change another game's messages.
 """
 
 from __future__ import annotations
@@ -60,8 +61,9 @@ def _plugin_messages(kind: str, directory: Path, lang: Lang) -> dict[str, str]:
     out: dict[str, str] = {}
     for path in sorted((directory / lang).glob("*.toml")):
         _load(path, out)
-    # Its own messages, its commands, and its /settings <kind> (for the options only it takes).
-    own = (f"{kind}.", f"commands.{kind}.", f"commands.settings.{kind}.")
+    # Its own messages, its commands, its /settings <kind> (for the options only it takes), and
+    # the names of its options' choices (a choice another catalogue names is refused below).
+    own = (f"{kind}.", f"commands.{kind}.", f"commands.settings.{kind}.", "commands.choices.")
     foreign = sorted(key for key in out if not key.startswith(own))
     if foreign:
         raise ValueError(f"the catalogue of {kind!r} ({directory}) defines {foreign[:3]}")
@@ -332,12 +334,12 @@ def command_keys(command: str, part: str = "name") -> tuple[str, ...]:
     return (own, f"commands.{kind}.name") if kind is not None and part == "name" else (own,)
 
 
-def first_defined(keys: tuple[str, ...], lang: str) -> str | None:
-    """The message (``t``) of the first of ``keys`` that the catalogue of ``lang`` defines, else
-    None."""
+def first_defined(keys: tuple[str, ...], lang: str, /, **params: object) -> str | None:
+    """The message (``t``, with ``params``) of the first of ``keys`` that the catalogue of
+    ``lang`` defines, else None."""
     messages = catalogue(lang_of(lang))
     key = next((key for key in keys if key in messages), None)
-    return None if key is None else t(key, lang)
+    return None if key is None else t(key, lang, **params)
 
 
 def param_name(command: str, param: str, lang: str) -> str:
@@ -367,6 +369,13 @@ def choice_label(value: object, lang: str) -> str:
     return catalogue(lang_of(lang)).get(f"commands.choices.{value}", str(value))
 
 
+def number_text(value: float) -> str:
+    """A number as people write it: 336, 0.0005, 1000000."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0")
+
+
 #: how each language writes a number: (decimal mark, thousands separator)
 NUMBER_MARKS: dict[Lang, tuple[str, str]] = {"en": (".", ""), "fr": (",", "\u202f")}
 
@@ -374,8 +383,6 @@ NUMBER_MARKS: dict[Lang, tuple[str, str]] = {"en": (".", ""), "fr": (",", "\u202
 def number(value: float, lang: str) -> str:
     """A number as the reader's language writes it: ``0.0005``, ``1000000`` in English (as
     typed), ``0,0005``, ``1 000 000`` (U+202F, as CLDR's French) in French."""
-    from bot.options import number_text  # pure, and imports nothing of bot at load
-
     text = number_text(value)
     point, thousands = NUMBER_MARKS[lang_of(lang)]
     whole, _, fraction = text.partition(".")

@@ -1,5 +1,6 @@
 """Discord's documented limits, in one place: the runtime cuts and splits by them, and the deck
-check (``bot.decks.check_deck``) measures every page a card renders to against them.
+check (``games.refutation.decks.registry.check_deck``) measures every page a card renders to against
+them.
 
 Sources (Discord's developer documentation, checked against the libraries that encode it):
 - Embed limits (Message resource, "Embed Limits"): title 256, description 4,096, up to 25

@@ -4,25 +4,31 @@ A :class:`GamePlugin` says everything the application needs to know of a game: i
 ``games.kind`` value, the lobby buttons' ``lobby:<kind>:...``), the prefixes of its deadlines
 (``rs`` routes ``rs_vote`` to The Resistance), how to build its service, the extension module of
 its cog, its options, its persistent buttons, the view and file builders its effect records
-name, and its message catalogue. :class:`bot.app.GameBot` takes a list of them (the built-in
-ones by default, :func:`builtin_plugins`): a test registers a third game by passing one more.
-Building a :class:`Registry` registers its games' families of events with bot.event_log.
+name, its message catalogue, and the hooks through which the core shows what the game leaves
+behind: its record (:class:`Archive`), its share of ``/stats`` (:class:`Stats`), its rules text,
+its ``/settings <kind>`` command, its lines of ``/settings show``, its config section and its
+command-line commands. The core never asks which game it runs: it calls these.
 
-Each game defines its record next to its code (``PLUGIN`` in ``cogs/<game>.py``); the list of
-the built-in games is :data:`BUILTIN`, the one line a new built-in game adds.
+:class:`bot.app.GameBot` takes a list of them; building a :class:`Registry` registers its
+games' families of events with bot.event_log and their catalogues with bot.i18n. Each game
+defines its record in ``games/<kind>/plugin.py``; the list of the built-in games is
+``games.builtin.BUILTIN``, the one line a new built-in game adds.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.event_log import EventFamily, register_family
+from bot.i18n import add_locales
 from bot.options import OptionsSchema
+from games.common import Event
 
 if TYPE_CHECKING:
     import discord
@@ -30,6 +36,7 @@ if TYPE_CHECKING:
 
     from bot.config import Settings
     from bot.service import GameService, Services
+    from db.models import Game, GuildSettings
 
 ViewBuilder = Callable[..., "discord.ui.View"]
 FileBuilder = Callable[..., Awaitable["discord.File"]]
@@ -38,6 +45,73 @@ FileBuilders = Callable[
     ["async_sessionmaker[AsyncSession]", Mapping[str, "GameService"]], Mapping[str, FileBuilder]
 ]
 
+#: A file made anew each time it is sent (a ``discord.File`` can be read only once).
+FileMaker = Callable[[], "discord.File"]
+
+
+@dataclass(frozen=True)
+class Archive:
+    """What a game's record holds (bot/archive.py, bot/records.py): built from the stored state
+    and the public event log of an ended game, in the reader's language."""
+
+    #: (game row, engine state, public events, language) -> the record as Markdown
+    markdown: Callable[[Game, Any, Sequence[Event], str], str]
+    #: (engine state, language) -> how the game ended, in one line (no Markdown)
+    outcome: Callable[[Any, str], str]
+    #: pictures attached before the record by ``/<kind> archive`` (session, game, state, lang)
+    files: Callable[[AsyncSession, Game, Any, str], Awaitable[list[FileMaker]]] | None = None
+
+
+class Figures(Protocol):
+    """One player's figures in one game (bot/stats.py): games played and won, and the lines
+    this game adds to ``/stats player`` and to its leaderboard."""
+
+    @property
+    def played(self) -> int: ...
+
+    @property
+    def won(self) -> int: ...
+
+    @property
+    def rate(self) -> float | None: ...
+
+    def shown(self) -> bool:
+        """Whether there is anything to show (a game played, or work credited in one)."""
+        ...
+
+    def lines(self, lang: str) -> list[str]:
+        """This game's lines of the player's ``/stats player``."""
+        ...
+
+    def top_extra(self, lang: str) -> str:
+        """The last column of this game's leaderboard line."""
+        ...
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A game's share of ``/stats`` (bot/stats.py): the kinds of public events its figures are
+    read from (of ended games only), and how they are counted."""
+
+    events: tuple[str, ...]
+    #: the public events of the server's ended games of this kind -> each player's figures
+    tally: Callable[[Iterable[Event]], Mapping[int, Figures]]
+
+
+@dataclass(frozen=True)
+class ConfigSection:
+    """A config section a game reads (``[decks]``): its name, and how it is read (a mapping of
+    the file's keys -> the typed settings; ValueError naming the key when a value is wrong)."""
+
+    name: str
+    parse: Callable[[Mapping[str, Any]], Any]
+
+
+#: ``python -m bot``'s commands a game adds: (its subparsers) -> None; each command's parser
+#: sets ``run=(arguments, settings) -> exit status`` with ``set_defaults``
+CliCommands = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+
+
 #: A kind: lower-case letters and digits (it goes into custom ids ``lobby:<kind>:...``, the
 #: catalogue's keys ``<kind>.*`` and the ``games.kind`` column, 16 characters).
 KIND = re.compile(r"[a-z][a-z0-9]{0,15}")
@@ -45,7 +119,7 @@ KIND = re.compile(r"[a-z][a-z0-9]{0,15}")
 PREFIX = re.compile(r"[a-z][a-z0-9]{0,7}")
 
 #: The built-in games, by the module that defines each one's ``PLUGIN``.
-BUILTIN = ("cogs.resistance", "cogs.refutation")
+BUILTIN = ("games.resistance.cog", "games.refutation.cog")
 
 
 @dataclass(frozen=True)
@@ -79,6 +153,21 @@ class GamePlugin:
     #: its family of events (the base class of its events, ``games.common.Event``): how the
     #: event log's rows of its games read back (bot.event_log); None: its log is not read
     events: EventFamily | None = None
+    #: its record: Markdown, one-line outcome, pictures (None: the record holds the header only)
+    archive: Archive | None = None
+    #: its share of /stats (None: it has no figures)
+    stats: Stats | None = None
+    #: its rules text: (reader's language, options of the game in this channel, {} if none)
+    #: -> the sections of ``/<kind> rules`` (None: only the options are shown)
+    rules: Callable[[str, Mapping[str, Any]], list[str]] | None = None
+    #: its ``/settings <kind>`` (given the settings cog); None: made from its options schema
+    settings_command: Callable[[Any], Any] | None = None
+    #: its lines of ``/settings show`` besides its defaults: (guild settings row, language)
+    settings_lines: Callable[[GuildSettings, str], list[str]] | None = None
+    #: a config section of its own (``[decks]``)
+    config: ConfigSection | None = None
+    #: commands of its own for ``python -m bot`` (``deck check``)
+    cli: CliCommands | None = None
 
     def __post_init__(self) -> None:
         if not KIND.fullmatch(self.kind):
@@ -133,6 +222,8 @@ class Registry:
         for plugin in self.plugins:
             if plugin.events is not None:
                 register_family(plugin.kind, plugin.events)
+            if plugin.locales is not None:
+                add_locales(plugin.kind, plugin.locales)
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -149,6 +240,17 @@ class Registry:
     def __contains__(self, kind: object) -> bool:
         return kind in self.by_kind
 
+    def __getitem__(self, kind: str) -> GamePlugin:
+        return self.by_kind[kind]
+
+    def schemas(self) -> dict[str, OptionsSchema]:
+        """Every game's options schema, by kind (the config's ``[games.<kind>]``)."""
+        return {plugin.kind: plugin.schema for plugin in self.plugins}
+
+    def sections(self) -> dict[str, ConfigSection]:
+        """The config sections the games read, by name."""
+        return {p.config.name: p.config for p in self.plugins if p.config is not None}
+
 
 def load_plugin(module: str) -> GamePlugin:
     """The ``PLUGIN`` record a module defines."""
@@ -156,13 +258,3 @@ def load_plugin(module: str) -> GamePlugin:
     if not isinstance(plugin, GamePlugin):
         raise TypeError(f"{module} defines no PLUGIN = GamePlugin(...)")
     return plugin
-
-
-def builtin_plugins() -> tuple[GamePlugin, ...]:
-    """The built-in games' records (imported on first use: they import the cogs)."""
-    return tuple(load_plugin(module) for module in BUILTIN)
-
-
-def builtin_schemas() -> dict[str, OptionsSchema]:
-    """The built-in games' options schemas, by kind (the config's ``[games.<kind>]``)."""
-    return {plugin.kind: plugin.schema for plugin in builtin_plugins()}

@@ -1,7 +1,9 @@
-"""What a game leaves behind for its readers: the vote matrix picture and the posts that carry it.
+"""What a game leaves behind for its readers: its record as a file, the archive of ended games,
+and the rules text with the options of the game in a channel.
 
 Built from the stored state and the public event log only, so any process, after any restart,
-gives the same picture of the same game.
+gives the same record of the same game. What each game writes comes from its plugin record's
+hooks (``GamePlugin.archive``, ``GamePlugin.rules``; bot.plugins): nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -14,24 +16,18 @@ import discord
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import archive, vote_matrix
+from bot import archive
 from bot.effects import Attachment, Post
 from bot.errors import UserError
 from bot.event_log import decode_events
-from bot.i18n import choice_label, game_name, lang_of, number, option_label, t
-from bot.names import collation_key
-from bot.options import Option, OptionsSchema
-from bot.render import resistance as resistance_render
+from bot.i18n import first_defined, game_name, t
 from db import repo
 from db.models import Game, GameStatus
 from games.common import Event
-from games.resistance.rules import ResistanceEvent
 
 if TYPE_CHECKING:
-    from bot.resistance import ResistanceService
+    from bot.plugins import Archive, FileMaker, GamePlugin
     from bot.service import Actor, GameService, Reply
-
-FileMaker = Callable[[], discord.File]
 
 
 def file_maker(data: bytes, filename: str, description: str | None = None) -> FileMaker:
@@ -47,49 +43,35 @@ async def public_events(s: AsyncSession, game: Game) -> list[Event]:
     return decode_events(game.kind, await repo.events(s, game.id, public_only=True))
 
 
-async def resistance_events(s: AsyncSession, game: Game) -> list[ResistanceEvent]:
-    """The public events of a game of The Resistance."""
-    return [e for e in await public_events(s, game) if isinstance(e, ResistanceEvent)]
+def plugin_of(service: Any, kind: str | None = None) -> GamePlugin | None:
+    """The plugin record of a service's game (or of ``kind``), from the bot's registry."""
+    registry = service.app.registry
+    kind = kind or service.kind
+    if registry is None or kind not in registry:
+        return None
+    plugin: GamePlugin = registry[kind]
+    return plugin
 
 
-async def resistance_matrix(s: AsyncSession, game: Game, state: Any) -> vote_matrix.Matrix:
-    """The vote matrix of a game of The Resistance (any phase), from its public events."""
-    names = {p.id: p.name for p in state.players}
-    return vote_matrix.build(await resistance_events(s, game), names, list(state.leader_order))
+def archive_of(service: Any, kind: str | None = None) -> Archive | None:
+    plugin = plugin_of(service, kind)
+    return plugin.archive if plugin is not None else None
 
 
-async def matrix_file(matrix: vote_matrix.Matrix, lang: str, game_id: int) -> FileMaker:
-    """The picture, rendered off the event loop, with its text alternative as description."""
-    png = await vote_matrix.render_async(matrix, lang)
-    return file_maker(
-        png,
-        t("resistance.matrix.filename", lang, game=game_id),
-        vote_matrix.describe(matrix, lang),
-    )
-
-
-async def record_file(s: AsyncSession, game: Game, state: Any, lang: str) -> FileMaker:
+async def record_file(
+    s: AsyncSession, game: Game, state: Any, lang: str, record: Archive | None
+) -> FileMaker:
     """The game's record as a Markdown file, from its state and public event log."""
-    text = archive.markdown(game, state, await public_events(s, game), lang)
+    text = archive.markdown(record, game, state, await public_events(s, game), lang)
     return file_maker(text.encode("utf-8"), archive.filename(game, lang))
 
 
-async def resistance_end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Post:
-    """The end-of-game post: the history, with the vote matrix and the record attached. The
-    files are built when the post is delivered (the picture off the loop), from the stored
-    state and events of the ended game, which no longer change."""
-    lang = game.lang
-    text = resistance_render.history_text(state, await resistance_events(s, game), lang)
-    files = (Attachment("rs_matrix", (game.id, lang)), Attachment("record", (game.id, lang)))
-    return Post(service.where(game), text, files=files)
-
-
 async def archive_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Post:
-    """A post with the game's record attached (the end of a Refutation Game, a cancellation)."""
-    key = "archive.posted_refutation" if game.kind == "refutation" else "archive.posted"
-    return Post(
-        service.where(game), t(key, game.lang), files=(Attachment("record", (game.id, game.lang)),)
-    )
+    """A post with the game's record attached (the end of a game, a cancellation): its words
+    are the game's own (``<kind>.archive.posted``), else the common ones."""
+    keys = (f"{game.kind}.archive.posted", "archive.posted")
+    text = first_defined(keys, game.lang) or ""
+    return Post(service.where(game), text, files=(Attachment("record", (game.id, game.lang)),))
 
 
 async def loaded(services: Mapping[str, Any], s: AsyncSession, game_id: int) -> tuple[Game, Any]:
@@ -111,23 +93,10 @@ def file_builders(
     async def record(game_id: int, lang: str) -> discord.File:
         async with sessions() as s:
             game, state = await loaded(services, s, game_id)
-            return (await record_file(s, game, state, lang))()
+            made = await record_file(s, game, state, lang, archive_of(services[game.kind]))
+            return made()
 
     return {"record": record}
-
-
-def resistance_files(
-    sessions: Any, services: Mapping[str, Any]
-) -> dict[str, Callable[..., Awaitable[discord.File]]]:
-    """The Resistance's own attachment: the vote matrix (``Attachment("rs_matrix", ...)``)."""
-
-    async def matrix(game_id: int, lang: str) -> discord.File:
-        async with sessions() as s:
-            game, state = await loaded(services, s, game_id)
-            built = await resistance_matrix(s, game, state)
-        return (await matrix_file(built, lang, game_id))()
-
-    return {"rs_matrix": matrix}
 
 
 # -- archives --------------------------------------------------------------------------------
@@ -155,12 +124,13 @@ async def archived_games(
 
 
 def short_outcome(service: Any, game: Game, lang: str) -> str:
+    """How an archived game ended, in one line: cancelled, or its game's own words."""
     if game.status == GameStatus.CANCELLED.value:
         return t("archive.cancelled_short", lang)
-    state = service.load(game)
-    if game.kind == "resistance":
-        return archive.resistance_outcome(state, lang)
-    return archive.refutation_outcome(state, lang)
+    record = archive_of(service, game.kind)
+    if record is None:
+        return t("archive.ended_short", lang)
+    return record.outcome(service.load(game), lang)
 
 
 def day(game: Game) -> str:
@@ -196,11 +166,13 @@ async def archive_choices(
 
 
 async def archive_reply(service: GameService, actor: Actor, guild_id: int, number: int) -> Reply:
-    """``archive game``: the record of an ended game of this server, in the reader's language."""
+    """``archive game``: the record of an ended game of this server, in the reader's language,
+    after the pictures its game attaches (``Archive.files``)."""
     from bot.service import Reply
 
     lang = actor.lang
     name = game_name(service.kind, lang)
+    record = archive_of(service)
     async with service.app.sessions() as s:
         game = await repo.get_game(s, number)
         if (
@@ -213,11 +185,9 @@ async def archive_reply(service: GameService, actor: Actor, guild_id: int, numbe
             raise UserError("archive.not_found", number=number, game=name)
         await service.prepare(s, game)
         state = service.load(game)
-        record = await record_file(s, game, state, lang)
-        files = [record]
-        if game.kind == "resistance":
-            matrix = await resistance_matrix(s, game, state)
-            files.insert(0, await matrix_file(matrix, lang, game.id))
+        files = [await record_file(s, game, state, lang, record)]
+        if record is not None and record.files is not None:
+            files = [*await record.files(s, game, state, lang), *files]
     text = t(
         "archive.reply",
         lang,
@@ -229,71 +199,13 @@ async def archive_reply(service: GameService, actor: Actor, guild_id: int, numbe
     return Reply(text, files=files)
 
 
-async def resistance_history(service: ResistanceService, actor: Actor, game_id: int) -> Reply:
-    """``/resistance history``: the text history and the vote matrix, in the reader's language."""
-    from bot.service import Reply
-
-    async with service.app.sessions() as s:
-        game = await repo.get_game(s, game_id)
-        assert game is not None
-        state = service.load(game)
-        text = resistance_render.history_text(state, await resistance_events(s, game), actor.lang)
-        matrix = await resistance_matrix(s, game, state)
-    return Reply(text, files=[await matrix_file(matrix, actor.lang, game_id)])
-
-
 # -- rules -----------------------------------------------------------------------------------
-
-RULES_SECTIONS = {
-    "resistance": ("setup", "round", "end"),
-    "refutation": ("setup", "turn", "end"),
-}
-
-
-def option_value(option: Option | None, value: Any, lang: str) -> str:
-    """One option's value as the reader's language writes it: "—" when unset (none, empty), a
-    choice by the name Discord shows for it (French ``contre``), a yes or no, a number (French
-    ``0,5``; English as stored, ``24.0``), any other text as it is."""
-    if value is None or value == "":
-        return "—"
-    if isinstance(value, bool):
-        return t(f"common.value.{str(value).lower()}", lang)
-    if option is not None and value in option.choices:
-        return choice_label(value, lang)
-    if isinstance(value, int | float) and lang_of(lang) != "en":
-        return number(value, lang)
-    return str(value)
-
-
-def option_pairs(
-    kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str
-) -> list[tuple[str, str]]:
-    """A game's options as (name, value) in the reader's language, each named as the reader
-    sees it in the command (bot.i18n.option_label: French ``heures_vote``; English, or a game
-    whose catalogue names none: the key), in the alphabetical order of those names (bot/names.py's
-    collation); the deck aside."""
-    pairs = [
-        (option_label(kind, k, lang), option_value(schema.get(k), v, lang))
-        for k, v in options.items()
-        if k != "deck"
-    ]
-    return sorted(pairs, key=lambda pair: collation_key(pair[0]))
-
-
-def options_listing(kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str) -> str:
-    """A game's options as "`name` = value" (``option_pairs``)."""
-    return ", ".join(
-        f"`{label}` = {value}" for label, value in option_pairs(kind, schema, options, lang)
-    )
-
-
-def options_text(kind: str, schema: OptionsSchema, options: dict[str, Any], lang: str) -> str:
-    return t("rules.options", lang, options=options_listing(kind, schema, options, lang) or "—")
 
 
 async def rules_text(service: Any, lang: str, channel_id: int) -> str:
-    """The rules of the forum adaptation (and of the variant in play here), then the options of
-    the game running in this channel, if any."""
+    """The rules of the game (its plugin's ``rules`` hook, which may depend on the options of
+    the game running here: a variant), then the options of the game running in this channel,
+    if any."""
     kind = service.kind
     async with service.app.sessions() as s:
         game = await repo.active_game_in_channel(s, channel_id)
@@ -303,10 +215,9 @@ async def rules_text(service: Any, lang: str, channel_id: int) -> str:
         # the hour is the server's: say in which zone
         if game is not None and options.get("deadline_time"):
             options["timezone"] = (await repo.get_guild_settings(s, game.guild_id)).timezone
-    parts = [t(f"rules.{kind}.{section}", lang) for section in RULES_SECTIONS[kind]]
-    if kind == "resistance" and game is not None and game.options.get("variant") == "avalon":
-        parts.append(t("rules.resistance.avalon", lang))
+    plugin = plugin_of(service)
+    parts = plugin.rules(lang, options) if plugin is not None and plugin.rules else []
     schema = service.app.schema(kind)
-    listing = options_text(kind, schema, options, lang) if game is not None else None
+    listing = archive.options_text(kind, schema, options, lang) if game is not None else None
     parts.append(listing or t("rules.no_game", lang))
     return "\n\n".join(parts)

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequen
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -28,7 +28,6 @@ from bot import daily, metrics
 from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
-from bot.decks import DeckRegistry
 from bot.effects import (
     DebateLock,
     DirectMessage,
@@ -48,15 +47,12 @@ from bot.options import OptionsSchema
 from db import repo
 from db.engine import is_busy
 from db.models import Deadline, EffectStatus, Game, Player
-from games.common import Event
+from games.common import Event, Substitution
 from games.common import Player as EnginePlayer
-from games.refutation.rules.events import PlayerSubstituted as RefutationSubstituted
-from games.resistance.rules import PlayerSubstituted as ResistanceSubstituted
-
-Substituted = ResistanceSubstituted | RefutationSubstituted
 
 if TYPE_CHECKING:
     from bot.dispatcher import Dispatcher
+    from bot.plugins import Registry
     from bot.scheduler import DeadlineScheduler
 
 log = logging.getLogger(__name__)
@@ -179,8 +175,14 @@ class Services:
         busy_wait: float = 600.0,
         limits: ModerationSettings | None = None,
         vote_lanes: int = 1,
+        registry: Registry | None = None,
+        sections: dict[str, Any] | None = None,
     ) -> None:
         self.sessions = sessions
+        #: the games this bot runs (bot.plugins): their hooks (record, stats, rules text)
+        self.registry = registry
+        #: the config sections the games read (``Settings.sections``), by name
+        self.sections = sections or {}
         self.limits = limits or ModerationSettings()
         #: seconds an action waits for a database kept busy by another process
         self.busy_wait = busy_wait
@@ -194,7 +196,6 @@ class Services:
         self.options = options or {}
         self.locks = GameLocks()
         self.scheduler: DeadlineScheduler | None = None
-        self.decks = DeckRegistry()
         self.dispatcher: Dispatcher | None = None
 
     def schema(self, kind: str) -> OptionsSchema:
@@ -759,12 +760,12 @@ class GameService(ABC):
         guild's language until they act themselves)."""
         if new.bot:
             raise UserError("common.error.bot_seat")
-        old_name = state.player(old.id).name if state.is_player(old.id) else old.name
-        events = [
-            # The engine has forgotten the leaver's name: the log keeps it.
-            dataclasses.replace(e, old_name=old_name) if isinstance(e, Substituted) else e
-            for e in state.substitute(old.id, EnginePlayer(new.id, new.name))
-        ]
+        old_name: str = state.player(old.id).name if state.is_player(old.id) else old.name
+        events: list[Event] = []
+        for event in state.substitute(old.id, EnginePlayer(new.id, new.name)):
+            if isinstance(event, Substitution):  # the engine has forgotten the leaver's name
+                event = dataclasses.replace(cast(Any, event), old_name=old_name)
+            events.append(event)
         old_row = await repo.player(s, game.id, old.id)
         await repo.deactivate_player(s, game.id, old.id)
         row = await repo.add_player(s, game.id, new.id, new.name, locale=game.lang, at=self.now())

@@ -54,7 +54,9 @@ def translation(
     string: app_commands.locale_str, context: app_commands.TranslationContextTypes, lang: str
 ) -> str | None:
     """One string of the command tree in ``lang``, or None when the catalogue has none."""
-    text = first_defined(message_keys(string, context), lang)
+    # a string's extras fill its placeholders (a text made from the registry: /stats top game)
+    params = {name: value for name, value in string.extras.items() if name != "key"}
+    text = first_defined(message_keys(string, context), lang, **params)
     data = context.data
     command_description = context.location is Where.command_description
     if text is None and command_description and isinstance(data, app_commands.Command):

@@ -1,4 +1,8 @@
-"""Join / Leave buttons on a lobby message, shared by both games."""
+"""The lobby every game shares: Join / Leave buttons on a lobby message, ``/<game> new`` and the
+commands every game's cog mixes in (join, leave, add, remove, start, cancel, the moderation).
+
+Loaded as an extension (bot.app.COGS): it registers the lobby's persistent button and the view
+the dispatcher builds for ``View("lobby", ...)`` records."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.app import GameBot
 from bot.errors import UserError, report
@@ -354,3 +359,9 @@ class ModerationCommands(GameCommands):
         lang = lang_of(interaction.locale)
         leaver, newcomer = Actor.of_member(old, lang), Actor.of_member(new, lang)
         await self.in_game(interaction, self.service.substitute, leaver, newcomer)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The lobby's button (it works after a restart) and its view builder for the outbox."""
+    game_bot(bot).dispatcher.register_view("lobby", lobby_view)
+    bot.add_dynamic_items(LobbyButton)

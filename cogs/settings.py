@@ -1,20 +1,18 @@
-"""``/settings``: the guild's language, moderator role and default game options."""
+"""``/settings``: the guild's language, moderator role, time zone and each game's settings."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Any, Concatenate, ParamSpec
 
-import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import daily, limits
-from bot.errors import UserError
 from bot.guild_settings import GuildSettingsService
-from bot.i18n import defaults_description, lang_of
-from bot.options import REFUTATION_OPTIONS, RESISTANCE_OPTIONS, OptionsSchema
+from bot.i18n import defaults_description
+from bot.options import OptionsSchema
 from bot.service import Actor
 from cogs.game_options import with_options
 from cogs.interaction import answer
@@ -32,12 +30,14 @@ class SettingsCog(
         self.bot = bot
         self.service = GuildSettingsService(game_bot(bot).app)
         super().__init__()
-        # A registered game without a command of its own here gets /settings <kind>, made
-        # from its options schema (the built-in games' are written below).
+        # Each registered game gets /settings <kind>: its own (GamePlugin.settings_command),
+        # else one made from its options schema.
         group = self.app_command
         assert group is not None
         for plugin in game_bot(bot).registry:
-            if plugin.schema.at("settings") and group.get_command(plugin.kind) is None:
+            if plugin.settings_command is not None:
+                group.add_command(plugin.settings_command(self))
+            elif plugin.schema.at("settings"):
                 group.add_command(self.defaults_command(plugin.kind, plugin.schema))
 
     def defaults_command(
@@ -119,74 +119,10 @@ class SettingsCog(
     async def members_host(self, interaction: discord.Interaction, enabled: bool) -> None:
         await self.in_guild(interaction, self.service.set_members_host, enabled)
 
-    @app_commands.command(
-        name="resistance", description="Default options for new games of The Resistance"
-    )
-    @with_options(RESISTANCE_OPTIONS, "settings")
-    async def resistance(self, interaction: discord.Interaction, **given: Any) -> None:
-        await self.set_defaults(interaction, "resistance", given)
-
     async def set_defaults(
         self, interaction: discord.Interaction, kind: str, given: dict[str, Any]
     ) -> None:
         await self.in_guild(interaction, self.service.set_defaults, kind, given)
-
-    refutation = app_commands.Group(
-        name="refutation", description="The Refutation Game: default options and decks"
-    )
-
-    @refutation.command(
-        name="defaults", description="Default options for new games of The Refutation Game"
-    )
-    @with_options(REFUTATION_OPTIONS, "settings")
-    async def refutation_defaults(self, interaction: discord.Interaction, **given: Any) -> None:
-        await self.set_defaults(interaction, "refutation", given)
-
-    async def deck_names(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        pairs = await self.service.deck_choices(
-            interaction.guild_id or 0, current, lang_of(interaction.locale)
-        )
-        return [app_commands.Choice(name=label, value=name) for label, name in pairs]
-
-    @refutation.command(name="deck", description="The deck of new games, by name")
-    @app_commands.describe(name="default, a deck of the bot's folder, or one uploaded here")
-    @app_commands.autocomplete(name=deck_names)
-    async def refutation_deck(
-        self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]
-    ) -> None:
-        await self.in_guild(interaction, self.service.set_deck, name)
-
-    @refutation.command(
-        name="deck_upload", description="Upload a deck file (TOML); it is checked, then stored"
-    )
-    @app_commands.describe(file="The deck file; its name without .toml becomes the deck's name")
-    async def refutation_deck_upload(
-        self, interaction: discord.Interaction, file: discord.Attachment
-    ) -> None:
-        async def read(limit: int) -> bytes:
-            return await read_attachment(file.url, limit)
-
-        await self.in_guild(interaction, self.service.upload_deck, file.filename, file.size, read)
-
-
-async def read_attachment(url: str, limit: int) -> bytes:
-    """At most ``limit`` bytes of an attachment (streamed: never more is read)."""
-    timeout = aiohttp.ClientTimeout(total=30)
-    try:
-        async with aiohttp.ClientSession(timeout=timeout) as session, session.get(url) as resp:
-            if resp.status != 200:
-                raise UserError("decks.error.download")
-            data = b""
-            while len(data) < limit:
-                chunk = await resp.content.read(limit - len(data))
-                if not chunk:
-                    break
-                data += chunk
-            return data
-    except (aiohttp.ClientError, TimeoutError):
-        raise UserError("decks.error.download") from None
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import lang_of
+from bot.i18n import game_name, lang_of
 from bot.service import Actor
-from bot.stats import StatsService
+from bot.stats import StatsService, counted
 from cogs.interaction import answer, respond_publicly
 from cogs.lobby import game_bot
-
-GAMES = [
-    app_commands.Choice(name="The Resistance", value="resistance"),
-    app_commands.Choice(name="The Refutation Game", value="refutation"),
-]
 
 
 @app_commands.guild_only()
@@ -24,6 +21,22 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Players
         self.bot = bot
         self.service = StatsService(game_bot(bot).app)
         super().__init__()
+        # /stats top game: a choice per game that has figures (GamePlugin.stats), in the
+        # registry's order, named as the game is (its catalogue's game_name). The parameter
+        # is replaced on this cog's copy of the command, not on the class's.
+        kinds = [p.kind for p in counted(game_bot(bot).registry)]
+        games: list[app_commands.Choice[str | int | float]] = [
+            app_commands.Choice(name=app_commands.locale_str(game_name(kind, "en")), value=kind)
+            for kind in kinds
+        ]
+        params = self.top._params
+        params["game"] = dataclasses.replace(params["game"], choices=games)
+        if kinds:
+            first = kinds[0]
+            described = app_commands.locale_str(
+                f"Which game ({game_name(first, 'en')} if left empty)", game=game_name(first, "fr")
+            )
+            params["game"] = dataclasses.replace(params["game"], description=described)
 
     @app_commands.command(name="player", description="A player's statistics, privately")
     @app_commands.describe(user="The player (you if left empty)")
@@ -40,19 +53,20 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Players
 
     @app_commands.command(name="top", description="The leaderboard of this server, publicly")
     @app_commands.describe(
-        game="Which game (The Resistance if left empty)",
+        game="Which game (the first one if left empty)",  # named in __init__
         min_games="Only players with at least this many finished games (default 1)",
     )
-    @app_commands.choices(game=GAMES)
+    @app_commands.choices(game=[app_commands.Choice(name="game", value="game")])
     async def top(
         self,
         interaction: discord.Interaction,
-        game: str = "resistance",
+        game: str | None = None,
         min_games: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
+        kind = game or next((p.kind for p in self.service.plugins), "")
 
         async def top(actor: Actor) -> str:
-            return await self.service.top(interaction.guild_id or 0, game, min_games)
+            return await self.service.top(interaction.guild_id or 0, kind, min_games)
 
         await respond_publicly(interaction, top)
 

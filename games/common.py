@@ -8,7 +8,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 
 class GameError(Exception):
@@ -148,6 +148,25 @@ class Event:
     def knows(cls, kind: str) -> bool:
         """Whether ``kind`` is an event of this family (the event log holds others too)."""
         return kind in cls.KINDS
+
+
+@runtime_checkable
+class Substitution(Protocol):
+    """What every game's ``player_substituted`` event says: ``new`` (named ``name``) takes
+    ``old``'s seat; ``old_name`` is the leaver's name, which the service adds before it stores
+    the event (the engine has forgotten it). The core reads any game's through this."""
+
+    @property
+    def old(self) -> int: ...
+
+    @property
+    def new(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def old_name(self) -> str | None: ...
 
 
 def _plain(value: Any, *, json: bool) -> Any:

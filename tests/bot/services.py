@@ -10,13 +10,15 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.clock import Clock, FakeClock
 from bot.courier import Courier
 from bot.service import Services
+from games.builtin import builtin_registry
 
 
 def quiet_services(
     sessions: async_sessionmaker[AsyncSession], clock: Clock | None = None, *, vote_lanes: int = 1
 ) -> Services:
     """Services that send nothing: a courier whose client is never started (no DM), the given
-    clock (else a FakeClock), a seeded random generator and no server defaults."""
+    clock (else a FakeClock), a seeded random generator, the built-in games and no server
+    defaults."""
     return Services(
         sessions=sessions,
         courier=Courier(discord.Client(intents=discord.Intents.none())),
@@ -24,4 +26,5 @@ def quiet_services(
         rng=random.Random(1),
         defaults={},
         vote_lanes=vote_lanes,
+        registry=builtin_registry(),
     )

@@ -13,8 +13,11 @@ import pytest
 from bot import archive
 from bot.names import sort_key
 from db.models import Game
+from games.refutation import records as rf_records
 from games.refutation.rules import Player as RfPlayer
 from games.refutation.rules import Refutation, RefutationEvent, default_deck_path, load_deck
+from games.resistance import records as rs_records
+from games.resistance.options import RESISTANCE_OPTIONS
 from games.resistance.rules import PlayerSubstituted, Resistance, ResistanceEvent
 from tests.bot.matrix_fixture import NAMES, fixed_game
 
@@ -48,7 +51,7 @@ def resistance_state() -> tuple[Resistance, list[ResistanceEvent]]:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_resistance_record_has_every_proposal_vote_mission_and_role(lang: str) -> None:
     state, events = resistance_state()
-    text = archive.resistance_markdown(a_game("resistance"), state, events, lang)
+    text = rs_records.markdown(a_game("resistance"), state, events, lang)
     proposals = [e.data for e in events if e.kind == "team_proposed"]
     results = [e.data for e in events if e.kind == "team_vote_result"]
     missions = [e.data for e in events if e.kind == "mission_result"]
@@ -120,7 +123,7 @@ def refutation_game() -> tuple[Refutation, list[RefutationEvent]]:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_refutation_record_has_every_refutation_card_and_vote(lang: str) -> None:
     state, events = refutation_game()
-    text = archive.refutation_markdown(a_game("refutation"), state, events, lang)
+    text = rf_records.markdown(a_game("refutation"), state, events, lang)
     (success,) = [e.data for e in events if e.kind == "refutation_succeeded"]
     card = success["card"]
     assert f"{card} (" in text
@@ -141,7 +144,7 @@ def test_an_avalon_record_names_each_role() -> None:
         players, random.Random(3), Options(variant=Variant.AVALON, percival=True, morgana=True)
     )
     public = [e for e in events if e.private_to is None]
-    text = archive.resistance_markdown(a_game("resistance"), state, public, "fr")
+    text = rs_records.markdown(a_game("resistance"), state, public, "fr")
     for role in ("Merlin", "Assassin", "Perceval", "Morgane"):
         assert f"| {role} |" in text
 
@@ -157,5 +160,6 @@ def test_an_avalon_record_names_each_role() -> None:
 def test_the_records_options_read_in_the_readers_language(lang: str, line: str) -> None:
     game = a_game("resistance")
     game.options = {"vote_hours": 24.0, "missing_vote": "reject", "early_close": True, "deck": ""}
-    options = next(row for row in archive.header(game, lang, "—") if "Options" in row)
+    header = archive.header(game, lang, "—", RESISTANCE_OPTIONS)
+    options = next(row for row in header if "Options" in row)
     assert options.endswith(line), options

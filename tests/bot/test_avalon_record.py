@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot import archive
-from bot.render import resistance as render
+from games.resistance import records as rs_records
+from games.resistance import render as render
 from games.resistance.rules import (
     Character,
     EndReason,
@@ -64,7 +65,7 @@ def test_the_record_names_every_role_the_lady_and_the_assassination(lang: str) -
     game, events = played(100)
     assert game.win_reason is EndReason.MERLIN_ASSASSINATED
     record = a_game("resistance")
-    text = archive.resistance_markdown(record, game, events, lang)
+    text = rs_records.markdown(record, game, events, lang)
     assert ("Evil wins" if lang == "en" else "Le Mal gagne") in text
     for pid, character in game.characters.items():
         name = archive.role_name("resistance", character.value, lang)
@@ -83,7 +84,7 @@ def test_the_record_names_every_role_the_lady_and_the_assassination(lang: str) -
 def test_outcome_and_history_lines(target: int, reason: str) -> None:
     game, events = played(target)
     assert reason in render.outcome_head(game, "en")
-    assert reason in archive.resistance_outcome(game, "en")
+    assert reason in rs_records.outcome(game, "en")
 
     def name(pid: int) -> str:
         return game.player(pid).name

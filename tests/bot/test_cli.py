@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings
+from bot.cli import read_settings
+from bot.config import ConfigError
+from games.builtin import builtin_registry
+
+REGISTRY = builtin_registry()
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,7 +52,7 @@ def test_run_without_token_exits_2_with_one_clear_line(tmp_path: Path) -> None:
 def test_token_is_never_in_the_settings_repr(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text('[discord]\ntoken = "super-secret-token"\n')
-    settings = load_settings(config, env={})
+    settings = read_settings(REGISTRY, config, env={})
     assert settings.discord.token == "super-secret-token"
     assert "super-secret-token" not in repr(settings)
 
@@ -58,23 +62,27 @@ def test_environment_wins_over_the_file(tmp_path: Path) -> None:
     config.write_text(
         '[discord]\ntoken = "from-file"\n[database]\nurl = "sqlite+aiosqlite:///x.db"\n'
     )
-    settings = load_settings(
-        config, env={"DISCORD_TOKEN": "from-env", "DATABASE_URL": "sqlite+aiosqlite:///y.db"}
+    settings = read_settings(
+        REGISTRY,
+        config,
+        env={"DISCORD_TOKEN": "from-env", "DATABASE_URL": "sqlite+aiosqlite:///y.db"},
     )
     assert settings.discord.token == "from-env"
     assert settings.database.url == "sqlite+aiosqlite:///y.db"
 
 
 def test_example_config_is_valid_and_documents_every_key() -> None:
-    settings = load_settings(ROOT / "config.example.toml", env={})
+    settings = read_settings(REGISTRY, ROOT / "config.example.toml", env={})
     assert settings.database.url == "sqlite+aiosqlite:///data/bot.sqlite3"
     text = (ROOT / "config.example.toml").read_text()
     from dataclasses import fields
 
-    from bot.plugins import builtin_schemas
+    from games.builtin import builtin_registry
 
     names = [f.name for section in (settings.discord, settings.database) for f in fields(section)]
-    names += [name for schema in builtin_schemas().values() for name in schema.names("config")]
+    names += [
+        name for schema in builtin_registry().schemas().values() for name in schema.names("config")
+    ]
     for name in names:
         assert name in text, f"{name} is not documented in config.example.toml"
 
@@ -91,7 +99,7 @@ def test_bad_config_is_refused_with_the_key_named(tmp_path: Path, body: str) -> 
     config = tmp_path / "config.toml"
     config.write_text(body)
     with pytest.raises(ConfigError):
-        load_settings(config, env={})
+        read_settings(REGISTRY, config, env={})
 
 
 def test_config_goes_before_or_after_the_command(tmp_path: Path) -> None:

@@ -7,13 +7,17 @@ from pathlib import Path
 import pytest
 
 from bot.app import owns_guild
-from bot.config import ConfigError, Settings, load_settings
+from bot.cli import read_settings
+from bot.config import ConfigError, Settings
+from games.builtin import builtin_registry
+
+REGISTRY = builtin_registry()
 
 
 def settings_from(tmp_path: Path, body: str) -> Settings:
     config = tmp_path / "config.toml"
     config.write_text(body)
-    return load_settings(config, env={})
+    return read_settings(REGISTRY, config, env={})
 
 
 def test_a_shard_range_is_read(tmp_path: Path) -> None:

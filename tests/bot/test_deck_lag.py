@@ -14,7 +14,7 @@ import gc
 
 import pytest
 
-from bot.decks import check_off_loop
+from games.refutation.decks.registry import check_off_loop
 from games.refutation.rules.deck import DECK_MAX_BYTES
 
 LAG_MAX = 0.100

@@ -12,10 +12,16 @@ import discord
 import pytest
 
 from bot import limits
-from bot.decks import DeckRefused, check_deck, name_from_filename, problem_text, read_capped
-from bot.render import refutation as refutation_render
-from bot.render.refutation import option_data
-from cogs.refutation import choice_view, vote_view
+from games.refutation import render as refutation_render
+from games.refutation.cog import choice_view, vote_view
+from games.refutation.decks.registry import (
+    DeckRefused,
+    check_deck,
+    name_from_filename,
+    problem_text,
+    read_capped,
+)
+from games.refutation.render import option_data
 from games.refutation.rules import DeckError, default_deck_path
 
 # -- each limit at -1 / at / +1 -----------------------------------------------------------------
@@ -338,7 +344,7 @@ def test_largest_hand_at_the_message_total(delta: int) -> None:
     with pytest.raises(DeckRefused) as info:
         check_deck(data)
     params = info.value.params
-    assert info.value.key == "decks.limit.chars"
+    assert info.value.key == "refutation.decks.limit.chars"
     assert (params["page"], params["part"], params["size"]) == ("hand", "message_total", 6001)
 
 
@@ -426,11 +432,11 @@ def test_read_capped_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
     link = tmp_path / "zero.toml"
     link.symlink_to("/dev/zero")
     for path, key in [
-        (Path("/dev/zero"), "decks.error.not_a_file"),
-        (fifo, "decks.error.not_a_file"),  # opened non-blocking: no writer, no freeze
-        (link, "decks.error.not_a_file"),
-        (tmp_path, "decks.error.not_a_file"),
-        (tmp_path / "missing.toml", "decks.error.not_found"),
+        (Path("/dev/zero"), "refutation.decks.error.not_a_file"),
+        (fifo, "refutation.decks.error.not_a_file"),  # opened non-blocking: no writer, no freeze
+        (link, "refutation.decks.error.not_a_file"),
+        (tmp_path, "refutation.decks.error.not_a_file"),
+        (tmp_path / "missing.toml", "refutation.decks.error.not_found"),
     ]:
         with pytest.raises(DeckRefused) as info:
             read_capped(path, 1000)

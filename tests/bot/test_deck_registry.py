@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 
-from bot.config import DeckSettings
-from bot.decks import DeckRegistry
 from bot.errors import UserError
-from bot.guild_settings import GuildSettingsService
 from bot.service import Actor
 from db.models import DeckContent, GuildDeck
+from games.refutation.decks.registry import DeckRegistry
+from games.refutation.decks.settings import DeckSettings
 from games.refutation.rules import default_deck_path
+from games.refutation.service import RefutationService
+from games.refutation.settings import DeckSettingsService
 from tests.bot.services import quiet_services
 from tests.db import queries
 
@@ -42,10 +43,10 @@ async def never_read(limit: int) -> bytes:
     raise AssertionError("the file was read")
 
 
-def service(sessions: Any, settings: DeckSettings) -> GuildSettingsService:
+def service(sessions: Any, settings: DeckSettings) -> DeckSettingsService:
     app = quiet_services(sessions)
-    app.decks = DeckRegistry(settings)
-    return GuildSettingsService(app)
+    app.sections = {"decks": settings}
+    return DeckSettingsService(RefutationService(app))
 
 
 async def stored(sessions: Any) -> tuple[int, int]:
@@ -55,7 +56,7 @@ async def stored(sessions: Any) -> tuple[int, int]:
 
 async def test_upload_then_replace_keeps_the_first_content(sessions: Any) -> None:
     svc = service(sessions, DeckSettings(check_seconds=60))
-    registry = svc.app.decks
+    registry = svc.decks
     answer = await svc.upload_deck(MOD, GUILD, "Club.toml", 10, reader(deck("one")))
     assert "Deck `club` saved: 25 disinformation" in answer
     name, first = await registry.resolve(sessions, GUILD, "club")
@@ -71,18 +72,24 @@ async def test_upload_then_replace_keeps_the_first_content(sessions: Any) -> Non
     # Another guild does not see this guild's upload.
     with pytest.raises(UserError) as info:
         await registry.resolve(sessions, GUILD + 1, "club")
-    assert info.value.key == "decks.error.unknown"
+    assert info.value.key == "refutation.decks.error.unknown"
 
 
 async def test_refused_uploads_store_nothing(sessions: Any) -> None:
     svc = service(sessions, DeckSettings(check_seconds=60, max_kb=64))
     cases: list[tuple[Actor, str, int, Any, str]] = [
         (MEMBER, "a.toml", 10, never_read, "settings.error.manage_guild"),
-        (MOD, "big.toml", 64 * 1024 + 1, never_read, "decks.upload.refused"),
-        (MOD, "default.toml", 10, never_read, "decks.error.name_taken"),
-        (MOD, "***.toml", 10, never_read, "decks.error.bad_name"),
-        (MOD, "deep.toml", 10, reader(b"x = " + b"[" * 40 + b"]" * 40), "decks.upload.refused"),
-        (MOD, "lies.toml", 10, reader(b"#" * (64 * 1024 + 5)), "decks.upload.refused"),
+        (MOD, "big.toml", 64 * 1024 + 1, never_read, "refutation.decks.upload.refused"),
+        (MOD, "default.toml", 10, never_read, "refutation.decks.error.name_taken"),
+        (MOD, "***.toml", 10, never_read, "refutation.decks.error.bad_name"),
+        (
+            MOD,
+            "deep.toml",
+            10,
+            reader(b"x = " + b"[" * 40 + b"]" * 40),
+            "refutation.decks.upload.refused",
+        ),
+        (MOD, "lies.toml", 10, reader(b"#" * (64 * 1024 + 5)), "refutation.decks.upload.refused"),
     ]
     for actor, filename, size, read, key in cases:
         with pytest.raises(UserError) as info:
@@ -96,7 +103,7 @@ async def test_uploads_per_guild(sessions: Any) -> None:
     await svc.upload_deck(MOD, GUILD, "one.toml", 10, reader(deck("one")))
     with pytest.raises(UserError) as info:
         await svc.upload_deck(MOD, GUILD, "two.toml", 10, never_read)
-    assert info.value.key == "decks.error.too_many" and info.value.params == {"max": 1}
+    assert info.value.key == "refutation.decks.error.too_many" and info.value.params == {"max": 1}
     await svc.upload_deck(MOD, GUILD, "one.toml", 10, reader(deck("again")))  # a replacement
 
 
@@ -108,7 +115,7 @@ async def test_decks_dir_by_name(sessions: Any, tmp_path: Path) -> None:
     (folder / "Bad Name.toml").write_bytes(deck("bad"))
     (folder / "notes.txt").write_text("not a deck")
     svc = service(sessions, DeckSettings(decks_dir=str(folder), check_seconds=60))
-    registry = svc.app.decks
+    registry = svc.decks
     known = await registry.known(sessions, GUILD)
     assert [(k.name, k.origin) for k in known] == [("default", "default"), ("club", "file")]
     _, default = await registry.resolve(sessions, GUILD, "default")
@@ -121,13 +128,13 @@ async def test_decks_dir_by_name(sessions: Any, tmp_path: Path) -> None:
     (folder / "club.toml").write_bytes(deck("club").replace(b"stars = 3", b"stars = 9", 1))
     with pytest.raises(UserError) as info:
         await registry.resolve(sessions, GUILD, "club", "fr")
-    assert info.value.key == "decks.error.broken"
+    assert info.value.key == "refutation.decks.error.broken"
     problem = info.value.params["problem"]
     assert "le champ stars doit valoir de 1 à 3, pas 9" in problem, problem
     (folder / "club.toml").unlink()
     with pytest.raises(UserError) as info:
         await registry.resolve(sessions, GUILD, "club")
-    assert info.value.key == "decks.error.unknown"
+    assert info.value.key == "refutation.decks.error.unknown"
     registry._parsed.clear()
     async with sessions() as s:
         assert (await registry.by_hash(s, first)).id == "club"
@@ -136,7 +143,7 @@ async def test_decks_dir_by_name(sessions: Any, tmp_path: Path) -> None:
     (folder / "club.toml").write_bytes(deck("club"))
     with pytest.raises(UserError) as info:
         await svc.upload_deck(MOD, GUILD, "club.toml", 10, never_read)
-    assert info.value.key == "decks.error.name_taken"
+    assert info.value.key == "refutation.decks.error.name_taken"
 
 
 async def test_a_missing_content_is_a_clear_error(sessions: Any) -> None:
@@ -144,4 +151,4 @@ async def test_a_missing_content_is_a_clear_error(sessions: Any) -> None:
     async with sessions() as s:
         with pytest.raises(UserError) as info:
             await registry.by_hash(s, "0" * 64)
-    assert info.value.key == "decks.error.missing"
+    assert info.value.key == "refutation.decks.error.missing"

@@ -24,7 +24,7 @@ from bot.i18n import (
     plural_forms,
     t,
 )
-from bot.plugins import builtin_schemas
+from games.builtin import builtin_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,7 +94,7 @@ def test_each_count_of_a_message_picks_its_own_form(
     lang: str, counts: tuple[int, int, int], text: str
 ) -> None:
     played, won, credited = counts
-    line = t("stats.refutation", lang, played=played, won=won, credited=credited)
+    line = t("refutation.stats.line", lang, played=played, won=won, credited=credited)
     assert line.endswith(text), line
 
 
@@ -171,10 +171,14 @@ def test_every_plural_form_of_the_catalogue_reads_and_has_other() -> None:
 
 
 def test_no_message_says_s_in_brackets() -> None:
-    """Neither language writes "player(s)", in the built-in catalogue or the test poll's: a
-    plural form picks the word."""
+    """Neither language writes "player(s)", in the core's catalogue, the games' or the test poll's:
+    a plural form picks the word."""
     bracketed = re.compile(r"\w\((?:s|e|es|x)\)")
-    files = [*ROOT.glob("bot/locales/*/*.toml"), *ROOT.glob("tests/e2e/poll_game/locales/*/*.toml")]
+    files = [
+        *ROOT.glob("bot/locales/*/*.toml"),
+        *ROOT.glob("games/*/locales/*/*.toml"),
+        *ROOT.glob("tests/e2e/poll_game/locales/*/*.toml"),
+    ]
     assert len(files) > 20
     found = [f"{path}: {line}" for path in files for line in path.read_text().splitlines()]
     assert not [line for line in found if bracketed.search(line)]
@@ -192,7 +196,7 @@ def test_an_option_is_named_as_the_readers_command_names_its_parameter() -> None
         "resistance": ("resistance.new", "settings.resistance"),
         "refutation": ("refutation.new", "settings.refutation.defaults"),
     }
-    for kind, schema in builtin_schemas().items():
+    for kind, schema in builtin_registry().schemas().items():
         for option in schema.options:
             label = option_label(kind, option.name, "fr")
             assert option_label(kind, option.name, "en") == option.name
@@ -232,7 +236,7 @@ def test_french_messages_name_options_as_the_french_commands_do() -> None:
     commands call it otherwise (`heures_vote`): rules, refusals, answers."""
     english = {
         option.name: label
-        for kind, schema in builtin_schemas().items()
+        for kind, schema in builtin_registry().schemas().items()
         for option in schema.options
         if (label := option_label(kind, option.name, "fr")) != option.name
     }

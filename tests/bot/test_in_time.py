@@ -11,11 +11,11 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.errors import UserError
-from bot.refutation import RefutationService
-from bot.resistance import ResistanceService
 from bot.scheduler import DeadlineScheduler
 from bot.service import Actor
 from db import repo
+from games.refutation.service import RefutationService
+from games.resistance.service import ResistanceService
 from tests.bot.services import quiet_services
 
 

@@ -116,13 +116,14 @@ def test_markdown_in_names_is_only_text() -> None:
 
 def test_the_archive_and_the_leaderboard_use_the_same_order() -> None:
     from bot import archive, stats
+    from games.resistance.stats import ResistanceFigures
 
     ids = list(range(1, len(FORUM) + 1))
     names_by_id = dict(zip(ids, FORUM, strict=True))
     assert archive.listing(ids, names_by_id) == "alice, Bruno, Çedric, Émile, Ève, Œdipe, zoé"
     # Equal records: the leaderboard's last tie-break is the name, in the same order.
     figures = {
-        uid: stats.PlayerStats(uid, name, resistance=stats.Record(played=2, won=1))
+        uid: stats.PlayerStats(uid, name, {"resistance": ResistanceFigures(played=2, won=1)})
         for uid, name in names_by_id.items()
     }
     board = stats.leaderboard(figures, "resistance", 1)

@@ -9,15 +9,13 @@ import pytest
 
 from bot.config import ConfigError
 from bot.i18n import localized_params
-from bot.options import (
-    REFUTATION_OPTIONS,
-    RESISTANCE_OPTIONS,
-    Option,
-    OptionError,
-    OptionsSchema,
-)
-from bot.plugins import builtin_plugins, builtin_schemas
+from bot.options import Option, OptionError, OptionsSchema
+from games.builtin import builtin_plugins, builtin_registry
+from games.refutation.options import REFUTATION_OPTIONS
+from games.resistance.options import RESISTANCE_OPTIONS
 from tests.bot.test_config_shards import settings_from
+
+REGISTRY = builtin_registry()
 
 
 def test_the_defaults_are_those_of_the_games() -> None:
@@ -47,7 +45,10 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "deadline_time": "",
         "min_hours": 12.0,
     }
-    assert builtin_schemas() == {"resistance": RESISTANCE_OPTIONS, "refutation": REFUTATION_OPTIONS}
+    assert builtin_registry().schemas() == {
+        "resistance": RESISTANCE_OPTIONS,
+        "refutation": REFUTATION_OPTIONS,
+    }
 
 
 def test_each_place_lists_its_options_in_order() -> None:
@@ -202,8 +203,10 @@ def test_the_readme_table_is_the_schemas() -> None:
     text = (Path(__file__).parents[2] / "README.md").read_text()
     assert text.count(README_START) == 1 and text.count(README_END) == 1
     copy = text.split(README_START)[1].split(README_END)[0].strip()
-    assert copy == readme_table(), "README is stale: paste `python -m bot options-table`"
-    for schema in builtin_schemas().values():
+    assert copy == readme_table(REGISTRY.schemas()), (
+        "README is stale: paste `python -m bot options-table`"
+    )
+    for schema in builtin_registry().schemas().values():
         for option in schema.options:
             assert f"| `{option.name}` |" in copy
 
@@ -212,14 +215,14 @@ def test_the_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     from bot.cli import main
     from bot.options import README_START, readme_table
 
-    assert main(["options-table"]) == 0
+    assert main(REGISTRY, ["options-table"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(README_START) and readme_table() in out
+    assert out.startswith(README_START) and readme_table(REGISTRY.schemas()) in out
 
 
 def test_the_example_config_gives_the_schemas_defaults() -> None:
     """config.example.toml writes every game option with its default, as the schema has it."""
-    from bot.config import load_settings
+    from bot.cli import read_settings
 
-    example = load_settings(Path(__file__).parents[2] / "config.example.toml", env={})
-    assert example.games == {k: s.defaults() for k, s in builtin_schemas().items()}
+    example = read_settings(REGISTRY, Path(__file__).parents[2] / "config.example.toml", env={})
+    assert example.games == {k: s.defaults() for k, s in builtin_registry().schemas().items()}

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from bot import i18n
-from bot.plugins import BUILTIN, GamePlugin, Registry, builtin_plugins, load_plugin
+from bot.plugins import GamePlugin, Registry, load_plugin
 from bot.service import GameService
+from games.builtin import BUILTIN, builtin_plugins, builtin_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +31,7 @@ def test_the_builtin_games_are_registered_once_each() -> None:
     assert registry.kind_of_deadline("zz_vote") is None
     assert registry.kind_of_deadline("vote") is None
     for p in plugins:
-        assert p.cog.startswith("cogs.") and p.buttons and p.views and p.events is not None
+        assert p.cog == f"games.{p.kind}.cog" and p.buttons and p.views and p.events is not None
         service = p.service  # a GameService subclass, called with the Services
         assert isinstance(service, type) and issubclass(service, GameService)
         assert service.kind == p.kind
@@ -66,7 +67,8 @@ def test_a_deadline_prefix_has_no_underscore(prefix: str) -> None:
 
 def test_a_games_options_are_its_own_and_give_its_defaults() -> None:
     from bot.config import Settings
-    from bot.options import REFUTATION_OPTIONS, Option, OptionsSchema
+    from bot.options import Option, OptionsSchema
+    from games.refutation.options import REFUTATION_OPTIONS
 
     with pytest.raises(ValueError, match="options are 'refutation'"):
         plugin(options=REFUTATION_OPTIONS)
@@ -109,10 +111,10 @@ def test_the_cli_demos_are_the_plugins_demos(capsys: pytest.CaptureFixture[str])
 
     shipped = [name for p in builtin_plugins() for name in p.demos]
     assert shipped == ["resistance", "avalon", "refutation"]
-    assert _parser().parse_args(["demo"]).game == "resistance"
-    assert _parser().parse_args(["demo", "--game", "avalon"]).game == "avalon"
+    assert _parser(builtin_registry()).parse_args(["demo"]).game == "resistance"
+    assert _parser(builtin_registry()).parse_args(["demo", "--game", "avalon"]).game == "avalon"
     with pytest.raises(SystemExit):
-        _parser().parse_args(["demo", "--game", "chess"])
+        _parser(builtin_registry()).parse_args(["demo", "--game", "chess"])
     assert "invalid choice" in capsys.readouterr().err
 
 
@@ -204,7 +206,7 @@ def test_a_plugin_games_settings_command_is_named_as_its_own_commands(
         ("other", "commands.toml", '[settings.resistance]\nname = "hijacked"\n', "defines"),
         ("other", "commands.toml", '[settings]\nname = "hijacked"\n', "defines"),
         ("timezone", "commands.toml", '[settings.timezone]\nname = "x"\n', "redefines"),
-        ("resistance", "resistance.toml", 'game_name = "Hijacked"\n', "redefines"),
+        ("other", "resistance.toml", 'game_name = "Hijacked"\n', "defines"),
         ("quiz", "quiz.toml", '[x]\ny = "Hijacked"\n', "already"),
     ],
 )

@@ -9,11 +9,11 @@ import discord
 
 from bot import limits
 from bot.dispatcher import messages_of
-from bot.refutation import RefutationService
-from bot.render import refutation as render
 from db.models import Game
+from games.refutation import render as render
 from games.refutation.rules import default_deck_path
 from games.refutation.rules.deck import parse_deck_bytes
+from games.refutation.service import RefutationService
 
 
 def sent(record: Any) -> list[tuple[int, str | None, list[discord.Embed]]]:

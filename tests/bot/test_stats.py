@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import stats
 from db import repo
+from games.builtin import builtin_plugins
 from games.common import Event
 from games.refutation.rules import Player as RfPlayer
 from games.refutation.rules import Result
@@ -148,53 +149,73 @@ async def seed(sessions: Sessions) -> None:
             game.status = status
 
 
+PLUGINS = builtin_plugins()
+
+
 async def test_known_games_give_known_figures(sessions: Sessions) -> None:
     await seed(sessions)
     async with sessions() as s:
-        figures = await stats.guild_stats(s, GUILD)
+        figures = await stats.guild_stats(s, GUILD, PLUGINS)
     a, b, c, d, e = (figures[p] for p in (A, B, C, D, E))
     assert a.name == "Amélie" and e.name == "Émile"
     # The Resistance: three ended games each.
-    assert [(p.resistance.played, p.resistance.won) for p in (a, b, c, d, e)] == [
+    assert [(p["resistance"].played, p["resistance"].won) for p in (a, b, c, d, e)] == [
         (3, 2),  # spy won, resistance won, Merlin lost
         (3, 3),  # spy won, resistance won, assassin won
         (3, 0),
         (3, 0),
         (3, 2),  # resistance lost, resistance won, Morgana won
     ]
-    assert (a.sides["spy"].played, a.sides["spy"].won) == (1, 1)
-    assert (b.sides["spy"].played, b.sides["spy"].won) == (2, 2) and b.spy_rate == 1.0
-    assert (c.sides["spy"].played, c.sides["spy"].won) == (1, 0) and c.spy_rate == 0.0
-    assert a.spy_rate == 1.0 and e.spy_rate == 1.0 and d.spy_rate == 0.0
+    ra, rb, rc, rd, re_ = (p["resistance"] for p in (a, b, c, d, e))
+    assert (ra.sides["spy"].played, ra.sides["spy"].won) == (1, 1)
+    assert (rb.sides["spy"].played, rb.sides["spy"].won) == (2, 2) and b[
+        "resistance"
+    ].spy_rate == 1.0
+    assert (rc.sides["spy"].played, rc.sides["spy"].won) == (1, 0) and c[
+        "resistance"
+    ].spy_rate == 0.0
+    assert ra.spy_rate == 1.0 and re_.spy_rate == 1.0 and rd.spy_rate == 0.0
     # By role: the sides of classic games, Avalon's characters as they are stored.
-    assert {r: (x.played, x.won) for r, x in a.roles.items()} == {
+    assert {r: (x.played, x.won) for r, x in ra.roles.items()} == {
         "spy": (1, 1),
         "resistance": (1, 1),
         "merlin": (1, 0),
     }
-    assert {r: (x.played, x.won) for r, x in e.roles.items()} == {
+    assert {r: (x.played, x.won) for r, x in re_.roles.items()} == {
         "resistance": (2, 1),
         "morgana": (1, 1),
     }
     # Missions joined and their outcomes (the running game's mission does not count).
-    assert (a.missions, a.missions_succeeded, a.missions_failed) == (5, 3, 2)
-    assert (c.missions, c.missions_succeeded, c.missions_failed) == (3, 1, 2)
-    assert (d.missions, d.missions_succeeded, d.missions_failed) == (1, 1, 0)
+    assert (
+        ra.missions,
+        ra.missions_succeeded,
+        ra.missions_failed,
+    ) == (5, 3, 2)
+    assert (
+        rc.missions,
+        rc.missions_succeeded,
+        rc.missions_failed,
+    ) == (3, 1, 2)
+    assert (
+        rd.missions,
+        rd.missions_succeeded,
+        rd.missions_failed,
+    ) == (1, 1, 0)
     # The Refutation Game (the cancelled game does not count).
-    assert (a.refutation.played, a.refutation.won, a.refutations_credited) == (2, 1, 2)
-    assert (b.refutation.played, b.refutation.won, b.refutations_credited) == (1, 1, 1)
-    assert (c.refutation.played, c.refutation.won, c.refutations_credited) == (2, 1, 1)
-    assert D not in {p for p, x in figures.items() if x.refutation.played}
+    assert (a["refutation"].played, a["refutation"].won, a["refutation"].credited) == (2, 1, 2)
+    assert (b["refutation"].played, b["refutation"].won, b["refutation"].credited) == (1, 1, 1)
+    assert (c["refutation"].played, c["refutation"].won, c["refutation"].credited) == (2, 1, 1)
+    assert D not in {p for p, x in figures.items() if "refutation" in x and x["refutation"].played}
     # Another server sees only its own game.
     async with sessions() as s:
-        other = await stats.guild_stats(s, OTHER)
-    assert other[A].resistance.played == 1 and other[A].refutation.played == 0
+        other = await stats.guild_stats(s, OTHER, PLUGINS)
+    assert other[A]["resistance"].played == 1 and "refutation" not in other[A]
 
 
 async def test_the_leaderboard_and_its_minimum(sessions: Sessions) -> None:
     await seed(sessions)
     async with sessions() as s:
-        figures = await stats.guild_stats(s, GUILD)
+        figures = await stats.guild_stats(s, GUILD, PLUGINS)
     board = stats.leaderboard(figures, "resistance", 3)
     assert [p.user_id for p in board] == [B, A, E, C, D]  # 3 wins, 2 (by name), 0 (by name)
     assert [p.user_id for p in stats.leaderboard(figures, "refutation", 2)] == [A, C]
@@ -248,16 +269,28 @@ def test_a_substituted_player_counts_for_what_they_did_not_for_the_result() -> N
     events += game.close_vote()
     assert events[-1].kind == "game_over" and game.result is Result.WON
 
-    figures = stats.tally(e for e in events if e.kind in stats.KINDS and e.private_to is None)
-    left, sub, second = figures[p1], figures[newcomer.id], figures[p2]
-    assert (left.refutation.played, left.refutation.won, left.refutations_credited) == (0, 0, 1)
-    assert (sub.refutation.played, sub.refutation.won, sub.refutations_credited) == (1, 1, 0)
-    assert (second.refutation.played, second.refutation.won, second.refutations_credited) == (
+    figures = stats.tally(PLUGINS, {"refutation": [e for e in events if e.private_to is None]})
+    left, sub, second = (figures[p]["refutation"] for p in (p1, newcomer.id, p2))
+    assert (left.played, left.won, left.credited) == (
+        0,
+        0,
+        1,
+    )
+    assert (sub.played, sub.won, sub.credited) == (
+        1,
+        1,
+        0,
+    )
+    assert (
+        second.played,
+        second.won,
+        second.credited,
+    ) == (
         1,
         1,
         1,
     )
-    assert "0 games, 0 won — 1 refutation credited" in stats.player_text(left, "P1", "en")
+    assert "0 games, 0 won — 1 refutation credited" in stats.player_text(figures[p1], "P1", "en")
 
     # The Resistance, the same rule: the leaver's missions count, the result is the seat's.
     res = make_game(5)  # the spies sit last; each team is the first seats
@@ -266,7 +299,7 @@ def test_a_substituted_player_counts_for_what_they_did_not_for_the_result() -> N
     res_events += res.substitute(leaver, ResPlayer(200002, "New"))
     res_events += play_round(res) + play_round(res)
     assert res_events[-1].kind == "game_over"
-    figures = stats.tally(e for e in res_events if e.kind in stats.KINDS and e.private_to is None)
-    assert (figures[leaver].missions, figures[leaver].resistance.played) == (1, 0)
-    assert (figures[200002].missions, figures[200002].resistance.won) == (2, 1)
+    figures = stats.tally(PLUGINS, {"resistance": [e for e in res_events if e.private_to is None]})
+    assert (figures[leaver]["resistance"].missions, figures[leaver]["resistance"].played) == (1, 0)
+    assert (figures[200002]["resistance"].missions, figures[200002]["resistance"].won) == (2, 1)
     assert "• Missions: 1 joined" in stats.player_text(figures[leaver], "Leaver", "en")

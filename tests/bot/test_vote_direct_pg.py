@@ -15,11 +15,11 @@ from sqlalchemy import text
 from bench.seed import SeedGame, seed_games
 from bot.clock import FakeClock
 from bot.errors import UserError
-from bot.resistance import ResistanceService
 from bot.service import Actor
 from db import repo
 from db.direct import PostgresVotes
 from games.resistance.rules.model import MissionChoice, TeamVote
+from games.resistance.service import ResistanceService
 from tests.bot.services import quiet_services
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot import vote_matrix as vm
+from games.resistance import vote_matrix as vm
 from games.resistance.rules import (
     GameStarted,
     MissingVote,

@@ -7,7 +7,7 @@ player, so that the game's parsed state is warm): every call into a function of 
 group commit's writer), from the button's callback to the "On record" answer. Comprehensions
 and generator expressions are not counted; lambdas and closures are. It prints the calls in
 order (indented by caller), then the files, the hops (calls), and how many times the path
-crosses between ``bot/resistance.py`` and ``bot/service.py``.
+crosses between ``games/resistance/service.py`` and ``bot/service.py``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from typing import Any
 
 import discord
 
-from bot.harness import running_bot, sqlite_url
 from sandbox import Sandbox
 from tests.e2e.play import Game
+from tests.harness import running_bot, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = tuple(str(ROOT / p) + "/" for p in ("bot", "cogs", "db", "games"))
@@ -116,7 +116,7 @@ async def main() -> None:
     root: dict[int, str] = {}
     files: list[str] = []
     hops = crossings = bounces = 0
-    base_and_game = {"bot/resistance.py", "bot/service.py"}
+    base_and_game = {"games/resistance/service.py", "bot/service.py"}
     for _, caller, frame in calls:
         level = depth.get(id(caller), -1) + 1
         depth[id(frame)] = level
@@ -139,7 +139,7 @@ async def main() -> None:
     print(f"files ({len(files)}): {', '.join(files)}")
     print(f"hops (calls into a function of ours): {hops}")
     print(f"  of which from one file into another: {crossings}")
-    print(f"  of which between bot/resistance.py and bot/service.py: {bounces}")
+    print(f"  of which between games/resistance/service.py and bot/service.py: {bounces}")
     print(f"answer: {reply!r}")
 
 

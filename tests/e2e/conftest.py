@@ -10,8 +10,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.harness import running_bot, sqlite_url
 from sandbox import Sandbox
+from tests.harness import running_bot, sqlite_url
 
 NAMES = ["alice", "Bob", "Chloé", "david", "Émile", "Fatou", "Gus", "hana", "Ivo", "Jade", "Karl"]
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from bot.harness import running_bot
 from tests.e2e.avalon_play import AVALON_END_MARKERS, EVIL, AvalonGame
 from tests.e2e.play import RESULT_MARKERS, Game, text_of, until
 from tests.e2e.test_resistance_games import (
     assert_transcript_keeps_secrets as assert_resistance_transcript_keeps_secrets,
 )
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -45,9 +45,9 @@ async def test_a_plugin_games_commands_and_its_settings_are_localized_in_french(
 ) -> None:
     """The poll plugin's catalogue names only its own /poll commands; the /settings poll made
     from its schema is French too: named as /poll, its options as /poll nouveau names them."""
-    from bot.harness import running_bot
-    from bot.plugins import builtin_plugins
+    from games.builtin import builtin_plugins
     from tests.e2e.poll_game.plugin import PLUGIN
+    from tests.harness import running_bot
 
     async with running_bot(table.sb, table.url(), plugins=[*builtin_plugins(), PLUGIN]):
         commands = table.sb.commands()
@@ -72,7 +72,7 @@ async def test_commands_are_synced_only_when_the_tree_changed(table: Any) -> Non
     from dataclasses import replace
 
     from bot.app import COGS
-    from bot.harness import running_bot, sandbox_settings
+    from tests.harness import running_bot, sandbox_settings
 
     sb = table.sb
     async with running_bot(sb, table.url()):

@@ -12,8 +12,10 @@ import discord
 import pytest
 from pyuca import Collator
 
-from bot.options import REFUTATION_OPTIONS, RESISTANCE_OPTIONS, Option, OptionsSchema, Place
+from bot.options import Option, OptionsSchema, Place
 from db import repo
+from games.refutation.options import REFUTATION_OPTIONS
+from games.resistance.options import RESISTANCE_OPTIONS
 from tests.e2e.play import TableGame
 from tests.e2e.test_option_bounds import all_leaves
 
@@ -100,10 +102,10 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
     """The poll (a game registered by the test, tests/e2e/poll_game) has no command in
     cogs/settings.py: ``/settings poll`` is made from its schema, its values kept in the JSON
     column under ``poll``, and a new poll starts from them."""
-    from bot.harness import running_bot
-    from bot.plugins import builtin_plugins
+    from games.builtin import builtin_plugins
     from tests.e2e.play import TableGame
     from tests.e2e.poll_game.plugin import PLUGIN, POLL_OPTIONS
+    from tests.harness import running_bot
 
     async with running_bot(table.sb, table.url(), plugins=[*builtin_plugins(), PLUGIN]) as bot:
         options = dict(all_leaves(table.sb, table.guild))["settings poll"]

@@ -11,8 +11,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.harness import running_bot
 from tests.e2e.play import Game, text_of
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -138,7 +138,7 @@ async def test_bot_removed_from_the_guild_ends_its_games(table: Any, bot: Any) -
 
 
 async def test_channel_deleted_while_the_bot_was_down(table: Any) -> None:
-    from bot.harness import running_bot
+    from tests.harness import running_bot
 
     sb = table.sb
     async with running_bot(sb, table.url()) as bot:
@@ -177,7 +177,7 @@ async def test_bot_removed_from_a_server_while_offline(table: Any) -> None:
     """Removed from one server while stopped: its games end at the next start and their
     creator is told once each. A server that is down at the start (listed unavailable in
     READY) is an outage: its game is left alone."""
-    from bot.harness import running_bot
+    from tests.harness import running_bot
 
     sb = table.sb
     down = sb.add_guild("Down")
@@ -217,7 +217,7 @@ async def test_a_thread_and_a_forum_post_deleted_while_offline(table: Any) -> No
     """Threads are not all in the cache at start: a game's place that is not is fetched once.
     Unknown Channel (deleted) ends the game; an archived thread, or one the bot may no longer
     see (403), keeps it; a game in a thread still there survives the restart."""
-    from bot.harness import running_bot
+    from tests.harness import running_bot
 
     sb, guild = table.sb, table.guild
     thread = table.channel.add_thread("Game night", owner=table.mod)

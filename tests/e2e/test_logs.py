@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.harness import running_bot, sandbox_settings
 from tests.e2e.play import Game, text_of
 from tests.e2e.refutation_play import RfGame
+from tests.harness import running_bot, sandbox_settings
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -15,11 +15,15 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
 from bot.app import GameBot
-from bot.config import MetricsSettings, load_settings
-from bot.harness import running_bot, sandbox_settings
+from bot.cli import read_settings
+from bot.config import MetricsSettings
 from bot.metrics import REGISTRY, MetricsServer, click_kind
 from db.engine import make_engine
+from games.builtin import builtin_plugins, builtin_registry
 from tests.e2e.play import RESULT_MARKERS, Game
+from tests.harness import running_bot, sandbox_settings
+
+GAMES = builtin_registry()
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -95,12 +99,12 @@ def value(samples: dict[Any, float], name: str, **labels: str) -> float:
 def test_metrics_port_in_the_config(tmp_path: Any) -> None:
     path = tmp_path / "config.toml"
     path.write_text('[metrics]\nport = 9108\nhost = "0.0.0.0"\n', encoding="utf-8")
-    settings = load_settings(path, env={})
+    settings = read_settings(GAMES, path, env={})
     assert settings.metrics == MetricsSettings(port=9108, host="0.0.0.0")
-    assert load_settings(None, env={}).metrics.port == 0  # no endpoint unless asked
+    assert read_settings(GAMES, None, env={}).metrics.port == 0  # no endpoint unless asked
     path.write_text("[metrics]\nport = 70000\n", encoding="utf-8")
     with pytest.raises(Exception, match=r"\[metrics\] port"):
-        load_settings(path, env={})
+        read_settings(GAMES, path, env={})
 
 
 def test_each_garbage_collection_is_timed_by_generation() -> None:
@@ -127,7 +131,7 @@ def test_click_kind_is_the_custom_id_prefix() -> None:
 async def test_healthz_answers_503_until_the_bot_is_ready(sb: Any, tmp_path: Any) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'idle.sqlite3'}"
     engine = make_engine(url)
-    bot = GameBot(sandbox_settings(sb, url), engine)  # not started: not ready
+    bot = GameBot(sandbox_settings(sb, url), engine, plugins=builtin_plugins())  # not started
     server = MetricsServer(bot, "127.0.0.1", 0)
     await server.start()
     try:

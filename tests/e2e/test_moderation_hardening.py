@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from bot.harness import running_bot
 from db import repo
 from sandbox import Interaction
 from tests.e2e.play import Game, TableGame, until
 from tests.e2e.test_resistance_flow import snapshot
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(150)
 
@@ -255,7 +255,7 @@ async def test_remind_cooldown_is_configurable(table: Any) -> None:
     from dataclasses import replace
 
     from bot.config import ModerationSettings
-    from bot.harness import sandbox_settings
+    from tests.harness import sandbox_settings
 
     settings = replace(
         sandbox_settings(table.sb, table.url()),

@@ -10,10 +10,10 @@ from zoneinfo import ZoneInfo
 import discord
 import pytest
 
-from bot.harness import running_bot
 from db import repo
 from tests.e2e.play import Game, until
 from tests.e2e.refutation_play import RfGame
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)
 

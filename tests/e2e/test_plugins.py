@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.harness import running_bot
 from bot.plugins import load_plugin
 from db.engine import make_engine, make_sessions
 from db.models import Player
 from tests.e2e.play import text_of, until
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -38,7 +38,9 @@ async def test_a_lobby_of_a_game_the_bot_no_longer_runs(table: Any) -> None:
         joined = await (await sb.click(table.users[0], lobby, label="Join")).reply_message(10.0)
         assert joined is not None and "You are in" in text_of(joined)
     # The same database, a bot that runs The Resistance only.
-    async with running_bot(sb, table.url(), plugins=[load_plugin("cogs.resistance")]) as bot:
+    async with running_bot(
+        sb, table.url(), plugins=[load_plugin("games.resistance.plugin")]
+    ) as bot:
         assert set(bot.services) == {"resistance"}
         assert {c["name"] for c in sb.commands()} >= {"resistance", "settings", "stats"}
         assert "refutation" not in {c["name"] for c in sb.commands()}

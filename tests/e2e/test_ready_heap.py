@@ -6,8 +6,8 @@ import asyncio
 import gc
 
 from bot import names
-from bot.harness import running_bot
 from tests.e2e.conftest import Table
+from tests.harness import running_bot
 
 
 async def test_the_collation_table_is_loaded_before_the_heap_is_frozen(table: Table) -> None:

@@ -11,11 +11,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot.config import DeckSettings
-from bot.harness import running_bot, sandbox_settings
+from games.refutation.decks.settings import DeckSettings
 from games.refutation.rules import default_deck_path
 from tests.e2e.play import text_of
 from tests.e2e.refutation_play import RfGame, auto_turn, best_card
+from tests.harness import running_bot, sandbox_settings
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -46,7 +46,7 @@ def decks_dir(tmp_path: Path) -> Path:
 async def deck_bot(table: Any, decks_dir: Path) -> Any:
     settings = replace(
         sandbox_settings(table.sb, table.url()),
-        decks=DeckSettings(decks_dir=str(decks_dir), check_seconds=60.0),
+        sections={"decks": DeckSettings(decks_dir=str(decks_dir), check_seconds=60.0)},
     )
     async with running_bot(table.sb, table.url(), settings=settings) as running:
         yield running

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from bot.harness import running_bot
 from tests.e2e.play import text_of, until
 from tests.e2e.refutation_play import (
     DECK,
@@ -19,6 +18,7 @@ from tests.e2e.refutation_play import (
     is_technique,
     playable,
 )
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(90)
 

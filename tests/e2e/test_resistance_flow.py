@@ -9,10 +9,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.harness import running_bot
 from db import repo
 from db.models import Vote
 from tests.e2e.play import RESULT_MARKERS, Game, text_of, until
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -281,7 +281,8 @@ def parse_deck(text: str) -> Deck:
 
 def load_deck(path: str | os.PathLike[str]) -> Deck:
     """The deck in the UTF-8 file at ``path`` (see ``parse_deck_bytes``). For trusted files
-    (the default deck, tests): the bot reads every other file through ``bot.decks``."""
+    (the default deck, tests): the bot reads every other file through
+    ``games.refutation.decks.registry``."""
     return parse_deck_bytes(Path(path).read_bytes())
 
 

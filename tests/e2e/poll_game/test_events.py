@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from bot.event_log import decode_events, family_of, register_family
-from bot.plugins import Registry, builtin_plugins
+from bot.plugins import Registry
+from games.builtin import builtin_plugins
 from games.resistance.rules import ResistanceEvent
 from tests.e2e.poll_game.plugin import PLUGIN
 from tests.e2e.poll_game.rules import PollClosed, PollEvent, PollOpened, PollVoted

@@ -1,7 +1,7 @@
-"""``python -m bot.deck_worker MAX_BYTES SECONDS``: check the deck on stdin, print the verdict as
-one JSON line. The bot and ``python -m bot deck check`` run it as a separate process and kill it
-after SECONDS: a hostile deck can cost this process, never the bot's event loop. Its own CPU
-time is capped too (a second more than SECONDS), in case the parent is gone."""
+"""``python -m games.refutation.deck_worker MAX_BYTES SECONDS``: check the deck on stdin, print
+the verdict as one JSON line. The bot and ``python -m bot deck check`` run it as a separate process
+and kill it after SECONDS: a hostile deck can cost this process, never the bot's event loop. Its own
+CPU time is capped too (a second more than SECONDS), in case the parent is gone."""
 
 from __future__ import annotations
 
@@ -21,12 +21,16 @@ def main(argv: list[str]) -> int:
         pass
     data = sys.stdin.buffer.read(max_bytes + 1)
     try:
-        from bot.decks import result_of
+        from bot.i18n import add_locales
+        from games.refutation.decks.registry import result_of
+        from games.refutation.plugin import LOCALES
+
+        add_locales("refutation", LOCALES)  # the pages are rendered with the game's catalogue
 
         verdict = result_of(data, max_bytes)
     except Exception as exc:  # a bug, not the deck's fault: still one line, no traceback
         code = type(exc).__name__
-        verdict = {"ok": False, "key": "decks.error.crashed", "params": {"code": code}}
+        verdict = {"ok": False, "key": "refutation.decks.error.crashed", "params": {"code": code}}
     sys.stdout.write(json.dumps(verdict) + "\n")
     return 0
 

@@ -1,8 +1,9 @@
 """Avalon in the Resistance service: the options, the role DMs, the Lady of the Lake and the
 assassination (each a private choice before a ``vote_hours`` deadline, with a reminder).
 
-A mixin of :class:`bot.resistance.ResistanceService`: the classic flow calls these hooks where
-Avalon differs. The rules are in ``games.resistance.rules``; this is only their Discord side.
+A mixin of :class:`games.resistance.service.ResistanceService`: the classic flow calls these
+hooks where Avalon differs. The rules are in ``games.resistance.rules``; this is only their Discord
+side.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from bot.errors import UserError
 from bot.i18n import t
 from bot.names import shown, sort_key
 from bot.options import OptionName
-from bot.render import resistance as render
 from bot.render.common import channel, ts
-from bot.render.resistance import ROLE_ORDER, key
 from bot.service import Actor, Effect, GameService, Outcome
 from db import repo
 from db.models import Deadline, Game, Player
+from games.resistance import render as render
+from games.resistance.render import ROLE_ORDER, key
 from games.resistance.rules import (
     AVALON_OPTIONS,
     AvalonOnly,
@@ -270,7 +271,7 @@ class AvalonSteps(GameService):
         actor: int | None,
         head: str,
     ) -> list[Effect]:
-        from bot import records
+        from games.resistance import records as rs_records
 
         game.status = "ended"
         game.ended_at = self.now()
@@ -279,7 +280,7 @@ class AvalonSteps(GameService):
         return [
             self.post_leader_list(game, state),
             self.announce(game, end),
-            await records.resistance_end_post(self, s, game, state),
+            await rs_records.end_post(self, s, game, state),
         ]
 
     # -- deadlines, reminders, moderation ------------------------------------------------------

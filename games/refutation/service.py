@@ -26,12 +26,14 @@ from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import lang_of, t
 from bot.names import listing, shown
-from bot.render import refutation as render
 from bot.render.common import channel, ts
-from bot.render.refutation import ABSTAIN, PASS, m, option_data
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply
 from db import repo
 from db.models import Deadline, Game, Player
+from games.refutation import render as render
+from games.refutation.decks import settings as deck_settings
+from games.refutation.decks.registry import DeckRegistry
+from games.refutation.render import ABSTAIN, PASS, m, option_data
 from games.refutation.rules import (
     Deck,
     Options,
@@ -91,6 +93,8 @@ class RefutationService(GameService):
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
+        #: the decks by name (the default one, ``[decks] decks_dir``'s, the guilds' uploads)
+        self.decks = DeckRegistry(deck_settings.of(app.sections if app is not None else {}))
         self._pinned = weakref.WeakKeyDictionary()
         #: secret choices and votes, written by group commit (:meth:`record_ballots`)
         self.ballot_writer: GroupCommit[Ballot, Outcome] = GroupCommit(self.record_ballots)
@@ -101,7 +105,7 @@ class RefutationService(GameService):
         async with self.app.sessions() as s:
             settings = await repo.get_guild_settings(s, guild_id)
         configured = str(self.app.defaults.get("refutation", {}).get("deck") or "")
-        return await self.app.decks.resolve(
+        return await self.decks.resolve(
             self.app.sessions, guild_id, settings.deck_name or configured or "default"
         )
 
@@ -139,7 +143,7 @@ class RefutationService(GameService):
         name, sha = await self.guild_deck(guild_id)
         given = {**given, "deck": name, "deck_sha256": sha}
         async with self.app.sessions() as s:
-            deck = await self.app.decks.by_hash(s, sha)
+            deck = await self.decks.by_hash(s, sha)
 
         def validate(options: dict[str, Any]) -> None:
             self.validate(options)
@@ -161,10 +165,10 @@ class RefutationService(GameService):
         if deck is None:
             sha = game.options.get("deck_sha256")
             if sha:
-                deck = await self.app.decks.by_hash(s, str(sha))
+                deck = await self.decks.by_hash(s, str(sha))
             else:  # a game opened before decks were stored: the default deck
-                _, default = await self.app.decks.resolve(self.app.sessions, 0, "default")
-                deck = await self.app.decks.by_hash(s, default)
+                _, default = await self.decks.resolve(self.app.sessions, 0, "default")
+                deck = await self.decks.by_hash(s, default)
             self._pinned[game] = deck
         return deck
 
@@ -175,7 +179,7 @@ class RefutationService(GameService):
         """The game's deck, loaded by ``ensure_deck`` (every entry point calls it first)."""
         deck = self._pinned.get(game)
         if deck is None:
-            raise UserError("decks.error.not_loaded")
+            raise UserError("refutation.decks.error.not_loaded")
         return deck
 
     # -- state --------------------------------------------------------------------------------
@@ -895,7 +899,7 @@ class RefutationService(GameService):
         if game is None:
             _, sha = await self.guild_deck(guild_id)
             async with self.app.sessions() as s:
-                deck = await self.app.decks.by_hash(s, sha)
+                deck = await self.decks.by_hash(s, sha)
         if not deck.has_card(number):
             raise UnknownCard(card=number)
         async with self.app.sessions() as s:

@@ -5,9 +5,9 @@ A deck is checked before it is used: parsed (``games.refutation.rules.deck.parse
 refuses hostile files) and rendered the way the game renders every card, its page, its reference
 page, the largest hand and the vote message, each measured against Discord's limits
 (``bot.limits``). Untrusted decks (uploads, files of ``decks_dir``) are checked in a separate
-process (``python -m bot.deck_worker``) that is killed after ``check_seconds``: the event loop
-never parses them. A checked deck's text is stored in the database under the SHA-256 of its
-bytes, and a game keeps that hash: its deck never changes and never disappears.
+process (``python -m games.refutation.deck_worker``) that is killed after ``check_seconds``:
+the event loop never parses them. A checked deck's text is stored in the database under the SHA-256
+of its bytes, and a game keeps that hash: its deck never changes and never disappears.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import limits
-from bot.config import DeckSettings
 from bot.errors import UserError
 from bot.i18n import LANGS, t
 from db import repo
+from games.refutation.decks.settings import DeckSettings
 from games.refutation.rules import Deck, DeckError
 from games.refutation.rules.deck import (
     DECK_MAX_BYTES,
@@ -70,13 +70,13 @@ def read_capped(path: Path, max_bytes: int) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise DeckRefused("decks.error.not_found") from None
+        raise DeckRefused("refutation.decks.error.not_found") from None
     except OSError:
-        raise DeckRefused("decks.error.unreadable") from None
+        raise DeckRefused("refutation.decks.error.unreadable") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise DeckRefused("decks.error.not_a_file")
+            raise DeckRefused("refutation.decks.error.not_a_file")
         if info.st_size > max_bytes:
             raise DeckRefused("refutation.deck_error.too_large", size=info.st_size, max=max_bytes)
         chunks: list[bytes] = []
@@ -89,7 +89,7 @@ def read_capped(path: Path, max_bytes: int) -> bytes:
             left -= len(chunk)
         data = b"".join(chunks)
     except OSError:
-        raise DeckRefused("decks.error.unreadable") from None
+        raise DeckRefused("refutation.decks.error.unreadable") from None
     finally:
         os.close(fd)
     if len(data) > max_bytes:  # the file grew between fstat and read
@@ -127,9 +127,9 @@ def _refuse(breaches: list[limits.Breach], page: str, number: int | None, lang: 
     if not breaches:
         return
     b = breaches[0]
-    key = "decks.limit.count" if b.count else "decks.limit.chars"
+    key = "refutation.decks.limit.count" if b.count else "refutation.decks.limit.chars"
     if b.part == "url":
-        key = "decks.limit.url"
+        key = "refutation.decks.limit.url"
     raise DeckRefused(
         key, page=page, number=number or 0, lang=lang, part=b.part, size=b.size, max=b.limit
     )
@@ -140,9 +140,9 @@ def check_rendering(deck: Deck) -> None:
     and refuse the first page that breaks one of Discord's limits: a card's embed, its reference
     page, the select option of the secret choice, the vote buttons, a hand of the largest size
     (4 refutation cards and a technique card: one message), and the vote message."""
-    from bot.render import refutation as render
-    from bot.render.refutation import m, option_data
-    from cogs.refutation import choice_view, vote_view
+    from games.refutation import render as render
+    from games.refutation.cog import choice_view, vote_view
+    from games.refutation.render import m, option_data
 
     big_id = 2**63 - 1  # the longest custom_id a game can have
     for lang in LANGS:
@@ -201,7 +201,7 @@ def result_of(data: bytes, max_bytes: int = DECK_MAX_BYTES) -> dict[str, Any]:
 def _worker() -> tuple[list[str], dict[str, str]]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    return [sys.executable, "-m", "bot.deck_worker"], env
+    return [sys.executable, "-m", "games.refutation.deck_worker"], env
 
 
 def _verdict(out: bytes, returncode: int | None) -> dict[str, Any]:
@@ -215,11 +215,19 @@ def _verdict(out: bytes, returncode: int | None) -> dict[str, Any]:
             return verdict
     except (ValueError, UnicodeDecodeError):
         pass
-    return {"ok": False, "key": "decks.error.crashed", "params": {"code": returncode or 0}}
+    return {
+        "ok": False,
+        "key": "refutation.decks.error.crashed",
+        "params": {"code": returncode or 0},
+    }
 
 
 def _timeout(seconds: float) -> dict[str, Any]:
-    return {"ok": False, "key": "decks.error.timeout", "params": {"seconds": f"{seconds:g}"}}
+    return {
+        "ok": False,
+        "key": "refutation.decks.error.timeout",
+        "params": {"seconds": f"{seconds:g}"},
+    }
 
 
 async def check_off_loop(data: bytes, seconds: float, max_bytes: int) -> dict[str, Any]:
@@ -264,9 +272,11 @@ def problem_text(verdict: dict[str, Any], lang: str, *, markdown: bool = True) -
     """The refusal of a check, in ``lang``, one line (Discord markdown escaped when asked)."""
     params = dict(verdict.get("params") or {})
     key = str(verdict.get("key"))
-    if key.startswith("decks.limit."):
-        params["page"] = t(f"decks.page.{params.get('page')}", lang, number=params.get("number"))
-        params["part"] = t(f"decks.part.{params.get('part')}", lang)
+    if key.startswith("refutation.decks.limit."):
+        params["page"] = t(
+            f"refutation.decks.page.{params.get('page')}", lang, number=params.get("number")
+        )
+        params["part"] = t(f"refutation.decks.part.{params.get('part')}", lang)
         params["lang"] = t(f"settings.language_name.{params.get('lang')}", lang)
     if markdown:
         params = {
@@ -276,7 +286,7 @@ def problem_text(verdict: dict[str, Any], lang: str, *, markdown: bool = True) -
     try:
         text = t(key, lang, **params)
     except (KeyError, IndexError, ValueError):
-        text = t("decks.error.crashed", lang, code=0)
+        text = t("refutation.decks.error.crashed", lang, code=0)
     return " ".join(text.split())
 
 
@@ -348,7 +358,7 @@ class DeckRegistry:
         ``UserError`` (unknown, unreadable or broken deck)."""
         name = name.strip().lower()
         if not NAME.fullmatch(name):
-            raise UserError("decks.error.unknown", name=_shown(name))
+            raise UserError("refutation.decks.error.unknown", name=_shown(name))
         async with sessions() as s:
             upload = await repo.guild_deck(s, guild_id, name)
         if upload is not None:
@@ -357,7 +367,7 @@ class DeckRegistry:
             sha, deck_id, text = await self._default_deck()
         else:
             if name not in self.dir_names():
-                raise UserError("decks.error.unknown", name=_shown(name))
+                raise UserError("refutation.decks.error.unknown", name=_shown(name))
             assert self.settings.decks_dir
             path = Path(self.settings.decks_dir) / f"{name}.toml"
             try:
@@ -365,14 +375,16 @@ class DeckRegistry:
             except DeckRefused as exc:
                 verdict = {"key": exc.key, "params": exc.params}
                 raise UserError(
-                    "decks.error.broken", name=name, problem=problem_text(verdict, lang)
+                    "refutation.decks.error.broken", name=name, problem=problem_text(verdict, lang)
                 ) from None
             sha = sha256_of(data)
             if sha not in self._checked:
                 verdict = await self.check(data)
                 if not verdict["ok"]:
                     raise UserError(
-                        "decks.error.broken", name=name, problem=problem_text(verdict, lang)
+                        "refutation.decks.error.broken",
+                        name=name,
+                        problem=problem_text(verdict, lang),
                     )
                 self._checked[sha] = str(verdict["id"])
             deck_id, text = self._checked[sha], data.decode("utf-8")
@@ -403,7 +415,7 @@ class DeckRegistry:
             return deck
         text = await repo.deck_content(s, sha)
         if text is None:
-            raise UserError("decks.error.missing")
+            raise UserError("refutation.decks.error.missing")
         deck = await asyncio.to_thread(parse_deck, text.removeprefix("\ufeff"))
         self._remember(sha, deck)
         return deck
@@ -412,11 +424,11 @@ class DeckRegistry:
         """Refuse an upload by its name before its file is read: a name of the bot's decks,
         or one upload too many for the guild."""
         if not NAME.fullmatch(name) or name == DEFAULT or name in self.dir_names():
-            raise UserError("decks.error.name_taken", name=_shown(name))
+            raise UserError("refutation.decks.error.name_taken", name=_shown(name))
         async with sessions() as s:
             uploads = {d.name for d in await repo.guild_decks(s, guild_id)}
         if name not in uploads and len(uploads) >= self.settings.uploads_per_guild:
-            raise UserError("decks.error.too_many", max=self.settings.uploads_per_guild)
+            raise UserError("refutation.decks.error.too_many", max=self.settings.uploads_per_guild)
 
     async def upload(
         self,
@@ -436,10 +448,10 @@ class DeckRegistry:
                 "key": "refutation.deck_error.too_large",
                 "params": {"size": len(data), "max": self.max_bytes},
             }
-            raise UserError("decks.upload.refused", problem=problem_text(verdict, lang))
+            raise UserError("refutation.decks.upload.refused", problem=problem_text(verdict, lang))
         verdict = await self.check(data)
         if not verdict["ok"]:
-            raise UserError("decks.upload.refused", problem=problem_text(verdict, lang))
+            raise UserError("refutation.decks.upload.refused", problem=problem_text(verdict, lang))
         sha = str(verdict["sha256"])
         async with sessions.begin() as s:
             await repo.store_deck_content(s, sha, str(verdict["id"]), data.decode("utf-8"))

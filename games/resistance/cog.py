@@ -9,16 +9,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics, records
+from bot import metrics
 from bot.i18n import Lang, t
-from bot.options import RESISTANCE_OPTIONS
-from bot.plugins import GamePlugin
-from bot.resistance import ResistanceService
 from bot.service import Actor, Reply
 from cogs.interaction import respond, service_of
 from cogs.lobby import Forum, LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
-from games.resistance.rules import MissionChoice, ResistanceEvent, TeamVote
+from games.resistance import records
+from games.resistance.options import RESISTANCE_OPTIONS
+from games.resistance.rules import MissionChoice, TeamVote
+from games.resistance.service import ResistanceService
 
 CHOICES: dict[str, TeamVote | MissionChoice] = {
     "accept": TeamVote.ACCEPT,
@@ -189,7 +189,7 @@ class ResistanceCog(
     @app_commands.command(name="history", description="Every proposal, vote and mission so far")
     async def history(self, interaction: discord.Interaction) -> None:
         async def history(actor: Actor, game_id: int) -> Reply:
-            return await records.resistance_history(self.service, actor, game_id)
+            return await records.history(self.service, actor, game_id)
 
         await self.in_game(interaction, history)
 
@@ -239,18 +239,3 @@ class ResistanceCog(
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(ResistanceCog(bot))
-
-
-# What the application knows of this game (bot.plugins; registered in bot.plugins.BUILTIN).
-PLUGIN = GamePlugin(
-    kind="resistance",
-    deadline_prefixes=("rs",),
-    service=ResistanceService,
-    cog=__name__,
-    options=RESISTANCE_OPTIONS,
-    buttons=(VoteButton, ChoiceMenu),
-    views={"rs_vote": vote_view, "rs_avalon_choice": choice_view},
-    files=records.resistance_files,
-    demos={"resistance": "bot.demo:play_resistance", "avalon": "bot.demo_avalon:play_avalon"},
-    events=ResistanceEvent,
-)

@@ -14,7 +14,8 @@ import random
 import re
 from typing import Any
 
-from bot.demo import AVALON_PLAYERS, click, open_and_start, render, slash, until
+from bot.demo import render, slash, until
+from games.resistance.demo import AVALON_PLAYERS, click, open_and_start
 
 DEMO_PLAYERS = AVALON_PLAYERS
 

@@ -12,14 +12,12 @@ from discord.ext import commands
 
 from bot import limits
 from bot.i18n import Lang, lang_of
-from bot.options import REFUTATION_OPTIONS
-from bot.plugins import GamePlugin
-from bot.refutation import RefutationService
-from bot.render.refutation import ABSTAIN, m
 from cogs.interaction import respond, service_of
 from cogs.lobby import Forum, LobbyCommands, ModerationCommands, new_command
 from cogs.records import RecordCommands
-from games.refutation.rules import RefutationEvent
+from games.refutation.options import REFUTATION_OPTIONS
+from games.refutation.render import ABSTAIN, m
+from games.refutation.service import RefutationService
 
 
 class ChoiceSelect(
@@ -247,17 +245,3 @@ class RefutationCog(
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(RefutationCog(bot))
-
-
-# What the application knows of this game (bot.plugins; registered in bot.plugins.BUILTIN).
-PLUGIN = GamePlugin(
-    kind="refutation",
-    deadline_prefixes=("rf",),
-    service=RefutationService,
-    cog=__name__,
-    options=REFUTATION_OPTIONS,
-    buttons=(ChoiceSelect, VoteButton),
-    views={"rf_choice": choice_view, "rf_vote": vote_view},
-    demos={"refutation": "bot.demo_refutation:play_refutation"},
-    events=RefutationEvent,
-)

@@ -19,18 +19,25 @@ import discord
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from bot import metrics, records
-from bot.avalon import AVALON_KINDS, AVALON_PHASES, AvalonSteps, engine_options, step_of
 from bot.batch import GroupCommit
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import shown
-from bot.render import resistance as render
 from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
 from db.direct import DirectVotes, Stale, Unavailable, open_direct_votes
 from db.models import Deadline, Game, Player
+from games.resistance import records as rs_records
+from games.resistance import render as render
+from games.resistance.avalon import (
+    AVALON_KINDS,
+    AVALON_PHASES,
+    AvalonSteps,
+    engine_options,
+    step_of,
+)
 from games.resistance.rules import (
     GameError,
     MissionChoice,
@@ -606,7 +613,7 @@ class ResistanceService(AvalonSteps, GameService):
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
             effects.append(self.announce(game, render.end_text(state, game.lang)))
-            effects.append(await records.resistance_end_post(self, s, game, state))
+            effects.append(await rs_records.end_post(self, s, game, state))
         elif phase in AVALON_PHASES:
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
@@ -683,7 +690,7 @@ class ResistanceService(AvalonSteps, GameService):
             game.ended_at = self.now()
             await self.save(s, game, state, events, None)
             effects.append(self.announce(game, render.end_text(state, game.lang)))
-            effects.append(await records.resistance_end_post(self, s, game, state))
+            effects.append(await rs_records.end_post(self, s, game, state))
         else:
             await self.save(s, game, state, events, None)
             effects += await self.call_leader(s, game, state)
@@ -770,7 +777,7 @@ class ResistanceService(AvalonSteps, GameService):
                 effects.append(self.post_leader_list(game, state))
                 effects.append(self.announce(game, render.end_text(state, game.lang)))
                 # Every end reveals the roles and posts the history (RULES.md, End).
-                effects.append(await records.resistance_end_post(self, s, game, state))
+                effects.append(await rs_records.end_post(self, s, game, state))
             else:
                 effects.append(self.announce(game, t("common.lobby.cancelled", game.lang)))
             game.status = "cancelled"
@@ -848,7 +855,9 @@ class ResistanceService(AvalonSteps, GameService):
             game = await repo.get_game(s, game_id)
             assert game is not None
             state = self.load(game)
-            return render.history_text(state, await records.resistance_events(s, game), actor.lang)
+            return render.history_text(
+                state, await rs_records.resistance_events(s, game), actor.lang
+            )
 
     async def role(self, actor: Actor, game_id: int) -> str:
         async with self.app.sessions() as s:

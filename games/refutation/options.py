@@ -1,0 +1,58 @@
+"""The Refutation Game's options (bot.options): defaults, bounds, where each appears."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.options import DAILY_OPTIONS, HOURS, Option, OptionsSchema
+from games.refutation.rules.model import TARGETS
+
+
+def _deck_name(value: Any) -> str | None:
+    if not value:
+        return None
+    from games.refutation.decks.registry import NAME
+
+    if not NAME.fullmatch(str(value)):
+        return (
+            "is a deck name (lower-case letters, digits, - and _, at most 32): put the file in "
+            "[decks] decks_dir and give its name without .toml"
+        )
+    return None
+
+
+REFUTATION_OPTIONS = OptionsSchema(
+    "refutation",
+    (
+        Option(
+            "target",
+            int,
+            5,
+            "Refuted disinformation cards the table needs to win (5, 7 or 9)",
+            choices=TARGETS,
+        ),
+        Option("techniques", bool, False, "Play with the rhetorical-technique cards"),
+        Option(
+            "choice_hours",
+            float,
+            24.0,
+            "Hours for the secret choice of cards (default 24)",
+            min=HOURS[0],
+            max=HOURS[1],
+        ),
+        Option(
+            "vote_hours", float, 24.0, "Hours for the vote (default 24)", min=HOURS[0], max=HOURS[1]
+        ),
+        Option(
+            "deck",
+            str,
+            "",
+            "The deck of new games, by name (empty: the default deck; a guild chooses its own "
+            "with `/settings refutation deck`)",
+            new=False,
+            settings=False,
+            check=_deck_name,
+        ),
+        *DAILY_OPTIONS,
+    ),
+)

@@ -1,0 +1,70 @@
+"""The Resistance's options (bot.options): defaults, bounds, where each appears."""
+
+from __future__ import annotations
+
+from bot.options import DAILY_OPTIONS, HOURS, HOURS_OR_OFF, Option, OptionsSchema
+
+RESISTANCE_OPTIONS = OptionsSchema(
+    "resistance",
+    (
+        Option(
+            "vote_hours",
+            float,
+            24.0,
+            "Hours from a proposal to the result (default 24)",
+            min=HOURS[0],
+            max=HOURS[1],
+        ),
+        Option("early_close", bool, False, "Resolve as soon as every vote is in"),
+        Option("lock_during_vote", bool, True, "Close the debate while the vote runs"),
+        Option(
+            "missing_vote", str, "reject", "How a missing vote counts", choices=("reject", "accept")
+        ),
+        Option(
+            "reminder_hours",
+            float,
+            2.0,
+            "Remind non-voters this many hours before the deadline (0 = off)",
+            min=HOURS_OR_OFF[0],
+            max=HOURS_OR_OFF[1],
+        ),
+        Option(
+            "leader_hours",
+            float,
+            0.0,
+            "Skip a leader who has not proposed within this many hours (0 = off)",
+            min=HOURS_OR_OFF[0],
+            max=HOURS_OR_OFF[1],
+        ),
+        Option(
+            "moderators_see_roles",
+            bool,
+            False,
+            "Moderators who do not play may see the roles",
+            new=False,
+        ),
+        *DAILY_OPTIONS,
+        Option(
+            "variant",
+            str,
+            "classic",
+            "classic, or avalon (Merlin and the Assassin, and the roles below)",
+            choices=("classic", "avalon"),
+        ),
+        Option("percival", bool, False, "Avalon: Percival, who sees Merlin (and Morgana)"),
+        Option(
+            "morgana",
+            bool,
+            False,
+            "Avalon: Morgana, whom Percival may take for Merlin (needs Percival)",
+        ),
+        Option("mordred", bool, False, "Avalon: Mordred, hidden from Merlin"),
+        Option("oberon", bool, False, "Avalon: Oberon, unknown to the other evil players"),
+        Option(
+            "lady_of_the_lake",
+            bool,
+            False,
+            "Avalon: the Lady of the Lake (recommended from 7 players)",
+        ),
+    ),
+)

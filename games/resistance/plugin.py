@@ -1,0 +1,35 @@
+"""The Resistance as the application knows it (bot.plugins): one record, listed in
+games/builtin.py. Everything else of the game lives in this package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.plugins import GamePlugin
+from games.resistance import records, rulebook, stats
+from games.resistance.cog import ChoiceMenu, VoteButton, choice_view, vote_view
+from games.resistance.options import RESISTANCE_OPTIONS
+from games.resistance.rules import ResistanceEvent
+from games.resistance.service import ResistanceService
+
+LOCALES = Path(__file__).parent / "locales"
+
+PLUGIN = GamePlugin(
+    kind="resistance",
+    deadline_prefixes=("rs",),
+    service=ResistanceService,
+    cog="games.resistance.cog",
+    options=RESISTANCE_OPTIONS,
+    buttons=(VoteButton, ChoiceMenu),
+    views={"rs_vote": vote_view, "rs_avalon_choice": choice_view},
+    files=records.files,
+    locales=LOCALES,
+    demos={
+        "resistance": "games.resistance.demo:play_resistance",
+        "avalon": "games.resistance.demo_avalon:play_avalon",
+    },
+    events=ResistanceEvent,
+    archive=records.ARCHIVE,
+    stats=stats.STATS,
+    rules=rulebook.rules,
+)

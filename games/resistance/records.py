@@ -1,0 +1,172 @@
+"""What a game of The Resistance leaves behind: its record (Markdown), the vote matrix picture,
+the end-of-game post and ``/resistance history`` — built from the stored state and the public
+event log only, so any process, after any restart, gives the same record of the same game."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.archive import Events, header, listing, md, names_of, role_name, substituted
+from bot.effects import Attachment, Post
+from bot.i18n import t
+from bot.plugins import Archive, FileMaker
+from bot.records import file_maker, loaded, public_events
+from db import repo
+from db.models import Game
+from games.resistance import render, vote_matrix
+from games.resistance import rules as rs
+from games.resistance.options import RESISTANCE_OPTIONS
+
+if TYPE_CHECKING:
+    from bot.service import Actor, Reply
+    from games.resistance.service import ResistanceService
+
+KIND = "resistance"
+
+
+async def resistance_events(s: AsyncSession, game: Game) -> list[rs.ResistanceEvent]:
+    """The public events of a game of The Resistance."""
+    return [e for e in await public_events(s, game) if isinstance(e, rs.ResistanceEvent)]
+
+
+async def resistance_matrix(s: AsyncSession, game: Game, state: Any) -> vote_matrix.Matrix:
+    """The vote matrix of a game of The Resistance (any phase), from its public events."""
+    names = {p.id: p.name for p in state.players}
+    return vote_matrix.build(await resistance_events(s, game), names, list(state.leader_order))
+
+
+async def matrix_file(matrix: vote_matrix.Matrix, lang: str, game_id: int) -> FileMaker:
+    """The picture, rendered off the event loop, with its text alternative as description."""
+    png = await vote_matrix.render_async(matrix, lang)
+    return file_maker(
+        png,
+        t("resistance.matrix.filename", lang, game=game_id),
+        vote_matrix.describe(matrix, lang),
+    )
+
+
+async def end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Post:
+    """The end-of-game post: the history, with the vote matrix and the record attached. The
+    files are built when the post is delivered (the picture off the loop), from the stored
+    state and events of the ended game, which no longer change."""
+    lang = game.lang
+    text = render.history_text(state, await resistance_events(s, game), lang)
+    files = (Attachment("rs_matrix", (game.id, lang)), Attachment("record", (game.id, lang)))
+    return Post(service.where(game), text, files=files)
+
+
+def files(
+    sessions: Any, services: Mapping[str, Any]
+) -> dict[str, Callable[..., Awaitable[discord.File]]]:
+    """The Resistance's own attachment: the vote matrix (``Attachment("rs_matrix", ...)``)."""
+
+    async def matrix(game_id: int, lang: str) -> discord.File:
+        async with sessions() as s:
+            game, state = await loaded(services, s, game_id)
+            built = await resistance_matrix(s, game, state)
+        return (await matrix_file(built, lang, game_id))()
+
+    return {"rs_matrix": matrix}
+
+
+async def archive_files(s: AsyncSession, game: Game, state: Any, lang: str) -> list[FileMaker]:
+    """``/resistance archive`` attaches the vote matrix before the record."""
+    return [await matrix_file(await resistance_matrix(s, game, state), lang, game.id)]
+
+
+async def history(service: ResistanceService, actor: Actor, game_id: int) -> Reply:
+    """``/resistance history``: the text history and the vote matrix, in the reader's language."""
+    from bot.service import Reply
+
+    async with service.app.sessions() as s:
+        game = await repo.get_game(s, game_id)
+        assert game is not None
+        state = service.load(game)
+        text = render.history_text(state, await resistance_events(s, game), actor.lang)
+        matrix = await resistance_matrix(s, game, state)
+    return Reply(text, files=[await matrix_file(matrix, actor.lang, game_id)])
+
+
+def outcome(state: Any, lang: str) -> str:
+    """How the game ended, in one line (the archive's autocomplete and header)."""
+    if state.options.is_avalon:
+        return render.outcome_head(state, lang).replace("**", "")
+    if state.winner is None:
+        return t("resistance.end.cancelled", lang).replace("**", "")
+    reason = t(f"resistance.end.reason.{state.win_reason}", lang)
+    return t(f"resistance.end.{state.winner.value}", lang, reason=reason).replace("**", "")
+
+
+def markdown(game: Game, state: Any, events: Events, lang: str) -> str:
+    """Every proposal, every vote by name, every mission result and every role."""
+    names = names_of(state, events)
+    lines = header(game, lang, outcome(state, lang), RESISTANCE_OPTIONS)
+    lines += ["", f"## {t('archive.players', lang)}", ""]
+    lines.append(f"| # | {t('archive.player', lang)} | {t('archive.role_column', lang)} |")
+    lines.append("|---|---|---|")
+    replaced: dict[int, list[str]] = {}
+    for e in events:
+        if isinstance(e, rs.PlayerSubstituted):
+            replaced.setdefault(e.new, []).append(names[e.old])
+    for n, pid in enumerate(state.leader_order, 1):
+        name = md(state.player(pid).name)
+        if pid in replaced:
+            name += " " + t("archive.replaced", lang, names=", ".join(map(md, replaced[pid])))
+        role = role_name(KIND, (state.characters.get(pid) or state.roles[pid]).value, lang)
+        lines.append(f"| {n} | {name} | {role} |")
+    lines += ["", f"## {t('archive.proposals', lang)}"]
+    mission_seen: set[int] = set()
+    for e in events:
+        if isinstance(e, rs.TeamProposed | rs.LeaderSkipped) and e.mission not in mission_seen:
+            mission_seen.add(e.mission)
+            lines += ["", f"### {t('resistance.matrix.mission', lang, mission=e.mission)}"]
+        match e:
+            case rs.TeamProposed():
+                lines += [
+                    "",
+                    t(
+                        "resistance.archive.proposal",
+                        lang,
+                        proposal=e.proposal,
+                        leader=md(names.get(e.leader, "?")),
+                        team=listing(e.team, names),
+                    ),
+                ]
+            case rs.TeamVoteResult():
+                key = "accepted" if e.accepted else "rejected"
+                lines.append(f"- {t(f'resistance.archive.{key}', lang)}")
+                for part, ids in (
+                    ("accept", e.accept),
+                    ("reject", e.reject),
+                    ("no_vote", e.no_vote),
+                ):
+                    lines.append(
+                        "- "
+                        + t(
+                            f"resistance.result.{part}",
+                            lang,
+                            count=len(ids),
+                            names=listing(ids, names),
+                        )
+                    )
+            case rs.MissionResult():
+                lines.append("- " + render.mission_line(e, "result", lang))
+            case rs.LeaderSkipped():
+                lines += [
+                    "",
+                    t("resistance.archive.skipped", lang, name=md(names.get(e.leader, "?"))),
+                ]
+            case rs.PlayerSubstituted():
+                lines += ["", substituted(e, names, lang)]
+            case rs.ResistanceEvent():
+                line = render.history_line(e, lambda i: md(names.get(i, str(i))), lang)
+                if line:
+                    lines += ["", line.lstrip("• ")]
+    return "\n".join(lines) + "\n"
+
+
+ARCHIVE = Archive(markdown=markdown, outcome=outcome, files=archive_files)
