@@ -20,7 +20,8 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict bot cogs db games sandbox bench migrations tests
+	$(BIN)/mypy --strict bot cogs db games sandbox bench migrations tests conftest.py
+	$(BIN)/lint-imports
 
 test: lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

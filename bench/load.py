@@ -127,9 +127,9 @@ def build_world(sb: Sandbox, n_games: int, *, sandbox_users: int | None = None) 
 
 def post_vote_dms(world: World) -> None:
     """The DM each player gets at a proposal, stored in the sandbox as the bot's message, with
-    the real buttons (``games.resistance.cog.vote_view``:
+    the real buttons (``games.resistance.components.vote_view``:
     ``rs:vote:<game>:<proposal>:<choice>``)."""
-    from games.resistance.cog import vote_view
+    from games.resistance.components import vote_view
 
     sb = world.sb
     bodies: dict[bool, list[dict[str, Any]]] = {}

@@ -1,5 +1,5 @@
 """Discord's documented limits, in one place: the runtime cuts and splits by them, and the deck
-check (``games.refutation.decks.registry.check_deck``) measures every page a card renders to against
+check (``games.refutation.deck_check.check_deck``) measures every page a card renders to against
 them.
 
 Sources (Discord's developer documentation, checked against the libraries that encode it):

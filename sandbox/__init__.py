@@ -8,7 +8,7 @@ See ``sandbox/README.md``. Typical use::
         ...
 """
 
-from .core import RequestRecord, Sandbox, SandboxError
+from .core import Sandbox, SandboxError
 from .models import (
     Channel,
     Guild,
@@ -16,6 +16,7 @@ from .models import (
     Member,
     Message,
     Overwrite,
+    RequestRecord,
     Role,
     Upload,
     User,

@@ -20,6 +20,7 @@ from .gateway import Gateway
 from .models import (
     ATTACHMENT_SIZE_LIMIT,
     DM,
+    DM_PERMISSIONS,
     EPHEMERAL,
     GUILD_FORUM,
     GUILD_TEXT,
@@ -28,6 +29,7 @@ from .models import (
     Interaction,
     Member,
     Message,
+    RequestRecord,
     Role,
     StoredFile,
     Upload,
@@ -35,39 +37,9 @@ from .models import (
 )
 from .util import snowflake
 
-#: What the bot may do in a DM channel (reported as ``app_permissions``).
-DM_PERMISSIONS = (
-    util.VIEW_CHANNEL
-    | util.SEND_MESSAGES
-    | util.EMBED_LINKS
-    | util.ATTACH_FILES
-    | util.READ_MESSAGE_HISTORY
-    | util.MENTION_EVERYONE
-    | util._P.add_reactions.flag
-    | util._P.use_external_emojis.flag
-    | util._P.use_application_commands.flag
-)
-
 
 class SandboxError(Exception):
     """Something a real Discord client would not let a user do (or a driver misuse)."""
-
-
-@dataclass
-class RequestRecord:
-    """One REST call the bot made."""
-
-    method: str
-    route: str  # "POST /channels/{channel_id}/messages"
-    path: str  # "/channels/123/messages"
-    query: dict[str, str]
-    json: Any
-    status: int
-    time: float  # time.monotonic() when the request arrived
-    duration: float = 0.0
-    error_code: int | None = None
-    error: Any = None  # the error body Discord would send ({"message", "code"[, "errors"]})
-    spec_refused: bool = False  # refused by the OpenAPI check (sandbox/spec.py)
 
 
 @dataclass

@@ -962,3 +962,34 @@ class Interaction:
     @property
     def followups(self) -> list[Message]:
         return [self.sb.messages[m] for m in self.followup_ids if m in self.sb.messages]
+
+
+#: What the bot may do in a DM channel (reported as ``app_permissions``).
+DM_PERMISSIONS = (
+    util.VIEW_CHANNEL
+    | util.SEND_MESSAGES
+    | util.EMBED_LINKS
+    | util.ATTACH_FILES
+    | util.READ_MESSAGE_HISTORY
+    | util.MENTION_EVERYONE
+    | util._P.add_reactions.flag
+    | util._P.use_external_emojis.flag
+    | util._P.use_application_commands.flag
+)
+
+
+@dataclass
+class RequestRecord:
+    """One REST call the bot made."""
+
+    method: str
+    route: str  # "POST /channels/{channel_id}/messages"
+    path: str  # "/channels/123/messages"
+    query: dict[str, str]
+    json: Any
+    status: int
+    time: float  # time.monotonic() when the request arrived
+    duration: float = 0.0
+    error_code: int | None = None
+    error: Any = None  # the error body Discord would send ({"message", "code"[, "errors"]})
+    spec_refused: bool = False  # refused by the OpenAPI check (sandbox/spec.py)

@@ -380,7 +380,7 @@ class RestApi:
 
     def _bot_perms(self, channel: Channel) -> int:
         if channel.type == DM:
-            from .core import DM_PERMISSIONS
+            from .models import DM_PERMISSIONS
 
             return DM_PERMISSIONS
         guild = channel.guild
@@ -1404,7 +1404,7 @@ def _record(
     started: float,
     code: int | None,
 ) -> Any:
-    from .core import RequestRecord
+    from .models import RequestRecord
 
     return RequestRecord(
         method, route, path, query, body, status, started, util.monotonic() - started, code

@@ -4,3 +4,8 @@
 deck; the rest is the game's service, renderers, cog and views, options, records, decks by
 name, locale files and demo players.
 """
+
+from pathlib import Path
+
+#: the game's catalogue (bot.i18n): ``locales/<lang>/*.toml``
+LOCALES = Path(__file__).parent / "locales"

@@ -22,8 +22,8 @@ def main(argv: list[str]) -> int:
     data = sys.stdin.buffer.read(max_bytes + 1)
     try:
         from bot.i18n import add_locales
-        from games.refutation.decks.registry import result_of
-        from games.refutation.plugin import LOCALES
+        from games.refutation import LOCALES
+        from games.refutation.deck_check import result_of
 
         add_locales("refutation", LOCALES)  # the pages are rendered with the game's catalogue
 

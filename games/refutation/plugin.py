@@ -3,17 +3,13 @@ games/builtin.py. Everything else of the game lives in this package."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.plugins import ConfigSection, GamePlugin
-from games.refutation import cli, records, rulebook, settings, stats
-from games.refutation.cog import ChoiceSelect, VoteButton, choice_view, vote_view
+from games.refutation import LOCALES, cli, records, rulebook, settings, stats
+from games.refutation.components import ChoiceSelect, VoteButton, choice_view, vote_view
 from games.refutation.decks import settings as deck_settings
 from games.refutation.options import REFUTATION_OPTIONS
 from games.refutation.rules import RefutationEvent
 from games.refutation.service import RefutationService
-
-LOCALES = Path(__file__).parent / "locales"
 
 PLUGIN = GamePlugin(
     kind="refutation",

@@ -3,16 +3,12 @@ games/builtin.py. Everything else of the game lives in this package."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.plugins import GamePlugin
-from games.resistance import records, rulebook, stats
-from games.resistance.cog import ChoiceMenu, VoteButton, choice_view, vote_view
+from games.resistance import LOCALES, records, rulebook, stats
+from games.resistance.components import ChoiceMenu, VoteButton, choice_view, vote_view
 from games.resistance.options import RESISTANCE_OPTIONS
 from games.resistance.rules import ResistanceEvent
 from games.resistance.service import ResistanceService
-
-LOCALES = Path(__file__).parent / "locales"
 
 PLUGIN = GamePlugin(
     kind="resistance",

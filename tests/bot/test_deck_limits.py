@@ -13,10 +13,10 @@ import pytest
 
 from bot import limits
 from games.refutation import render as refutation_render
-from games.refutation.cog import choice_view, vote_view
+from games.refutation.components import choice_view, vote_view
+from games.refutation.deck_check import check_deck
 from games.refutation.decks.registry import (
     DeckRefused,
-    check_deck,
     name_from_filename,
     problem_text,
     read_capped,

@@ -22,8 +22,8 @@ from db import repo
 from db.engine import make_engine, make_sessions
 from db.models import EffectStatus
 from sandbox import Sandbox
-from sandbox.testing import FAST_CLIENT_OPTIONS, running
 from tests.e2e.play import until
+from tests.sandbox.client import FAST_CLIENT_OPTIONS, running
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from sandbox.testing import FAST_CLIENT_OPTIONS
+from tests.sandbox.client import FAST_CLIENT_OPTIONS
 
 FR = {
     "resistance": "resistance",

@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from sandbox import Sandbox
-from sandbox.testing import sandbox
+from tests.sandbox.client import sandbox
 
 
 @pytest.fixture

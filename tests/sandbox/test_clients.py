@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from sandbox import Sandbox
-from sandbox.testing import running
+from tests.sandbox.client import running
 
 from .botkit import SandboxBot, ShardedSandboxBot, vote_view
 

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from sandbox import Sandbox, SandboxError, util
-from sandbox.testing import running
+from tests.sandbox.client import running
 
 from .botkit import SandboxBot
 

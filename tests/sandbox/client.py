@@ -10,8 +10,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.endpoints import point_discord_at, reset_discord_endpoints
-
-from .core import Sandbox
+from sandbox import Sandbox
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
