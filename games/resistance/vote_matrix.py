@@ -11,8 +11,9 @@ A pure function of the game's public events, the players' names and a language:
 - above each mission's columns, its result (check or cross) and its number of sabotages.
 
 The font is Roboto, from the ``font-roboto`` package, so the same Pillow gives the same pixels
-on any machine (the golden-image tests rely on it: see ``tests/bot/test_vote_matrix.py``).
-Rendering takes tens of milliseconds: call :func:`render_async` from the event loop.
+on any machine (the golden-image tests rely on it: see
+``games/resistance/tests/test_vote_matrix.py``). Rendering takes tens of milliseconds: call
+:func:`render_async` from the event loop.
 """
 
 from __future__ import annotations

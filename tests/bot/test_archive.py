@@ -5,43 +5,24 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
 from bot import archive
 from bot.names import sort_key
-from db.models import Game
 from games.refutation import records as rf_records
 from games.refutation.rules import Player as RfPlayer
 from games.refutation.rules import Refutation, RefutationEvent, default_deck_path, load_deck
 from games.resistance import records as rs_records
 from games.resistance.options import RESISTANCE_OPTIONS
 from games.resistance.rules import PlayerSubstituted, Resistance, ResistanceEvent
-from tests.bot.matrix_fixture import NAMES, fixed_game
-
-
-def a_game(kind: str, **kw: Any) -> Game:
-    return Game(
-        id=42,
-        kind=kind,
-        guild_id=1,
-        channel_id=2,
-        status="ended",
-        options={"vote_hours": 24},
-        created_by=3,
-        created_at=datetime(2026, 11, 1, 9, tzinfo=UTC),
-        started_at=datetime(2026, 11, 1, 10, tzinfo=UTC),
-        ended_at=datetime(2026, 11, 8, 21, tzinfo=UTC),
-        lang="en",
-        **kw,
-    )
+from games.resistance.tests.matrix_fixture import NAMES, fixed_game
+from tests.rows import a_game
 
 
 def resistance_state() -> tuple[Resistance, list[ResistanceEvent]]:
     events, _, _ = fixed_game()
-    from tests.bot import matrix_fixture
+    from games.resistance.tests import matrix_fixture
 
     state = matrix_fixture.last_state
     assert state is not None  # set by fixed_game()

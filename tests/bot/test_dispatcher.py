@@ -18,11 +18,11 @@ from bot import metrics
 from bot.clock import utcnow
 from bot.dispatcher import LEASE, Dispatcher
 from bot.effects import DirectMessage, EditSlot, Post, Record
+from bot.players import until
 from db import repo
 from db.engine import make_engine, make_sessions
 from db.models import EffectStatus
 from sandbox import Sandbox
-from tests.e2e.play import until
 from tests.sandbox.client import FAST_CLIENT_OPTIONS, running
 
 pytestmark = pytest.mark.timeout(60)

@@ -36,8 +36,8 @@ from games.resistance.rules import (
     TeamVote,
     Variant,
 )
-from tests.bot.matrix_fixture import fixed_game
-from tests.games.resistance.helpers import make_avalon
+from games.resistance.tests.matrix_fixture import fixed_game
+from games.resistance.tests.rules.helpers import make_avalon
 
 LANGS = ["en", "fr"]
 DUE = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
@@ -158,7 +158,7 @@ def test_merlin_sees_evil_but_not_mordred(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_history_has_every_proposal_and_the_substitution(lang: str) -> None:
     events, _, _ = fixed_game()
-    from tests.bot import matrix_fixture
+    from games.resistance.tests import matrix_fixture
 
     state = matrix_fixture.last_state
     assert state is not None

@@ -13,11 +13,11 @@ from games.common import Event
 from games.refutation.rules import Player as RfPlayer
 from games.refutation.rules import Result
 from games.refutation.rules import events as rf
+from games.refutation.tests.rules.helpers import arrange, disinfo, new_game, refutation
 from games.resistance.rules import Character, EndReason, Role, Winner
 from games.resistance.rules import Player as ResPlayer
 from games.resistance.rules import events as rs
-from tests.games.refutation.helpers import arrange, disinfo, new_game, refutation
-from tests.games.resistance.helpers import make_game, play_round
+from games.resistance.tests.rules.helpers import make_game, play_round
 
 Sessions = async_sessionmaker[AsyncSession]
 GUILD, OTHER = 1000, 2000

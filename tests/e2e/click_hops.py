@@ -21,8 +21,8 @@ from typing import Any
 
 import discord
 
+from games.resistance.players import Game
 from sandbox import Sandbox
-from tests.e2e.play import Game
 from tests.harness import running_bot, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]

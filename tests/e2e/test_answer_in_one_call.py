@@ -17,10 +17,11 @@ import discord
 import pytest
 from sqlalchemy import select
 
+from bot.players import message
 from cogs.interaction import BUDGET, MARGIN, WINDOW, answer_budget
 from db.engine import writer_gate
 from db.models import Player
-from tests.e2e.play import Game, message
+from games.resistance.players import Game
 from tests.e2e.test_deadlines import game_id, votes
 from tests.e2e.test_interaction_errors import lobby_of
 

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
+from bot.players import until
 from db import repo
 from db.models import Deadline
-from tests.e2e.play import Game, until
-from tests.e2e.refutation_play import RfGame, best_card
-from tests.e2e.test_resistance_flow import all_votes
+from games.refutation.players import RfGame, best_card
+from games.resistance.players import Game
+from games.resistance.tests.e2e.test_resistance_flow import all_votes
 
 pytestmark = pytest.mark.timeout(120)
 

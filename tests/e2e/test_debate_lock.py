@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot.players import until
+from games.resistance.players import Game
 from sandbox import util
-from tests.e2e.play import Game, until
 
 pytestmark = pytest.mark.timeout(90)
 

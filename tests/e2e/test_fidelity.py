@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from bot.names import names, shown
-from tests.e2e.play import Game, text_of, until
-from tests.e2e.refutation_play import DECK, RfGame, best_card
-from tests.e2e.test_refutation_games import setup_target
+from bot.players import text_of, until
+from games.refutation.players import DECK, RfGame, best_card
+from games.refutation.tests.e2e.test_refutation_games import setup_target
+from games.resistance.players import Game
 
 pytestmark = pytest.mark.timeout(150)
 

@@ -9,8 +9,8 @@ from typing import Any
 import discord
 import pytest
 
+from bot.players import text_of, until
 from sandbox import SandboxError
-from tests.e2e.play import text_of, until
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -11,7 +11,8 @@ from typing import Any
 import discord
 import pytest
 
-from tests.e2e.play import Game, text_of
+from bot.players import text_of
+from games.resistance.players import Game
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)

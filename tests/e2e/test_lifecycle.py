@@ -10,11 +10,12 @@ from typing import Any
 import discord
 import pytest
 
+from bot.players import until
 from db import repo
+from games.refutation.players import RfGame
+from games.resistance.players import Game
 from sandbox import util
 from tests.db import queries
-from tests.e2e.play import Game, until
-from tests.e2e.refutation_play import RfGame
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.play import Game, text_of
-from tests.e2e.refutation_play import RfGame
+from bot.players import text_of
+from games.refutation.players import RfGame
+from games.resistance.players import Game
 from tests.harness import running_bot, sandbox_settings
 
 pytestmark = pytest.mark.timeout(120)

@@ -20,7 +20,7 @@ from bot.config import MetricsSettings
 from bot.metrics import REGISTRY, MetricsServer, click_kind
 from db.engine import make_engine
 from games.builtin import builtin_plugins, builtin_registry
-from tests.e2e.play import RESULT_MARKERS, Game
+from games.resistance.players import RESULT_MARKERS, Game
 from tests.harness import running_bot, sandbox_settings
 
 GAMES = builtin_registry()

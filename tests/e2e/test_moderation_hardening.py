@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
+from bot.players import TableGame, until
 from db import repo
+from games.resistance.players import Game
+from games.resistance.tests.e2e.test_resistance_flow import snapshot
 from sandbox import Interaction
-from tests.e2e.play import Game, TableGame, until
-from tests.e2e.test_resistance_flow import snapshot
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(150)
@@ -278,7 +279,7 @@ async def test_remind_cooldown_is_configurable(table: Any) -> None:
 async def test_refutation_refusals_table_en_and_fr(table: Any, bot: Any) -> None:
     """The same rules in The Refutation Game, answered in English and in French (a French
     moderator); then a departed player's seat handed over."""
-    from tests.e2e.refutation_play import RfGame
+    from games.refutation.players import RfGame
 
     sb, guild = table.sb, table.guild
     chloe = next(u for u in table.users if u.locale == "fr")

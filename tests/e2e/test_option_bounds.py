@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bot.bounds import shown
+from bot.players import text_of
 from sandbox import SandboxError, Upload
-from tests.e2e.play import text_of
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.dispatcher import nonce
-from tests.e2e.play import text_of
-from tests.e2e.refutation_play import RfGame
+from bot.players import text_of
+from games.refutation.players import RfGame
 
 pytestmark = pytest.mark.timeout(150)
 

@@ -10,9 +10,10 @@ from zoneinfo import ZoneInfo
 import discord
 import pytest
 
+from bot.players import until
 from db import repo
-from tests.e2e.play import Game, until
-from tests.e2e.refutation_play import RfGame
+from games.refutation.players import RfGame
+from games.resistance.players import Game
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)

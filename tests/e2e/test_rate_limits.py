@@ -16,7 +16,8 @@ import discord
 import pytest
 
 from bot.courier import RATE_LIMIT_ROUNDS, patiently, retry_after
-from tests.e2e.play import Game, text_of, until
+from bot.players import text_of, until
+from games.resistance.players import Game
 
 pytestmark = pytest.mark.timeout(120)
 

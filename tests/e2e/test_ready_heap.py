@@ -6,7 +6,7 @@ import asyncio
 import gc
 
 from bot import names
-from tests.e2e.conftest import Table
+from tests.e2e.support import Table
 from tests.harness import running_bot
 
 

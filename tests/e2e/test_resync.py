@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from bot.players import text_of, until
 from db import repo
+from games.resistance.players import Game
 from sandbox import util
-from tests.e2e.play import Game, text_of, until
 from tests.e2e.test_debate_lock import overwrites, team_of
 
 pytestmark = pytest.mark.timeout(90)

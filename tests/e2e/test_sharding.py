@@ -21,8 +21,8 @@ from sqlalchemy import select
 from db import repo
 from db.engine import make_engine, make_sessions, migrate
 from db.models import Deadline
+from games.resistance.players import END_MARKERS, RESULT_MARKERS, Game
 from tests.db.support import _unique, pg_create, pg_drop, pg_url
-from tests.e2e.play import END_MARKERS, RESULT_MARKERS, Game
 from tests.e2e.shard_procs import BotProcess, processes, shard_config
 
 pytestmark = [

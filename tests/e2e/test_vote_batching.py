@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bot.players import message
 from db.models import Vote
-from tests.e2e.play import RESULT_MARKERS, Game, message
+from games.resistance.players import RESULT_MARKERS, Game
 
 pytestmark = pytest.mark.timeout(120)
 

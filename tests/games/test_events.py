@@ -20,6 +20,9 @@ from games.refutation.rules import Options as RefutationOptions
 from games.refutation.rules import Phase as RefutationPhase
 from games.refutation.rules import Refutation, RefutationEvent
 from games.refutation.rules import events as rf
+from games.refutation.tests.rules.helpers import DECK
+from games.refutation.tests.rules.helpers import players as refutation_players
+from games.refutation.tests.rules.test_properties import can, candidates
 from games.resistance.rules import (
     GameOver,
     GameStarted,
@@ -37,12 +40,9 @@ from games.resistance.rules import (
     Winner,
     apply_action,
 )
-from tests.games.refutation.helpers import DECK
-from tests.games.refutation.helpers import players as refutation_players
-from tests.games.refutation.test_properties import can, candidates
-from tests.games.resistance.helpers import make_players
-from tests.games.resistance.test_avalon_properties import avalon_action
-from tests.games.resistance.test_properties import legal_action
+from games.resistance.tests.rules.helpers import make_players
+from games.resistance.tests.rules.test_avalon_properties import avalon_action
+from games.resistance.tests.rules.test_properties import legal_action
 
 ROWS = Path(__file__).parent / "event_rows"
 FAMILIES: dict[str, type[Event]] = {

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot.players import text_of, until
 from db import repo
-from tests.e2e.play import Game, text_of, until
+from games.resistance.players import Game
 
 pytestmark = pytest.mark.timeout(120)
 

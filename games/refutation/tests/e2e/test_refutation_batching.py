@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bot.players import message, until
 from db.models import Vote
-from tests.e2e.play import message, until
-from tests.e2e.refutation_play import DECK, RESULT_MARKERS, RfGame, best_card
+from games.refutation.players import DECK, RESULT_MARKERS, RfGame, best_card
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -1,6 +1,6 @@
 """Hostile deck files: every one is refused with one short line naming the problem, fast, never
 with a traceback; files at the limits are accepted. (The Discord-side limits of what a card
-renders to are tested in tests/bot/test_deck_limits.py.)"""
+renders to are tested in games/refutation/tests/test_deck_limits.py.)"""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from games.refutation.rules.deck import (
 )
 from games.refutation.rules.errors import DECK_ERRORS
 
-from .test_deck import VALID
+from .helpers import VALID
 
 TIME_CAP = 2.0  # seconds per file; the slowest case takes a few hundredths
 

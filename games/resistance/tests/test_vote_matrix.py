@@ -4,7 +4,7 @@ The golden images are regenerated only on purpose, after a deliberate change to 
 
     UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/bot/test_vote_matrix.py
 
-(it rewrites tests/bot/golden/*.png and the README's example, docs/vote-matrix.png).
+(it rewrites games/resistance/tests/golden/*.png and the README's example, docs/vote-matrix.png).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from games.resistance.rules import (
     TeamProposed,
     TeamVoteResult,
 )
-from tests.bot.matrix_fixture import fixed_game
+from games.resistance.tests.matrix_fixture import fixed_game
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLE = ROOT / "docs" / "vote-matrix.png"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.play import END_MARKERS, Game, text_of
+from bot.players import text_of
+from games.resistance.players import END_MARKERS, Game
 
 pytestmark = pytest.mark.timeout(180)
 

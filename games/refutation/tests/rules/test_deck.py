@@ -16,114 +16,9 @@ from games.refutation.rules import (
     parse_deck,
 )
 from games.refutation.rules.errors import UnknownCard
+from tests.paths import ROOT
 
-from .helpers import DECK, assert_renders, disinfo, refutation, technique
-
-VALID = """\
-[deck]
-id = "mini"
-version = 2
-name.en = "Mini deck"
-name.fr = "Petit paquet"
-
-[[families]]
-key = "not_happening"
-colour = "#D94F3D"
-name.en = "It's not happening"
-name.fr = "Ça n'arrive pas"
-
-[[families]]
-key = "not_us"
-colour = "#3d7fd9"
-name.en = "It's not us"
-name.fr = "Ce n'est pas nous"
-
-[[cards]]
-number = 1
-kind = "disinformation"
-family = "not_happening"
-title.en = "Cold winter"
-title.fr = "Hiver froid"
-text.en = "It snowed, so there is no warming."
-text.fr = "Il a neigé, donc pas de réchauffement."
-source = "https://example.org/1"
-
-[[cards]]
-number = 2
-kind = "disinformation"
-family = "not_happening"
-title.en = "Pause"
-title.fr = "Pause"
-text.en = "Warming stopped in 1998."
-text.fr = "Le réchauffement s'est arrêté en 1998."
-source = "https://example.org/2"
-
-[[cards]]
-number = 3
-kind = "disinformation"
-family = "not_us"
-title.en = "Sun"
-title.fr = "Soleil"
-text.en = "It's the sun."
-text.fr = "C'est le soleil."
-source = "http://example.org/3"
-
-[[cards]]
-number = 26
-kind = "refutation"
-family = "not_happening"
-title.en = "Weather is not climate"
-title.fr = "La météo n'est pas le climat"
-text.en = \"\"\"
-One cold day says nothing about a trend.
-\"\"\"
-text.fr = "Un jour froid ne dit rien d'une tendance."
-source = "https://example.org/26"
-
-[[cards]]
-number = 27
-kind = "refutation"
-family = "not_us"
-title.en = "Solar activity fell"
-title.fr = "L'activité solaire a baissé"
-text.en = "The sun's output has been flat since 1980."
-text.fr = "L'activité solaire stagne depuis 1980."
-source = "https://example.org/27"
-
-[[cards]]
-number = 51
-kind = "technique"
-title.en = "Cherry picking"
-title.fr = "Cueillette de cerises"
-text.en = "Picking the data that suits."
-text.fr = "Choisir les données qui arrangent."
-source = "https://example.org/51"
-
-[[relevance]]
-disinformation = 1
-card = 26
-stars = 3
-
-[[relevance]]
-disinformation = 1
-card = 51
-stars = 1
-
-[[relevance]]
-disinformation = 2
-card = 26
-stars = 2
-
-[[relevance]]
-disinformation = 2
-card = 51
-stars = 2
-
-[[relevance]]
-disinformation = 3
-card = 27
-stars = 3
-"""
+from .helpers import DECK, VALID, assert_renders, disinfo, refutation, technique
 
 
 def test_valid_deck_parses() -> None:
@@ -197,7 +92,7 @@ def test_default_deck_path_points_into_the_package() -> None:
     path = default_deck_path()
     assert path.name == "default.toml"
     assert path.parent.name == "decks"
-    assert path.parent.parent == Path(__file__).resolve().parents[3] / "games" / "refutation"
+    assert path.parent.parent == ROOT / "games" / "refutation"
 
 
 def test_default_deck_is_valid_when_present() -> None:

@@ -181,7 +181,7 @@ def test_setup_refuses_duplicates_and_small_decks() -> None:
 
 
 def test_setup_needs_enough_disinformation_and_refutations() -> None:
-    from .test_deck import VALID
+    from .helpers import VALID
 
     mini = parse_deck(VALID)  # 3 disinformation, 2 refutations
     with pytest.raises(GameError) as info:
@@ -703,7 +703,7 @@ def test_round_trip_and_replay() -> None:
 
 
 def test_from_dict_needs_the_same_deck() -> None:
-    from .test_deck import VALID
+    from .helpers import VALID
 
     game = new_game(3)
     with pytest.raises(GameError) as info:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.avalon_play import AVALON_END_MARKERS, EVIL, AvalonGame
-from tests.e2e.play import RESULT_MARKERS, Game, text_of, until
-from tests.e2e.test_resistance_games import (
+from bot.players import text_of, until
+from games.resistance.players import AVALON_END_MARKERS, EVIL, RESULT_MARKERS, AvalonGame, Game
+from games.resistance.tests.e2e.test_resistance_games import (
     assert_transcript_keeps_secrets as assert_resistance_transcript_keeps_secrets,
 )
 from tests.harness import running_bot

@@ -18,8 +18,8 @@ from games.resistance.rules import (
     TeamProposed,
     TeamVote,
 )
-from tests.bot.test_archive import a_game
-from tests.games.resistance.helpers import good_team, make_avalon, team_with_spies
+from games.resistance.tests.rules.helpers import good_team, make_avalon, team_with_spies
+from tests.rows import a_game
 
 SEVEN = [
     Character.MERLIN,

@@ -13,9 +13,7 @@ from pathlib import Path
 import pytest
 
 from games.refutation.rules import default_deck_path
-
-ROOT = Path(__file__).resolve().parents[2]
-
+from tests.paths import ROOT
 
 # Generous: the check's own cap is --seconds; this also counts two Python start-ups on a shared,
 # loaded test machine.

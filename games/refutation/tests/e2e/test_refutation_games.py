@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.play import text_of, until
-from tests.e2e.refutation_play import (
+from bot.players import text_of, until
+from games.refutation.players import (
     DECK,
     RfGame,
     assert_no_hand_in_public,

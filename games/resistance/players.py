@@ -1,72 +1,20 @@
-"""Simulated players of The Resistance: they act only through the sandbox, as people would."""
+"""Simulated players of The Resistance and of Avalon: they act only through the sandbox, as
+people would (bot/players.py). The demos and the end-to-end tests play with them."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
-from bot.i18n import t
-from sandbox import Sandbox
+from bot.players import TableGame, text_of, until
+from games.resistance.rules import MISSION_SIZES
 
 RESULT_MARKERS = ("Team accepted", "Team rejected", "Équipe acceptée", "Équipe refusée")
 END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les espions gagnent")
-
-
-def text_of(message: Any) -> str:
-    parts = [message.content or ""]
-    for embed in message.embeds:
-        parts += [embed.get("title") or "", embed.get("description") or ""]
-        parts += [f"{f.get('name')} {f.get('value')}" for f in embed.get("fields") or []]
-    return "\n".join(p for p in parts if p)
-
-
-async def until(check: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
-    """Poll ``check`` until it returns something truthy."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if loop.time() > end:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
-class TableGame:
-    """What any game's simulated table does through the sandbox: read the channel, type a
-    command in it, read the private answer."""
-
-    def __init__(self, table: Any, players: list[Any], channel: Any | None = None) -> None:
-        self.t = table
-        self.sb: Sandbox = table.sb
-        self.players = players
-        self.channel = channel or table.channel
-
-    def public(self) -> list[str]:
-        return [text_of(m) for m in self.sb.channel_messages(self.channel)]
-
-    async def new_public(self, since: int, *markers: str, timeout: float = 15.0) -> str:
-        def check() -> str | None:
-            for text in self.public()[since:]:
-                if any(marker in text for marker in markers):
-                    return text
-            return None
-
-        result: str = await until(check, timeout, f"a channel message with {markers}")
-        return result
-
-    async def reply(self, ix: Any) -> str:
-        message = await ix.reply_message(10.0)
-        return text_of(message) if message is not None else ""
-
-    async def slash(self, who: Any, command: str, **options: Any) -> str:
-        ix = await self.sb.slash(who, command, channel=self.channel, **options)
-        return await self.reply(ix)
 
 
 class Game(TableGame):
@@ -199,13 +147,92 @@ class Game(TableGame):
         return await self.resolve()
 
     def team_size(self, mission: int) -> int:
-        from games.resistance.rules import MISSION_SIZES
-
         return MISSION_SIZES[len(self.players)][mission - 1]
 
     def ended(self) -> str | None:
         return next((x for x in self.public() if any(m in x for m in END_MARKERS)), None)
 
 
-def message(key: str, lang: str = "en", **params: Any) -> str:
-    return t(key, lang, **params)
+AVALON_END_MARKERS = ("Good wins", "Evil wins", "Le Bien gagne", "Le Mal gagne")
+#: The bold role name in a role DM (English or French) -> the role.
+ROLE_NAMES = {
+    "Merlin": "merlin",
+    "Percival": "percival",
+    "Perceval": "percival",
+    "loyal servant of Arthur": "servant",
+    "serviteur loyal d’Arthur": "servant",
+    "the Assassin": "assassin",
+    "l’Assassin": "assassin",
+    "Morgana": "morgana",
+    "Morgane": "morgana",
+    "Mordred": "mordred",
+    "Oberon": "oberon",
+    "minion of Mordred": "minion",
+    "serviteur de Mordred": "minion",
+}
+EVIL = {"assassin", "morgana", "mordred", "oberon", "minion"}
+
+
+class AvalonGame(Game):
+    """One Avalon game driven through the sandbox."""
+
+    def __init__(self, table: Any, players: list[Any], channel: Any | None = None) -> None:
+        super().__init__(table, players, channel)
+        self.characters: dict[int, str] = {}
+
+    async def open_avalon(self, **options: Any) -> None:
+        await self.open(variant="avalon", **options)
+
+    async def start(self) -> str:
+        reply = await super().start()
+        for user in self.players:
+            dm = self.role_dm(user)
+            assert dm is not None
+            match = re.search(r"(?:You are|Vous êtes) (?:a |un )?\*\*(.+?)\*\*", dm)
+            assert match, dm
+            self.characters[user.id] = ROLE_NAMES[match.group(1)]
+            self.roles[user.id] = "spy" if self.characters[user.id] in EVIL else "resistance"
+        return reply
+
+    def holding(self, character: str) -> list[Any]:
+        return [u for u in self.players if self.characters[u.id] == character]
+
+    def one(self, character: str) -> Any:
+        (user,) = self.holding(character)
+        return user
+
+    def named_in(self, text: str) -> set[str]:
+        """The players whose names appear in ``text``."""
+        return {u.name for u in self.players if u.name in text}
+
+    def lady_holder(self) -> Any:
+        pins = self.sb.pins(self.channel)
+        match = re.search(r"Lady of the Lake: \*\*(.+?)\*\*", text_of(pins[-1]))
+        assert match, "no Lady of the Lake on the leader list"
+        return self.by_name[match.group(1)]
+
+    def menu_dm(self, user: Any, act: str) -> Any:
+        """The latest DM of ``user`` with the select menu of ``act`` (lady or kill)."""
+        for message in reversed(self.sb.dms(user)):
+            if any(str(s.get("custom_id", "")).startswith(f"rs:{act}:") for s in message.selects):
+                return message
+        return None
+
+    async def wait_menu(self, user: Any, act: str, since: int = 0) -> Any:
+        def check() -> Any:
+            message = self.menu_dm(user, act)
+            recent = {m.id for m in self.sb.dms(user)[since:]}
+            return message if message is not None and message.id in recent else None
+
+        return await until(check, 15.0, f"{user.name}'s {act} menu")
+
+    def menu_names(self, message: Any) -> list[str]:
+        (select,) = message.selects
+        return [o["label"] for o in select["options"]]
+
+    async def pick(self, user: Any, message: Any, target: Any) -> str:
+        ix = await self.sb.select(user, message, values=[str(target.id)])
+        return await self.reply(ix)
+
+    def ended(self) -> str | None:
+        return next((x for x in self.public() if any(m in x for m in AVALON_END_MARKERS)), None)
