@@ -118,9 +118,6 @@ KIND = re.compile(r"[a-z][a-z0-9]{0,15}")
 #: A deadline prefix: the part of a deadline's kind before its first ``_`` (``rs_vote``).
 PREFIX = re.compile(r"[a-z][a-z0-9]{0,7}")
 
-#: The built-in games, by the module that defines each one's ``PLUGIN``.
-BUILTIN = ("games.resistance.cog", "games.refutation.cog")
-
 
 @dataclass(frozen=True)
 class GamePlugin:

@@ -17,10 +17,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import archive
-from bot.effects import Attachment, Post
 from bot.errors import UserError
 from bot.event_log import decode_events
-from bot.i18n import first_defined, game_name, t
+from bot.i18n import game_name, t
 from db import repo
 from db.models import Game, GameStatus
 from games.common import Event
@@ -64,14 +63,6 @@ async def record_file(
     """The game's record as a Markdown file, from its state and public event log."""
     text = archive.markdown(record, game, state, await public_events(s, game), lang)
     return file_maker(text.encode("utf-8"), archive.filename(game, lang))
-
-
-async def archive_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Post:
-    """A post with the game's record attached (the end of a game, a cancellation): its words
-    are the game's own (``<kind>.archive.posted``), else the common ones."""
-    keys = (f"{game.kind}.archive.posted", "archive.posted")
-    text = first_defined(keys, game.lang) or ""
-    return Post(service.where(game), text, files=(Attachment("record", (game.id, game.lang)),))
 
 
 async def loaded(services: Mapping[str, Any], s: AsyncSession, game_id: int) -> tuple[Game, Any]:

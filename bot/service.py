@@ -29,6 +29,7 @@ from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
 from bot.effects import (
+    Attachment,
     DebateLock,
     DirectMessage,
     EditSlot,
@@ -39,7 +40,7 @@ from bot.effects import (
     from_payload,
 )
 from bot.errors import UserError
-from bot.i18n import Lang, game_name, lang_of, t
+from bot.i18n import Lang, first_defined, game_name, lang_of, t
 from bot.locks import GameLocks
 from bot.names import listing, ordered, shown
 from bot.notify import notify_effects
@@ -792,10 +793,48 @@ class GameService(ABC):
 
     # -- each game's moderation and status (the shared commands call these) -----------------
 
-    @abstractmethod
     async def cancel(self, actor: Actor, game_id: int) -> str:
-        """A moderator ends the game (lobby or running) without a winner."""
-        raise NotImplementedError
+        """A moderator ends the game (lobby or running) without a winner, in one transaction:
+        its deadlines dropped, the engine's end (:meth:`end_state`) saved, what the game says of
+        it posted (:meth:`cancelled`), and the record attached once it had started."""
+        async with self.action(game_id) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            if game.status not in ("lobby", "running"):
+                raise self.game_over()
+            effects: list[Effect] = []
+            if game.status == "running":
+                state = self.load(game)
+                events = self.end_state(state)
+                if self.app.scheduler is not None:
+                    await self.app.scheduler.cancel_for_game(s, game.id)
+                await self.save(s, game, state, events, actor.id)
+                effects += await self.cancelled(s, game, state, events)
+            else:
+                effects.append(self.announce(game, t("common.lobby.cancelled", game.lang)))
+            await repo.set_status(s, game, "cancelled", at=self.now())
+            if game.state is not None:
+                effects.append(self.archive_post(game))
+            outcome = Outcome(t("common.moderation.cancelled", actor.lang), effects)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
+
+    def game_over(self) -> Exception:
+        """The refusal of an action on a game that is over (each game's own words)."""
+        return UserError("common.error.no_game")
+
+    async def cancelled(
+        self, s: AsyncSession, game: Game, state: Any, events: Sequence[Any]
+    ) -> list[Effect]:
+        """What a game that had started says when a moderator cancels it (its end, its
+        reveal): nothing by default."""
+        return []
+
+    def archive_post(self, game: Game) -> Effect:
+        """A post with the game's record attached (the end of a game, a cancellation): its
+        words are the game's own (``<kind>.archive.posted``), else the common ones."""
+        keys = (f"{game.kind}.archive.posted", "archive.posted")
+        text = first_defined(keys, game.lang) or ""
+        return Post(self.where(game), text, files=(Attachment("record", (game.id, game.lang)),))
 
     @abstractmethod
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:

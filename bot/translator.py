@@ -46,7 +46,9 @@ def message_keys(
         part = "name" if location is Where.parameter_name else "description"
         return param_keys(data.command.qualified_name, data.name, part)
     if isinstance(data, app_commands.Choice) and location is Where.choice_name:
-        return (f"commands.choices.{data.value}",)
+        # a choice made from the registry names its own key (a game's name: /stats top game)
+        own = string.extras.get("key")
+        return (f"commands.choices.{data.value}", *([str(own)] if own else []))
     return (str(string.extras.get("key", string.message)),)
 
 

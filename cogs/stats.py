@@ -26,7 +26,10 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Players
         # is replaced on this cog's copy of the command, not on the class's.
         kinds = [p.kind for p in counted(game_bot(bot).registry)]
         games: list[app_commands.Choice[str | int | float]] = [
-            app_commands.Choice(name=app_commands.locale_str(game_name(kind, "en")), value=kind)
+            app_commands.Choice(
+                name=app_commands.locale_str(game_name(kind, "en"), key=f"{kind}.game_name"),
+                value=kind,
+            )
             for kind in kinds
         ]
         params = self.top._params

@@ -11,9 +11,8 @@ from discord.ext import commands
 
 from bot import limits
 from bot.i18n import lang_of
+from cogs.game import GameCog, new_game_command
 from cogs.interaction import respond, service_of
-from cogs.lobby import Forum, LobbyCommands, ModerationCommands, new_command
-from cogs.records import RecordCommands
 from games.refutation.options import REFUTATION_OPTIONS
 from games.refutation.service import RefutationService
 
@@ -59,27 +58,11 @@ async def revealed_cards(
 
 @app_commands.guild_only()
 class RefutationCog(
-    LobbyCommands,
-    ModerationCommands,
-    RecordCommands,
-    commands.GroupCog,
-    group_name="refutation",
-    group_description="Play The Refutation Game (play-by-post)",
+    GameCog, group_name="refutation", group_description="Play The Refutation Game (play-by-post)"
 ):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self.service: RefutationService = service_of(bot, RefutationService)
-        super().__init__()
-
-    @new_command("Open a game of The Refutation Game here", REFUTATION_OPTIONS)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        tag: str | None = None,
-        forum: Forum | None = None,
-        **given: Any,
-    ) -> None:
-        await self.open_new(interaction, self.service.new, tag, given, forum)
+    service_class = RefutationService
+    service: RefutationService
+    new = new_game_command("Open a game of The Refutation Game here", REFUTATION_OPTIONS)
 
     @app_commands.command(
         name="watch", description="Watch: place a card of the feed in front of you (your turn)"

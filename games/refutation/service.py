@@ -20,11 +20,11 @@ from typing import Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import limits, metrics, records
+from bot import limits, metrics
 from bot.batch import GroupCommit
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
-from bot.i18n import lang_of, t
+from bot.i18n import lang_of
 from bot.names import listing, shown
 from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply
@@ -129,13 +129,14 @@ class RefutationService(GameService):
                 largest=largest,
             )
 
-    async def new(
+    async def new_game(
         self,
         actor: Actor,
         *,
         guild_id: int,
         channel: Any,
         given: dict[str, Any],
+        validate: Callable[[dict[str, Any]], None] | None = None,
         tag: str | None = None,
     ) -> str:
         """The game keeps the deck's name and the hash of its content: the content itself is
@@ -145,12 +146,14 @@ class RefutationService(GameService):
         async with self.app.sessions() as s:
             deck = await self.decks.by_hash(s, sha)
 
-        def validate(options: dict[str, Any]) -> None:
+        def checked(options: dict[str, Any]) -> None:
+            if validate is not None:
+                validate(options)
             self.validate(options)
             self.check_reachable(options, deck)
 
-        return await self.new_game(
-            actor, guild_id=guild_id, channel=channel, given=given, validate=validate, tag=tag
+        return await super().new_game(
+            actor, guild_id=guild_id, channel=channel, given=given, validate=checked, tag=tag
         )
 
     @asynccontextmanager
@@ -592,7 +595,7 @@ class RefutationService(GameService):
                 game.ended_at = self.now()
         await self.save(s, game, state, events, None)
         if phase is Phase.OVER:
-            effects.append(await records.archive_post(self, s, game, state))
+            effects.append(self.archive_post(game))
         return Outcome("", effects)
 
     def vote_message(
@@ -665,7 +668,7 @@ class RefutationService(GameService):
         posts = self.posts(game, state, events, await self.locales(s, game))
         effects = [self.close_vote_buttons(game), *posts]
         if state.phase is Phase.OVER:
-            effects.append(await records.archive_post(self, s, game, state))
+            effects.append(self.archive_post(game))
         return Outcome("", effects)
 
     async def consult(self, actor: Actor, game_id: int, n: int | None) -> str:
@@ -721,28 +724,17 @@ class RefutationService(GameService):
     def end_state(self, state: Refutation) -> list[Event]:
         return state.end(by_moderator=True)
 
-    async def cancel(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            if game.status not in ("lobby", "running"):
-                raise GameIsOver()
-            effects: list[Effect] = []
-            if game.status == "running":
-                state = self.load(game)
-                events = state.end(by_moderator=True)
-                await self.cancel_deadlines(s, game, KINDS)
-                await self.save(s, game, state, events, actor.id)
-                effects.append(self.close_vote_buttons(game))
-                effects += self.posts(game, state, events, await self.locales(s, game))
-            else:
-                effects.append(self.post(game, t("common.lobby.cancelled", game.lang)))
-            game.status = "cancelled"
-            game.ended_at = self.now()
-            if game.state is not None:
-                effects.append(await records.archive_post(self, s, game, self.load(game)))
-            outcome = Outcome(t("common.moderation.cancelled", actor.lang), effects)
-            await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
+    def game_over(self) -> Exception:
+        return GameIsOver()
+
+    async def cancelled(
+        self, s: AsyncSession, game: Game, state: Refutation, events: Sequence[Event]
+    ) -> list[Effect]:
+        """The vote buttons closed, the end posted (every refuted card, the credits)."""
+        return [
+            self.close_vote_buttons(game),
+            *self.posts(game, state, list(events), await self.locales(s, game)),
+        ]
 
     def step(self, state: Refutation) -> str | None:
         """The deadline kind of the step that is open (choice or vote), else None."""

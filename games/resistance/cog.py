@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.service import Actor, Reply
-from cogs.interaction import service_of
-from cogs.lobby import Forum, LobbyCommands, ModerationCommands, new_command
-from cogs.records import RecordCommands
+from cogs.game import GameCog, new_game_command
 from games.resistance import records
 from games.resistance.components import CHOICES
 from games.resistance.options import RESISTANCE_OPTIONS
@@ -20,27 +16,11 @@ from games.resistance.service import ResistanceService
 
 @app_commands.guild_only()
 class ResistanceCog(
-    LobbyCommands,
-    ModerationCommands,
-    RecordCommands,
-    commands.GroupCog,
-    group_name="resistance",
-    group_description="Play The Resistance (play-by-post)",
+    GameCog, group_name="resistance", group_description="Play The Resistance (play-by-post)"
 ):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self.service: ResistanceService = service_of(bot, ResistanceService)
-        super().__init__()
-
-    @new_command("Open a game of The Resistance in this channel", RESISTANCE_OPTIONS)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        tag: str | None = None,
-        forum: Forum | None = None,
-        **given: Any,
-    ) -> None:
-        await self.open_new(interaction, self.service.new_game, tag, given, forum)
+    service_class = ResistanceService
+    service: ResistanceService
+    new = new_game_command("Open a game of The Resistance in this channel", RESISTANCE_OPTIONS)
 
     @app_commands.command(name="propose", description="Propose the mission team (active leader)")
     @app_commands.describe(

@@ -18,7 +18,7 @@ from typing import Any, Literal
 import discord
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from bot import metrics, records
+from bot import metrics
 from bot.batch import GroupCommit
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
@@ -760,33 +760,21 @@ class ResistanceService(AvalonSteps, GameService):
     def end_state(self, state: Resistance) -> list[Event]:
         return state.cancel()
 
-    async def cancel(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            if game.status not in ("lobby", "running"):
-                raise GameError("resistance.error.game_over", {})
-            effects: list[Effect] = []
-            if game.status == "running":
-                state = self.load(game)
-                events = state.cancel()
-                await self.cancel_deadlines(s, game, KINDS)
-                await self.save(s, game, state, events, actor.id)
-                players = await repo.players(s, game.id)
-                if game.options.get("lock_during_vote", True):
-                    effects.append(self.debate_lock(game, players, lock=False))
-                effects.append(self.post_leader_list(game, state))
-                effects.append(self.announce(game, render.end_text(state, game.lang)))
-                # Every end reveals the roles and posts the history (RULES.md, End).
-                effects.append(await rs_records.end_post(self, s, game, state))
-            else:
-                effects.append(self.announce(game, t("common.lobby.cancelled", game.lang)))
-            game.status = "cancelled"
-            game.ended_at = self.now()
-            if game.state is not None:
-                effects.append(await records.archive_post(self, s, game, self.load(game)))
-            outcome = Outcome(t("common.moderation.cancelled", actor.lang), effects)
-            await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
+    def game_over(self) -> Exception:
+        return GameError("resistance.error.game_over", {})
+
+    async def cancelled(
+        self, s: AsyncSession, game: Game, state: Resistance, events: Sequence[Event]
+    ) -> list[Effect]:
+        """The debate reopened, the leader list's last edit, the end and, as every end does
+        (RULES.md, End), every role and the history."""
+        effects: list[Effect] = []
+        if game.options.get("lock_during_vote", True):
+            effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=False))
+        effects.append(self.post_leader_list(game, state))
+        effects.append(self.announce(game, render.end_text(state, game.lang)))
+        effects.append(await rs_records.end_post(self, s, game, state))
+        return effects
 
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
         async with self.action(game_id) as (s, game):

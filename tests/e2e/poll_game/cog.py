@@ -15,13 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.i18n import Lang
+from cogs.game import GameCog
 from cogs.interaction import respond, service_of
 from cogs.lobby import (
     FORUM_DESCRIPTION,
     TAG_DESCRIPTION,
     Forum,
-    LobbyCommands,
-    ModerationCommands,
     forum_tags,
 )
 from tests.e2e.poll_game.service import PollService
@@ -63,17 +62,12 @@ def vote_view(game_id: int, first: str, second: str, lang: Lang) -> discord.ui.V
 
 
 @app_commands.guild_only()
-class PollCog(
-    LobbyCommands,
-    ModerationCommands,
-    commands.GroupCog,
-    group_name="poll",
-    group_description="A two-option poll",
-):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self.service: PollService = service_of(bot, PollService)
-        super().__init__()
+class PollCog(GameCog, group_name="poll", group_description="A two-option poll"):
+    """The same skeleton as the built-in games' cogs (cogs/game.py), with a ``new`` of its own
+    (the question and its two answers)."""
+
+    service_class = PollService
+    service: PollService
 
     @app_commands.command(name="new", description="Open a poll in this channel")
     @app_commands.describe(

@@ -1,7 +1,7 @@
 """The poll's record: everything the application needs to know to run it (bot.plugins).
 
 A test registers it by passing it to the bot: ``running_bot(..., plugins=[*builtin_plugins(),
-PLUGIN])``. A built-in game adds its module to ``bot.plugins.BUILTIN`` instead.
+PLUGIN])``. A built-in game adds its module to ``games.builtin.BUILTIN`` instead.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.options import Option, OptionsSchema
 from bot.plugins import GamePlugin
+from tests.e2e.poll_game import records
 from tests.e2e.poll_game.cog import VoteButton, vote_view
 from tests.e2e.poll_game.rules import PollEvent
 from tests.e2e.poll_game.service import PollService
@@ -38,4 +39,6 @@ PLUGIN = GamePlugin(
     views={"pl_vote": vote_view},
     locales=Path(__file__).parent / "locales",
     events=PollEvent,
+    archive=records.ARCHIVE,
+    stats=records.STATS,
 )

@@ -242,21 +242,8 @@ class PollService(GameService):
     def end_state(self, state: Poll) -> list[PollEvent]:
         return state.cancel()
 
-    async def cancel(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            if game.status not in ("lobby", "running"):
-                raise GameError("poll.error.closed")
-            if game.status == "running":
-                state = self.load(game)
-                if self.app.scheduler is not None:
-                    await self.app.scheduler.cancel_for_game(s, game.id)
-                await self.save(s, game, state, state.cancel(), actor.id)
-            await repo.set_status(s, game, "cancelled", at=self.now())
-            notice = self.announce(game, t("common.lobby.cancelled", game.lang))
-            reply = t("common.moderation.cancelled", actor.lang)
-            outcome = await self.commit_outcome(s, game, Outcome(reply, [notice]))
-        return await self.run(outcome)
+    def game_over(self) -> Exception:
+        return GameError("poll.error.closed")
 
     async def status(self, actor: Actor, game_id: int) -> str:
         async with self.app.sessions() as s:

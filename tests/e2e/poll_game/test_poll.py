@@ -136,3 +136,47 @@ async def test_a_second_poll_in_the_same_channel_closes_when_everyone_answered(
         assert result.splitlines()[1:] == ["**Yes**: 0 (—)", "**No**: 3 (alice, Bob, david)"]
         status = await poll.slash(players[0], "poll status")
         assert status == "There is no game of this kind running in this channel."
+
+
+async def test_a_closed_poll_has_a_record_and_counts_in_the_statistics(table: Any) -> None:
+    """The contract test of the plugin hooks: the poll, a game registered from its own folder,
+    gets /poll archive and its lines of /stats player and /stats top through the same hooks as
+    the built-in games (GamePlugin.archive, GamePlugin.stats), with nothing of it in the core."""
+    alice, bob, chloe = table.users[0], table.users[1], table.users[2]
+    poll = PollTable(table, [alice, bob, chloe])
+    async with poll_bot(table) as bot:
+        await poll.open("Tea or *coffee*?", first="Tea", second="Coffee", vote_hours=1.0)
+        await poll.start()
+        await poll.answer(alice, "Tea")
+        await poll.answer(bob, "Tea")
+        await poll.answer(chloe, "Coffee")
+        await poll.new_public(0, "the poll is closed")
+        async with bot.sessions() as s:
+            (game,) = await repo.running_games(s, [table.guild.id], statuses=("ended",))
+            game_id = game.id
+
+        # The record, privately, as a Markdown file: the question and who chose what.
+        ix = await table.sb.slash(alice, "poll archive", channel=table.channel, game=game_id)
+        reply = await ix.reply_message(10.0)
+        assert reply is not None and reply.ephemeral
+        assert f"The record of game {game_id} (Poll" in reply.content
+        assert "Tea 2 · Coffee 1" not in reply.content  # the outcome names the choices as such
+        assert "Yes 2 · No 1" in reply.content
+        record = reply.file().decode("utf-8")
+        assert f"# Poll — game {game_id}" in record
+        assert "## Tea or \\*coffee\\*?" in record
+        assert "- Tea: alice, Bob" in record and "- Coffee: Chloé" in record
+        # The autocomplete offers it by number, date and outcome (the poll's own words).
+        choices = await table.sb.autocomplete(
+            alice, "poll archive", channel=table.channel, focused="game", game=""
+        )
+        assert any(str(game_id) in c["name"] and "Yes 2 · No 1" in c["name"] for c in choices)
+
+        # The statistics: the poll's line in /stats player, and its leaderboard.
+        ix = await table.sb.slash(alice, "stats player", channel=table.channel)
+        mine = text_of(await ix.reply_message(10.0))
+        assert "**Poll**: 1 poll answered, 1 with the majority" in mine
+        ix = await table.sb.slash(chloe, "stats top", channel=table.channel, game="poll")
+        top = text_of(await ix.reply_message(10.0))
+        assert "Leaderboard — Poll" in top
+        assert top.index("alice") < top.index("Chloé") and "Bob" in top
