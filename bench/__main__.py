@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     print(format_table(results))
-    print("\nREADME (Markdown):\n" + markdown_targets(results))
+    print("\ndocs/performance.md (Markdown):\n" + markdown_targets(results))
     print(f"\nJSON: {results['json']}")
     return 0
 

@@ -1181,7 +1181,7 @@ def headline(results: dict[str, Any]) -> str:
 
 
 def markdown_targets(results: dict[str, Any]) -> str:
-    """The targets against this run's figures, as the README's Markdown table."""
+    """The targets against this run's figures, as docs/performance.md's Markdown table."""
     b = results["backends"]
     g = max(results["games"]) if results["games"] else 0
     summ = results.get("summary") or {}

@@ -2,7 +2,7 @@
 
 Not a benchmark (no timing is checked): every click the bot answered "on record" must be in
 the votes table, none may fail with 10062, every click gets its confirmation, and the JSON
-summary has the shape the README documents.
+summary has the shape docs/performance.md documents.
 """
 
 from __future__ import annotations
