@@ -29,6 +29,7 @@ from bot.plugins import GamePlugin, Registry
 from bot.records import file_builders
 from bot.scheduler import DeadlineScheduler
 from bot.service import AfterCommit, GameService, Services
+from bot.single import ProcessLock
 from bot.translator import CatalogueTranslator
 from db import repo
 from db.engine import make_engine, make_sessions, migrate
@@ -94,6 +95,7 @@ class GameBot(commands.AutoShardedBot):
         rng: random.Random | None = None,
         cogs: tuple[str, ...] = COGS,
         plugins: Iterable[GamePlugin] | Registry,
+        process_lock: ProcessLock | None = None,
     ) -> None:
         """``plugins``: the games this bot runs (bot.plugins; the composition root passes the
         built-in ones, games/builtin.py)."""
@@ -119,6 +121,8 @@ class GameBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.engine = engine
+        #: one process per SQLite database (bot/single.py), taken before connecting
+        self.process_lock = process_lock or ProcessLock(settings.database.url)
         self.sessions = make_sessions(engine)
         self.clock = clock
         self.cog_names = cogs
@@ -159,6 +163,10 @@ class GameBot(commands.AutoShardedBot):
         self.effects_listener = DeadlineListener(
             engine.url, self.dispatcher.sweep, owns=self.scheduler.owns, channel=EFFECTS_CHANNEL
         )
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        self.process_lock.acquire()  # AlreadyRunning: another process runs on this SQLite file
+        await super().start(token, reconnect=reconnect)
 
     async def setup_hook(self) -> None:
         metrics.instrument()
@@ -319,14 +327,17 @@ class GameBot(commands.AutoShardedBot):
         for service in self.services.values():
             await service.shutdown()
         await self.engine.dispose()
+        self.process_lock.release()
 
 
 async def run_bot(settings: Settings, plugins: Iterable[GamePlugin] | Registry) -> None:
     """Apply migrations, then run until interrupted."""
     quiet_payload_logs(settings.discord_debug)
     point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
+    lock = ProcessLock(settings.database.url)
+    lock.acquire()  # before the migrations: a second process changes nothing
     await migrate(settings.database.url)
     engine = make_engine(settings.database.url)
-    bot = GameBot(settings, engine, plugins=plugins)
+    bot = GameBot(settings, engine, plugins=plugins, process_lock=lock)
     async with bot:
         await bot.start(settings.discord.token)

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import MissingMessage, choice_label, game_name, lang_of, number, option_label, t
-from bot.names import collation_key, sort_key
+from bot.names import clean, collation_key, sort_key
 from bot.options import Option, OptionsSchema
 from db.models import Game
 from games.common import Event, Substitution
@@ -30,7 +30,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]|<>~#])")
 
 def md(text: object) -> str:
     """Text shown as typed in Markdown: its special characters escaped, on one line."""
-    flat = " ".join(str(text).split())
+    flat = clean(str(text))  # on one line, no bidirectional control (bot/names.py)
     return _MD_SPECIAL.sub(r"\\\1", flat)
 
 

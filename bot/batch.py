@@ -87,10 +87,25 @@ class GroupCommit(Generic[R, T]):
                     f.cancel()
                 raise
             except Exception as exc:
-                for f in futures:
-                    if not f.done():
-                        f.set_exception(exc)
-                continue
+                if len(batch) == 1:
+                    if not futures[0].done():
+                        futures[0].set_exception(exc)
+                    continue
+                # One bad request must not spoil the others: each is written alone, and only
+                # the ones that fail by themselves are refused (this costs a transaction per
+                # request, and only when a batch fails).
+                log.warning("a batch of %d failed (%s): writing each alone", len(batch), exc)
+                each: list[T | BaseException] = []
+                for request, _ in batch:
+                    try:
+                        each += list(await self._write([request]))
+                    except asyncio.CancelledError:
+                        for f in futures:
+                            f.cancel()
+                        raise
+                    except Exception as alone:
+                        each.append(alone)
+                results = each
             if len(results) != len(batch):  # a bug in ``write``: refuse rather than guess
                 error = RuntimeError(f"group commit: {len(results)} results for {len(batch)}")
                 results = [error] * len(batch)

@@ -114,9 +114,13 @@ def _run(settings: Settings, registry: Registry) -> int:
         return 2
     _setup_logging(settings.log_level)
     from bot.app import run_bot
+    from bot.single import AlreadyRunning
 
     try:
         asyncio.run(run_bot(settings, registry))
+    except AlreadyRunning as exc:
+        print(f"not started: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # Ctrl-C or systemd's SIGINT: the bot has already closed cleanly
         logging.getLogger(__name__).info("stopped")
     return 0

@@ -14,7 +14,7 @@ from discord import app_commands
 
 from bot.i18n import lang_of, localized_params, t
 from bot.names import shown
-from db.engine import is_busy
+from db.engine import cannot_write
 from db.repo import ChannelBusy, StaleState
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,15 @@ class UserError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+class Redelivered(Exception):
+    """An interaction whose action already committed (Discord delivered it again): it is
+    answered as the first delivery was, and acts no more."""
+
+    def __init__(self, reply: str) -> None:
+        super().__init__("redelivered")
+        self.reply = reply
 
 
 def _unwrap(error: BaseException) -> BaseException:
@@ -59,11 +68,13 @@ def engine_params(params: dict[str, Any]) -> dict[str, Any]:
 def describe(error: BaseException, lang: str) -> str | None:
     """The private message for an expected error, or None when it is a bug."""
     error = _unwrap(error)
+    if isinstance(error, Redelivered):
+        return error.reply or t("common.error.redelivered", lang)
     if isinstance(error, StaleState):
         return t("common.error.conflict", lang)
     if isinstance(error, ChannelBusy):  # a game opened here at the same moment
         return t("common.error.channel_busy", lang)
-    if is_busy(error):  # still locked by another process after the action's retries
+    if cannot_write(error) is not None:  # full, read-only, down, or locked past the retries
         return t("common.error.busy", lang)
     if isinstance(error, Keyed):
         params = error.params if isinstance(error, UserError) else engine_params(error.params)
@@ -86,12 +97,25 @@ async def reply_private(interaction: discord.Interaction, content: str) -> None:
             await interaction.followup.send(content, ephemeral=True)
         else:
             await interaction.response.send_message(content, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not deliver an error message for interaction %s", interaction.id)
+    except discord.HTTPException as exc:
+        if exc.code == ALREADY_ACKNOWLEDGED:  # a redelivered interaction: the first answered
+            log.warning("interaction %s was already acknowledged (40060)", interaction.id)
+            return
+        log.warning(
+            "could not deliver an error message for interaction %s (%s)", interaction.id, exc.code
+        )
 
 
 #: Discord's code for an interaction whose window to acknowledge (3 s) had passed.
 UNKNOWN_INTERACTION = 10062
+#: Discord's code for a second callback to an interaction ("already acknowledged").
+ALREADY_ACKNOWLEDGED = 40060
+
+
+def acknowledged(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing a callback to an interaction already answered."""
+    error = _unwrap(error)
+    return isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED
 
 
 def expired(error: BaseException) -> bool:
@@ -108,7 +132,14 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         # the bot slower still, and more clicks expired.
         log.warning("interaction %s expired before its first callback (10062)", interaction.id)
         return
+    if acknowledged(error):
+        # A redelivered interaction, or an answer after another one: Discord already has one.
+        log.warning("interaction %s was already acknowledged (40060)", interaction.id)
+        return
     lang = lang_of(interaction.locale)
+    cause = cannot_write(error)
+    if cause is not None:  # nothing was committed: one line, the cause, no trace
+        log.warning("interaction %s not saved: %s", interaction.id, cause)
     message = describe(error, lang)
     if message is None:
         original = _unwrap(error)

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import daily
 from bot.archive import options_listing
-from bot.errors import UserError
+from bot.errors import Redelivered, UserError
 from bot.i18n import game_name, t
 from bot.service import Actor, Services
 from db import repo
@@ -17,6 +21,18 @@ class GuildSettingsService:
     def __init__(self, app: Services) -> None:
         self.app = app
 
+    @asynccontextmanager
+    async def change(self, actor: Actor) -> AsyncIterator[AsyncSession]:
+        """One transaction that changes the guild's settings, once per interaction: a
+        redelivered one (Discord may deliver an interaction again after a RESUME) changes
+        nothing more (``Redelivered``)."""
+        async with self.app.sessions.begin() as s:
+            if actor.interaction_id is not None:
+                if await repo.handled_interaction(s, actor.interaction_id) is not None:
+                    raise Redelivered("")
+                await repo.record_interaction(s, actor.interaction_id, "", at=self.app.clock())
+            yield s
+
     async def _require_manager(self, actor: Actor) -> None:
         if not actor.manages_guild:
             raise UserError("settings.error.manage_guild")
@@ -25,7 +41,7 @@ class GuildSettingsService:
         await self._require_manager(actor)
         if language not in ("en", "fr"):
             raise UserError("settings.error.language")
-        async with self.app.sessions.begin() as s:
+        async with self.change(actor) as s:
             settings = await repo.get_guild_settings(s, guild_id)
             settings.language = language
             await repo.save_guild_settings(s, settings)
@@ -39,7 +55,7 @@ class GuildSettingsService:
         self, actor: Actor, guild_id: int, role_id: int | None, role_name: str
     ) -> str:
         await self._require_manager(actor)
-        async with self.app.sessions.begin() as s:
+        async with self.change(actor) as s:
             settings = await repo.get_guild_settings(s, guild_id)
             settings.moderator_role_id = role_id
             await repo.save_guild_settings(s, settings)
@@ -49,7 +65,7 @@ class GuildSettingsService:
 
     async def set_members_host(self, actor: Actor, guild_id: int, enabled: bool) -> str:
         await self._require_manager(actor)
-        async with self.app.sessions.begin() as s:
+        async with self.change(actor) as s:
             settings = await repo.get_guild_settings(s, guild_id)
             settings.members_host = enabled
             await repo.save_guild_settings(s, settings)
@@ -63,7 +79,7 @@ class GuildSettingsService:
         known = self.app.defaults[kind]
         given = self.app.schema(kind).given(given, "settings")
         daily.check_options(given)
-        async with self.app.sessions.begin() as s:
+        async with self.change(actor) as s:
             settings = await repo.get_guild_settings(s, guild_id)
             current = {**settings.defaults_for(kind), **given}
             settings.set_defaults_for(kind, current)
@@ -73,7 +89,7 @@ class GuildSettingsService:
     async def set_timezone(self, actor: Actor, guild_id: int, zone: str) -> str:
         await self._require_manager(actor)
         name = daily.check_zone(zone)
-        async with self.app.sessions.begin() as s:
+        async with self.change(actor) as s:
             settings = await repo.get_guild_settings(s, guild_id)
             settings.timezone = name
             await repo.save_guild_settings(s, settings)

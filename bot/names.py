@@ -9,12 +9,21 @@ in the signatures so that a tailored language would change this module only.
 
 Escaping: ``discord.utils.escape_markdown``. A member named ``**x** ← leader`` shows as those
 characters, not as a second bold leader; ``[Free Nitro](https://evil.example)`` is not a masked
-link. Mentions need no escaping: every message the bot sends disables them, except the one ping
-a message names on purpose (``allowed_mentions``).
+link. Every message the bot sends disables mentions (except the one ping a message names on
+purpose, ``allowed_mentions``), but Discord still draws ``<@123…>`` as a mention badge: mention-
+like text (``<@…>``, ``<#…>``, ``<t:…>``, ``@everyone``) is escaped so that it reads as typed.
+
+Cleaning (:func:`clean`, applied where a name enters the bot and again where it is shown, in
+messages, menus, pictures and records): bidirectional controls (U+202A–U+202E, U+2066–U+2069
+and the marks U+200E, U+200F, U+061C) are removed, so a right-to-left override in a name cannot
+reverse the rest of the line; a zero-width joiner is kept only inside an emoji sequence
+(👩‍💻), where it joins; the name is put on one line.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import TypeVar
@@ -50,9 +59,47 @@ def sort_key(user_id: int, name: str, lang: str = "en") -> tuple[tuple[int, ...]
     return (collation_key(name, lang), user_id)
 
 
+#: what rewrites the line around a name: embeddings, overrides and isolates, and the marks
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+ZWJ = "\u200d"
+#: what joins or modifies inside an emoji sequence (a variation selector, a skin tone)
+EMOJI_MODIFIERS = re.compile("[\ufe0f\U0001f3fb-\U0001f3ff]")
+#: Discord's markup that draws a badge or a date: <@123>, <@!1>, <@&1>, <#1>, <t:1:F>, <:a:1>,
+#: </cmd:1>, and the two mass mentions
+MARKUP = re.compile(r"<(?=[@#:/]|t:|a:)|@(?=everyone|here)")
+
+
+def is_emoji(char: str) -> bool:
+    """A pictograph an emoji sequence is made of (a symbol, not a letter or a digit)."""
+    return unicodedata.category(char) == "So" or 0x1F000 <= ord(char) <= 0x1FAFF
+
+
+def clean(name: str) -> str:
+    """A display name without what rewrites the line around it (the module's docstring), on
+    one line. Idempotent: a name already clean is returned unchanged."""
+    name = BIDI.sub("", " ".join(name.split()))
+    if ZWJ not in name:
+        return name
+    out: list[str] = []
+    for i, char in enumerate(name):
+        if char == ZWJ:
+            before = EMOJI_MODIFIERS.sub("", "".join(out))[-1:]
+            after = name[i + 1 : i + 2]
+            if not (before and after and is_emoji(before) and is_emoji(after)):
+                continue  # a joiner outside an emoji sequence only hides characters
+        out.append(char)
+    return "".join(out)
+
+
+def escape_markup(text: str) -> str:
+    """Mention-like markup escaped so that Discord shows it as typed (``\\<@123>``)."""
+    return MARKUP.sub(lambda m: "\\" + m.group(0), text)
+
+
 def shown(name: str) -> str:
-    """One name as the bot writes it in a message: Markdown escaped."""
-    return discord.utils.escape_markdown(name)
+    """One name as the bot writes it in a message: cleaned, its mention-like markup and its
+    Markdown escaped."""
+    return escape_markup(discord.utils.escape_markdown(clean(name)))
 
 
 def ordered(items: Iterable[T], lang: str, person: Callable[[T], Person]) -> list[T]:

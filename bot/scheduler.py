@@ -66,6 +66,9 @@ DeadlineHandler = Callable[[AsyncSession, Deadline], Awaitable[AfterCommit | Non
 
 JOB_PREFIX = "deadline:"
 SWEEP_JOB_ID = "deadline-sweep"
+#: How long the interactions already handled are remembered (bot/service.py, ``action``).
+INTERACTIONS_KEPT = timedelta(days=3)
+PRUNE_EVERY = timedelta(hours=1)
 SHUTDOWN_GRACE_SECONDS = 10.0
 #: the job window, in sweeps, when ``window_seconds`` is not given
 WINDOW_SWEEPS = 10
@@ -115,6 +118,7 @@ class DeadlineScheduler:
         self._clock = clock
         self._owns = owns
         self._sweep_seconds = sweep_seconds
+        self._pruned_at: datetime | None = None
         # Longer than a sweep, so that every sweep finds the deadlines it must turn into jobs
         # well before they fall due (ten sweeps: nine may fail before one is late).
         self._window = timedelta(
@@ -598,7 +602,24 @@ class DeadlineScheduler:
                 resolved += 1
         if resolved:
             log.info("deadline sweep resolved %d deadline(s)", resolved)
+        await self._forget_interactions()
         return resolved
+
+    async def _forget_interactions(self) -> None:
+        """Once an hour: forget the interactions handled more than ``INTERACTIONS_KEPT`` ago
+        (a redelivery comes within minutes; a few days leave a wide margin)."""
+        now = self._clock()
+        if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
+            return
+        self._pruned_at = now
+        try:
+            async with self._sessions.begin() as s:
+                gone = await repo.prune_interactions(s, now - INTERACTIONS_KEPT)
+        except Exception as exc:  # the next hour tries again
+            log.warning("could not forget old interactions: %s", exc)
+            return
+        if gone:
+            log.info("forgot %d interaction(s) handled before %s", gone, now - INTERACTIONS_KEPT)
 
     async def _plan(self, now: datetime) -> list[tuple[int, int]]:
         """(Re)schedule every owned open deadline due after ``now`` whose job or timetable

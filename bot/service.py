@@ -10,6 +10,7 @@ little for the delivery and returns the private answer for the user, already loc
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -39,10 +40,10 @@ from bot.effects import (
     View,
     from_payload,
 )
-from bot.errors import UserError
+from bot.errors import Redelivered, UserError
 from bot.i18n import Lang, first_defined, game_name, lang_of, t
 from bot.locks import GameLocks
-from bot.names import listing, ordered, shown
+from bot.names import clean, listing, ordered, shown
 from bot.notify import notify_effects
 from bot.options import OptionsSchema
 from db import repo
@@ -74,6 +75,23 @@ NOT_RESENT = (DirectMessage.KIND, Notice.KIND)
 
 DELIVERY_WAIT = 10.0  # seconds an action waits for its effects before answering anyway
 
+#: How long a start's claim on its lobby lasts (the DM check of ten players takes seconds; a
+#: claim older than this is of a process that died during its start).
+STARTING_FOR = timedelta(minutes=5)
+
+
+def starting_key(game_id: int) -> str:
+    """The ``bot_state`` key of a start under way (``GameService.start``)."""
+    return f"starting:{game_id}"
+
+
+#: The key of ``Session.info`` that holds the interaction an action's transaction consumes.
+INTERACTION = "interaction"
+
+#: How late a reminder may still go out: the scheduler's sweep runs every minute, so a
+#: reminder that fires on time is at most about that late; one later than this is dropped.
+REMINDER_GRACE = timedelta(seconds=90)
+
 
 def flatten(effects: Iterable[Any]) -> list[Any]:
     out: list[Any] = []
@@ -103,6 +121,12 @@ class Actor:
     bot: bool = False
     #: where the interaction happened (guild, channel); None: not from an interaction
     place: tuple[int | None, int | None] | None = None
+    #: a member of the server (False: a user Discord resolved without a member, someone not
+    #: or no longer in the server, whom the bot cannot DM)
+    member: bool = True
+    #: the interaction that acts (its action is recorded with it, once: see
+    #: ``GameService.action``); None: not from an interaction
+    interaction_id: int | None = None
 
     @classmethod
     def of(cls, interaction: discord.Interaction) -> Actor:
@@ -111,18 +135,27 @@ class Actor:
         roles = getattr(user, "roles", [])
         return cls(
             id=user.id,
-            name=user.display_name,
+            name=clean(user.display_name),
             lang=lang_of(interaction.locale),
             manages_guild=bool(perms.manage_guild or perms.administrator),
             role_ids=frozenset(r.id for r in roles) if roles else NO_ROLES,
             at=interaction.created_at,
             bot=user.bot,
             place=(interaction.guild_id, interaction.channel_id),
+            interaction_id=interaction.id,
         )
 
     @classmethod
     def of_member(cls, member: discord.abc.User, lang: Lang) -> Actor:
-        return cls(id=member.id, name=member.display_name, lang=lang, bot=member.bot)
+        """A user named in a command's option: a member of the server when Discord resolved
+        one (``discord.Member``), else a user who is not in it."""
+        return cls(
+            id=member.id,
+            name=clean(member.display_name),
+            lang=lang,
+            bot=member.bot,
+            member=isinstance(member, discord.Member),
+        )
 
 
 @dataclass
@@ -216,6 +249,8 @@ class GameService(ABC):
     kind: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: the kinds of its deadlines that only remind (a DM before a deadline): never sent late
+    reminder_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, app: Services) -> None:
         self.app = app
@@ -233,20 +268,33 @@ class GameService(ABC):
     # -- transactions -------------------------------------------------------------------------
 
     @asynccontextmanager
-    async def action(self, game_id: int) -> AsyncIterator[tuple[AsyncSession, Game]]:
+    async def action(
+        self, game_id: int, actor: Actor | None = None, *, locked: bool = False
+    ) -> AsyncIterator[tuple[AsyncSession, Game]]:
         """The game's lock and one transaction with the game row locked for update.
 
         The deadline scheduler takes the same lock and row lock, so a click and the resolution
         of its deadline never overlap. A database kept busy by another process is waited for
-        (:meth:`transaction`)."""
+        (:meth:`transaction`). ``locked``: the caller holds the game's lock already.
+
+        ``actor``: who acts, through which interaction. Discord may deliver an interaction again
+        (after a RESUME): one whose action already committed is answered as it was
+        (``Redelivered``) and acts no more; otherwise :meth:`commit_outcome` records it in this
+        transaction, with its answer."""
+        held = contextlib.nullcontext() if locked else self.app.locks(game_id)
         async with (
-            self.app.locks(game_id),
+            held,
             self.transaction(
                 lambda s: repo.get_game(s, game_id, for_update=True), f"game {game_id}"
             ) as (s, game),
         ):
             if game is None:
                 raise UserError("common.error.no_game")
+            if actor is not None and actor.interaction_id is not None:
+                handled = await repo.handled_interaction(s, actor.interaction_id)
+                if handled is not None:
+                    raise Redelivered(handled)
+                s.info[INTERACTION] = actor.interaction_id
             yield s, game
 
     async def settled(self, game_id: int) -> None:
@@ -332,6 +380,13 @@ class GameService(ABC):
     async def commit_outcome(self, s: AsyncSession, game: Game, outcome: Outcome) -> Outcome:
         """Write the outcome's effect records to the game's outbox in the caller's transaction
         (the one that changes the state they come from)."""
+        interaction = s.info.pop(INTERACTION, None)
+        if interaction is not None:
+            recorded = await repo.record_interaction(
+                s, interaction, outcome.reply, game_id=game.id, at=self.now()
+            )
+            if not recorded:  # another delivery of it committed first: this one rolls back
+                raise Redelivered(await repo.handled_interaction(s, interaction) or "")
         records = [e for e in flatten(outcome.effects) if isinstance(e, Record)]
         if records:
             rows = await repo.add_effects(
@@ -383,7 +438,7 @@ class GameService(ABC):
         """A moderator, once a missing permission is given back: what Discord refused is queued
         again (DMs apart: closed DMs are the player's choice), then the game's own state is put
         back (its pinned messages, the debate lock as the phase wants it)."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             refused = [
                 r
@@ -648,12 +703,15 @@ class GameService(ABC):
         who = member or actor
         if who.bot:
             raise UserError("common.error.bot_seat")
-        async with self.action(game_id) as (s, game):
+        if not who.member:  # a bot can DM only the members of a server it shares with them
+            raise UserError("common.error.not_a_member", name=shown(who.name))
+        async with self.action(game_id, actor) as (s, game):
             self.require_place(game, actor.place)
             if by_moderator:
                 await self.require_moderator(s, actor, game, game.guild_id)
             if game.status != "lobby":
                 raise UserError("common.error.not_in_lobby")
+            await self.refuse_if_starting(s, game)
             if await repo.player(s, game.id, who.id) is not None:
                 raise UserError("common.error.already_joined", name=shown(who.name))
             if len(await repo.players(s, game.id)) >= self.max_players:
@@ -672,7 +730,7 @@ class GameService(ABC):
         self, actor: Actor, game_id: int, *, member: Actor | None = None, by_moderator: bool = False
     ) -> str:
         who = member or actor
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             self.require_place(game, actor.place)
             if by_moderator:
                 await self.require_moderator(s, actor, game, game.guild_id)
@@ -737,6 +795,12 @@ class GameService(ABC):
         game = await repo.get_game(s, deadline.game_id, for_update=True)
         if game is None or game.status != "running":
             return None
+        late = self.now() - deadline.due_at
+        if deadline.kind in self.reminder_kinds and late > REMINDER_GRACE:
+            # A reminder names what is still to come: past its moment (the bot was down, or
+            # its deadline has passed too) it would speak of the past. It is dropped.
+            log.info("game %s: reminder %s dropped, %s late", game.id, deadline.kind, late)
+            return None
         outcome = await self.deadline_due(s, game, deadline)
         if outcome is None:
             return None
@@ -761,6 +825,8 @@ class GameService(ABC):
         guild's language until they act themselves)."""
         if new.bot:
             raise UserError("common.error.bot_seat")
+        if not new.member:
+            raise UserError("common.error.not_a_member", name=shown(new.name))
         old_name: str = state.player(old.id).name if state.is_player(old.id) else old.name
         events: list[Event] = []
         for event in state.substitute(old.id, EnginePlayer(new.id, new.name)):
@@ -797,7 +863,7 @@ class GameService(ABC):
         """A moderator ends the game (lobby or running) without a winner, in one transaction:
         its deadlines dropped, the engine's end (:meth:`end_state`) saved, what the game says of
         it posted (:meth:`cancelled`), and the record attached once it had started."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             if game.status not in ("lobby", "running"):
                 raise self.game_over()
@@ -881,35 +947,69 @@ class GameService(ABC):
         raise NotImplementedError
 
     async def start(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            if game.status != "lobby":
-                raise UserError("common.error.not_in_lobby")
-            players = await repo.players(s, game.id)
-            if not self.min_players <= len(players) <= self.max_players:
-                raise self.bad_player_count(len(players))
-            self.before_start(game, players)
-        # DMs before dealing: nobody gets a role or a hand unless everybody can.
-        unreachable = await self.check_dms(game, players)
-        if unreachable:
-            names = listing(
-                [(p.user_id, p.display_name) for p in unreachable], game.lang, bold=True
-            )
-            async with self.action(game_id) as (s, game):
-                for p in unreachable:
-                    row = await repo.player(s, game.id, p.user_id)
-                    if row is not None:
-                        row.dm_failed = True
-                notice = self.announce(game, t("common.start.unreachable", game.lang, names=names))
-                reply = t("common.start.unreachable_private", actor.lang, names=names)
-                outcome = await self.commit_outcome(s, game, Outcome(reply, [notice]))
-            return await self.run(outcome)
-        async with self.action(game_id) as (s, game):
-            if game.status != "lobby":
-                raise UserError("common.error.not_in_lobby")
-            outcome = await self.deal(s, game, await repo.players(s, game.id), actor)
-            await self.commit_outcome(s, game, outcome)
+        """Check every player's DMs, then deal. The players dealt in are the ones probed: the
+        game's lock is held from the first check to the deal (a join in this process waits for
+        it; a second start finds the game started), and a claim in the database (``starting``)
+        refuses a join or a start from another process meanwhile."""
+        async with self.app.locks(game_id):
+            async with self.action(game_id, actor, locked=True) as (s, game):
+                await self.require_moderator(s, actor, game, game.guild_id)
+                if game.status != "lobby":
+                    raise UserError("common.error.not_in_lobby")
+                await self.refuse_if_starting(s, game)
+                players = await repo.players(s, game.id)
+                if not self.min_players <= len(players) <= self.max_players:
+                    raise self.bad_player_count(len(players))
+                self.before_start(game, players)
+                await repo.set_bot_state(s, starting_key(game.id), self.now().isoformat())
+                s.info.pop(INTERACTION, None)  # recorded with the deal (or the refusal)
+            try:
+                # DMs before dealing: nobody gets a role or a hand unless everybody can.
+                unreachable = await self.check_dms(game, players)
+            except BaseException:
+                async with self.app.sessions.begin() as s:
+                    await repo.delete_bot_state(s, starting_key(game_id))
+                raise
+            async with self.action(game_id, actor, locked=True) as (s, game):
+                await repo.delete_bot_state(s, starting_key(game.id))
+                if unreachable:
+                    outcome = await self.unreachable(s, game, actor, unreachable)
+                elif game.status != "lobby":
+                    raise UserError("common.error.not_in_lobby")
+                else:
+                    probed = {p.user_id for p in players}
+                    now = await repo.players(s, game.id)
+                    joined = [p for p in now if p.user_id not in probed]
+                    if joined or len(now) != len(players):  # another process changed the lobby
+                        names = listing([(p.user_id, p.display_name) for p in joined], game.lang)
+                        outcome = Outcome(t("common.start.lobby_changed", actor.lang, names=names))
+                    else:
+                        outcome = await self.deal(s, game, now, actor)
+                await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
+
+    async def unreachable(
+        self, s: AsyncSession, game: Game, actor: Actor, players: list[Player]
+    ) -> Outcome:
+        """The start is refused: these players' DMs are closed (named publicly and privately)."""
+        names = listing([(p.user_id, p.display_name) for p in players], game.lang, bold=True)
+        for p in players:
+            row = await repo.player(s, game.id, p.user_id)
+            if row is not None:
+                row.dm_failed = True
+        notice = self.announce(game, t("common.start.unreachable", game.lang, names=names))
+        return Outcome(t("common.start.unreachable_private", actor.lang, names=names), [notice])
+
+    async def refuse_if_starting(self, s: AsyncSession, game: Game) -> None:
+        """Refuse a lobby change while a start checks the players' DMs (in another process: in
+        this one the game's lock makes it wait). A claim older than ``STARTING_FOR`` is of a
+        process that died meanwhile: it is ignored."""
+        claimed = await repo.get_bot_state(s, starting_key(game.id))
+        if claimed is None:
+            return
+        with contextlib.suppress(ValueError):
+            if self.now() - datetime.fromisoformat(claimed) < STARTING_FOR:
+                raise UserError("common.error.starting")
 
     async def check_dms(self, game: Game, players: list[Player]) -> list[Player]:
         """DM every player that the game starts; those who cannot be reached, in name order."""

@@ -14,14 +14,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import discord
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import names
 from bot.errors import UserError
 from bot.event_log import decode_events
 from bot.i18n import game_name, t
-from bot.names import sort_key
+from bot.names import shown, sort_key
 from db import repo
 from db.models import Event as EventRow
 from db.models import Game, GameStatus, Player
@@ -142,8 +142,7 @@ def percent(rate: float | None, lang: str) -> str:
 
 def clean(name: str) -> str:
     """A name shown as typed: Markdown escaped, mentions defused, on one line, not too long."""
-    flat = " ".join(name.split())[:64] or "?"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(flat))
+    return shown(names.clean(name)[:64] or "?")
 
 
 def player_text(p: PlayerStats | None, name: str, lang: str) -> str:

@@ -34,6 +34,17 @@ S = TypeVar("S", bound=GameService)
 #: What a service call answers: a text, a text with embeds/files/a view, or nothing (✅).
 Answer = str | Reply | None
 
+#: The largest id a custom_id may carry: Discord's ids (snowflakes) and ours are 64-bit signed.
+MAX_ID = 2**63 - 1
+
+
+def id_of(digits: str) -> int:
+    """A number read from a custom_id, checked before any query: one that does not fit 64 bits
+    (a forged button) reads as 0, which names no game, so it is refused like a stale button
+    and never reaches the database (where it would fail a whole batch of clicks)."""
+    value = int(digits) if len(digits) <= 19 else 0
+    return value if 0 <= value <= MAX_ID else 0
+
 
 def service_of(client: discord.Client, cls: type[S]) -> S:
     """The bot's service of this game (``cls.kind``), as its own class: what a button calls."""

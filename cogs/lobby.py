@@ -20,7 +20,7 @@ from bot.i18n import Lang, lang_of, t
 from bot.options import OptionsSchema
 from bot.service import Actor, GameService, Reply, TagRequired
 from cogs.game_options import with_options
-from cogs.interaction import Answer, respond
+from cogs.interaction import Answer, id_of, respond
 
 P = ParamSpec("P")
 
@@ -72,7 +72,7 @@ class LobbyButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LobbyButton:
-        return cls(match["kind"], int(match["game"]), match["action"])
+        return cls(match["kind"], id_of(match["game"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def click(actor: Actor, game_id: int) -> str:

@@ -22,6 +22,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy.exc
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import DBAPIError
@@ -235,6 +236,61 @@ class _WriterGate:
 
 
 _GATES: weakref.WeakKeyDictionary[Any, _WriterGate] = weakref.WeakKeyDictionary()
+
+
+#: SQLite's words for a database that cannot write now (besides "locked": :func:`is_busy`)
+SQLITE_CANNOT_WRITE = (
+    "database or disk is full",
+    "readonly database",
+    "unable to open database file",
+    "disk i/o error",
+    "database disk image is malformed",
+)
+
+
+#: asyncpg's errors for a server that cannot take a write now
+POSTGRES_CANNOT_WRITE = frozenset(
+    {
+        "PostgresConnectionError",
+        "ConnectionDoesNotExistError",
+        "CannotConnectNowError",
+        "ConnectionFailureError",
+        "TooManyConnectionsError",
+        "DiskFullError",
+        "ReadOnlySQLTransactionError",
+        "AdminShutdownError",
+        "CrashShutdownError",
+    }
+)
+
+
+def cannot_write(exc: BaseException) -> str | None:
+    """Why the database cannot take a write now, in one line (None: ``exc`` is something
+    else): full, read-only, unreachable, or locked past the busy budget. The caller answers
+    "not saved, try again" and logs that line; nothing was committed. A network error counts
+    only when it comes through the database's own layers (not Discord's)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and len(chain) < 20:
+        chain.append(current)
+        orig = getattr(current, "orig", None)
+        current = orig if isinstance(orig, BaseException) else current.__cause__
+    from_database = any(
+        isinstance(x, sqlalchemy.exc.SQLAlchemyError)
+        or type(x).__module__.startswith(("asyncpg", "sqlite3", "aiosqlite"))
+        for x in chain
+    )
+    for x in chain:
+        text = str(x).lower()
+        if isinstance(x, sqlite3.DatabaseError) and (
+            "locked" in text or any(words in text for words in SQLITE_CANNOT_WRITE)
+        ):
+            return f"SQLite: {str(x).splitlines()[0]}"
+        if type(x).__name__ in POSTGRES_CANNOT_WRITE:  # asyncpg's (the driver is optional)
+            return f"PostgreSQL: {type(x).__name__}: {(str(x).splitlines() or [''])[0]}"
+        if from_database and isinstance(x, OSError):
+            return f"the database cannot be reached: {type(x).__name__}: {x}"
+    return None
 
 
 def is_busy(exc: BaseException) -> bool:

@@ -286,6 +286,19 @@ class Message(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class HandledInteraction(Base):
+    """An interaction (a command, a click) whose action committed, with the answer it got:
+    Discord may deliver the same INTERACTION_CREATE again (after a RESUME), and a redelivered
+    one is answered as the first was, without acting again. Kept a few days."""
+
+    __tablename__ = "handled_interactions"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    reply: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
 class BotState(Base):
     """Small facts the bot keeps about itself (e.g. the hash of the commands last synced)."""
 

@@ -46,6 +46,7 @@ from db.models import (
     GameStatus,
     GuildDeck,
     GuildSettings,
+    HandledInteraction,
     Language,
     Message,
     Outbox,
@@ -137,6 +138,47 @@ async def set_bot_state(
 ) -> None:
     await s.merge(BotState(key=key, value=value, updated_at=_now(at)))
     await s.flush()
+
+
+async def delete_bot_state(s: AsyncSession, key: str) -> None:
+    await s.execute(delete(BotState).where(BotState.key == key))
+
+
+# -- interactions already handled ------------------------------------------------------------
+
+
+async def handled_interaction(s: AsyncSession, interaction_id: int) -> str | None:
+    """The answer of an interaction whose action committed, or None."""
+    stmt = select(HandledInteraction.reply).where(HandledInteraction.id == interaction_id)
+    reply: str | None = (await s.execute(stmt)).scalar_one_or_none()
+    return reply
+
+
+async def record_interaction(
+    s: AsyncSession,
+    interaction_id: int,
+    reply: str,
+    *,
+    game_id: int | None = None,
+    at: datetime | None = None,
+) -> bool:
+    """Keep that this interaction acted (in the action's transaction); False if it already
+    had (another delivery of it committed first)."""
+    ins = (
+        _dialect_insert(s, HandledInteraction)
+        .values(id=interaction_id, game_id=game_id, reply=reply, created_at=_now(at))
+        .on_conflict_do_nothing(index_elements=[HandledInteraction.id])
+    )
+    result = await s.execute(ins)
+    return bool(getattr(result, "rowcount", 1))
+
+
+async def prune_interactions(s: AsyncSession, before: datetime) -> int:
+    """Forget the interactions handled before ``before``; how many."""
+    result = await s.execute(
+        delete(HandledInteraction).where(HandledInteraction.created_at < before)
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 # -- decks -----------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import copy
 import random
 import re
 import secrets
@@ -578,6 +579,22 @@ class Sandbox:
     def release_connections(self) -> None:
         self.gateway.release()
 
+    def replay_on_resume(self, events: int) -> None:
+        """Make the next RESUME replay the last ``events`` events the bot had already received
+        (before the ones it missed), as Discord may: with :meth:`drop_connections`, the bot
+        sees some INTERACTION_CREATE twice."""
+        self.gateway.replay_extra = events
+
+    async def redeliver(self, ix: Interaction) -> Interaction:
+        """Deliver the same INTERACTION_CREATE again (the same id and token), as after a RESUME
+        that replays it: the bot must act once; its second callback gets 40060."""
+        guild = ix.channel.guild
+        self.gateway.dispatch(
+            "INTERACTION_CREATE", ix.payload, guild_id=guild.id if guild else None
+        )
+        self._notify()
+        return ix
+
     # ------------------------------------------------------------------ failures
     def fail_route(
         self,
@@ -1109,6 +1126,26 @@ class Sandbox:
         ix = self._component_interaction(user, message, data, channel)
         if late > 0:
             await asyncio.sleep(late)
+        return await self._send_interaction(ix)
+
+    async def forged_click(
+        self, user: User, message: Message, custom_id: str, *, component_type: int = 2
+    ) -> Interaction:
+        """A component interaction with a custom_id the bot never sent: a tampered client, as if
+        Discord relayed it with a message whose first button carries it (the copy in the
+        interaction only; the stored message is unchanged)."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        ix = self._component_interaction(user, message, data)
+        forged = copy.deepcopy(ix.payload["message"])
+        for row in forged.get("components") or []:
+            for comp in row.get("components") or []:
+                if comp.get("type") == component_type and "custom_id" in comp:
+                    comp["custom_id"] = custom_id
+                    break
+            else:
+                continue
+            break
+        ix.payload["message"] = forged
         return await self._send_interaction(ix)
 
     async def select(

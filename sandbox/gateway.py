@@ -102,6 +102,9 @@ class Connection:
 
 
 class Gateway:
+    #: the next RESUME replays this many events the client had already received
+    replay_extra: int = 0
+
     def __init__(self, sb: Sandbox) -> None:
         self.sb = sb
         self.sessions: dict[str, Session] = {}
@@ -271,6 +274,9 @@ class Gateway:
         cursor = next(
             (i for i, f in enumerate(session.events) if f["s"] > seq), len(session.events)
         )
+        # A driver asked for a RESUME that replays events the client already had (Discord
+        # does not promise to replay exactly from ``seq``): the last ``replay_extra`` of them.
+        cursor, self.replay_extra = max(0, cursor - self.replay_extra), 0
         session.replayed += len(session.events) - cursor
         self.sb.replayed_events += len(session.events) - cursor
         session.push("RESUMED", {"_trace": ['["sandbox-gateway",{"micros":0}]']})

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang
-from cogs.interaction import respond, service_of
+from cogs.interaction import id_of, respond, service_of
 from games.refutation.render import ABSTAIN, m
 from games.refutation.service import RefutationService
 
@@ -43,7 +43,7 @@ class ChoiceSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChoiceSelect:
-        return cls(int(match["game"]), int(match["n"]))
+        return cls(id_of(match["game"]), id_of(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         rf = service_of(interaction.client, RefutationService)
@@ -93,7 +93,7 @@ class VoteButton(
     ) -> VoteButton:
         # A click: the clicked button as discord.py rebuilt it from the message (no label).
         assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["n"]), match["choice"], item)
+        return cls(id_of(match["game"]), id_of(match["n"]), match["choice"], item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         rf = service_of(interaction.client, RefutationService)

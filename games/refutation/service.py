@@ -157,8 +157,10 @@ class RefutationService(GameService):
         )
 
     @asynccontextmanager
-    async def action(self, game_id: int) -> AsyncIterator[tuple[AsyncSession, Game]]:
-        async with super().action(game_id) as (s, game):
+    async def action(
+        self, game_id: int, actor: Actor | None = None, *, locked: bool = False
+    ) -> AsyncIterator[tuple[AsyncSession, Game]]:
+        async with super().action(game_id, actor, locked=locked) as (s, game):
             await self.ensure_deck(s, game)
             yield s, game
 
@@ -333,7 +335,7 @@ class RefutationService(GameService):
     ) -> str:
         """Watch (Veille). With ``refresh`` and ``card`` not in the new feed: refresh only, and
         tell the player to pick from the new feed."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             state = self.running(game)
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
@@ -372,7 +374,7 @@ class RefutationService(GameService):
     # -- refute -------------------------------------------------------------------------------
 
     async def refute(self, actor: Actor, game_id: int, target: int) -> str:
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             state = self.running(game)
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
@@ -673,7 +675,7 @@ class RefutationService(GameService):
 
     async def consult(self, actor: Actor, game_id: int, n: int | None) -> str:
         """The Reference page button: the target's page, publicly; maybe an election."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             state = self.current(game, n, Phase.VOTE)
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
@@ -748,7 +750,7 @@ class RefutationService(GameService):
         """Move the deadline of the open step (choice or vote) by ``hours``."""
         if not 0 < hours <= 24 * 14:
             raise UserError("refutation.refusal.bad_hours")
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             kind = self.step(state)
@@ -770,7 +772,7 @@ class RefutationService(GameService):
 
     async def close_now(self, actor: Actor, game_id: int) -> str:
         """Close the open step now: the secret choice (reveal) or the vote."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             kind, n = self.step(state), state.refutation_count
@@ -790,7 +792,7 @@ class RefutationService(GameService):
 
     async def remind(self, actor: Actor, game_id: int) -> str:
         """DM the players who have not chosen (choice) or not voted (vote)."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             kind, n = self.step(state), state.refutation_count
@@ -830,7 +832,7 @@ class RefutationService(GameService):
 
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
         """``new`` takes the seat, hand, card in front, choice, vote and credits of ``old``."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             old_name, events, row = await self.hand_over_seat(s, game, state, old, new)

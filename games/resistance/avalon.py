@@ -214,7 +214,7 @@ class AvalonSteps(GameService):
     async def avalon_choose(
         self, actor: Actor, game_id: int, step: int | None, target: int, act: str
     ) -> str:
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             if game.status != "running":
                 raise UserError(
                     key("error.stale_menu") if step is not None else "resistance.error.game_over"

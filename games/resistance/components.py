@@ -12,8 +12,9 @@ import discord
 
 from bot import metrics
 from bot.i18n import Lang, t
+from bot.names import clean
 from bot.service import Actor
-from cogs.interaction import respond, service_of
+from cogs.interaction import id_of, respond, service_of
 from games.resistance.rules import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
 
@@ -62,7 +63,7 @@ class VoteButton(
         # A click: discord.py already rebuilt the clicked button from the message; it is wrapped
         # as it is (no new button, no label to translate).
         assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), int(match["proposal"]), match["choice"], item)
+        return cls(id_of(match["game"]), id_of(match["proposal"]), match["choice"], item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         rs = service_of(interaction.client, ResistanceService)
@@ -93,7 +94,8 @@ class ChoiceMenu(
             min_values=1,
             max_values=1,
             options=[
-                discord.SelectOption(label=name[:100], value=str(pid)) for name, pid in options[:25]
+                discord.SelectOption(label=clean(name)[:100], value=str(pid))
+                for name, pid in options[:25]
             ],
         )
         return cls(game_id, act, step, select)
@@ -103,7 +105,7 @@ class ChoiceMenu(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChoiceMenu:
         assert isinstance(item, discord.ui.Select)
-        return cls(int(match["game"]), match["act"], int(match["step"]), item)
+        return cls(id_of(match["game"]), match["act"], id_of(match["step"]), item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def choose(actor: Actor) -> str:

@@ -34,11 +34,14 @@ from games.resistance import render as render
 from games.resistance.avalon import (
     AVALON_KINDS,
     AVALON_PHASES,
+    AVALON_REMINDER,
     AvalonSteps,
     engine_options,
     step_of,
 )
 from games.resistance.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     GameError,
     MissionChoice,
     Phase,
@@ -89,8 +92,9 @@ _Done = tuple[
 
 class ResistanceService(AvalonSteps, GameService):
     kind = "resistance"
-    min_players = 5
-    max_players = 10
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    reminder_kinds = frozenset({REMINDER, LEADER_REMINDER, AVALON_REMINDER})
 
     def __init__(self, app: Services) -> None:
         super().__init__(app)
@@ -159,7 +163,7 @@ class ResistanceService(AvalonSteps, GameService):
     # -- propose ------------------------------------------------------------------------------
 
     async def propose(self, actor: Actor, game_id: int, team: Sequence[int]) -> str:
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             state = self.running(game)
             if not state.is_player(actor.id):
                 raise GameError("resistance.error.not_a_player", {})
@@ -566,7 +570,7 @@ class ResistanceService(AvalonSteps, GameService):
         self, game_id: int, proposal: int | None, actor: Actor | None = None
     ) -> str | None:
         """Resolve the current vote (deadline, early close, moderator); None if nothing to do."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             if actor is not None:
                 await self.require_moderator(s, actor, game, game.guild_id)
             # What a moderator closes: the vote, or Avalon's Lady choice or assassination.
@@ -712,7 +716,7 @@ class ResistanceService(AvalonSteps, GameService):
         return effects
 
     async def remind(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             outcome: Outcome | None
@@ -732,7 +736,7 @@ class ResistanceService(AvalonSteps, GameService):
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
         if not 0 < hours <= 24 * 14:
             raise UserError("resistance.error.bad_hours")
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             kinds = [VOTE, REMINDER] if state.phase is Phase.VOTE else list(LEADER_KINDS)
@@ -777,7 +781,7 @@ class ResistanceService(AvalonSteps, GameService):
         return effects
 
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             old_name, events, row = await self.hand_over_seat(s, game, state, old, new)

@@ -30,6 +30,7 @@ import font_roboto
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
+from bot.names import clean
 from games.resistance.rules import (
     LeaderSkipped,
     MissionResult,
@@ -115,9 +116,9 @@ def build(
         replaced.setdefault(seat(old), []).append(old_names[old])
     rows = []
     for pid in order:
-        label = names.get(pid, str(pid))
+        label = clean(names.get(pid, str(pid)))  # drawn as typed, never reversed by a control
         if pid in replaced:
-            label = f"{label} ({', '.join(replaced[pid])})"
+            label = f"{label} ({', '.join(clean(x) for x in replaced[pid])})"
         rows.append((pid, label))
     matrix = Matrix(rows)
     open_: dict[int, Column] = {}

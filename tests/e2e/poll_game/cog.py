@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.i18n import Lang
 from cogs.game import GameCog
-from cogs.interaction import respond, service_of
+from cogs.interaction import id_of, respond, service_of
 from cogs.lobby import (
     FORUM_DESCRIPTION,
     TAG_DESCRIPTION,
@@ -45,7 +45,7 @@ class VoteButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
-        return cls(int(match["game"]), match["choice"])
+        return cls(id_of(match["game"]), match["choice"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await respond(

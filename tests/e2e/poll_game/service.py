@@ -113,7 +113,7 @@ class PollService(GameService):
 
     async def vote(self, actor: Actor, game_id: int, choice: str) -> str:
         """A player's answer (or a changed one), from their DM button."""
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             state = self.running(game)
             await self.require_in_time(s, game, VOTE, actor)
             events = state.vote(actor.id, choice)
@@ -182,7 +182,7 @@ class PollService(GameService):
     # -- moderation ---------------------------------------------------------------------------
 
     async def close_now(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             self.running(game)
             outcome = await self.close_in(s, game)
@@ -194,7 +194,7 @@ class PollService(GameService):
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
         if not 0 < hours <= 24 * 14:
             raise UserError("poll.error.bad_hours")
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             self.running(game)
             deadlines = await repo.open_deadlines(s, game.id, kinds=[VOTE])
@@ -209,7 +209,7 @@ class PollService(GameService):
         return await self.run(outcome)
 
     async def remind(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             owing = set(state.owing())
@@ -224,7 +224,7 @@ class PollService(GameService):
         return await self.run(outcome)
 
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
-        async with self.action(game_id) as (s, game):
+        async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             old_name, events, row = await self.hand_over_seat(s, game, state, old, new)

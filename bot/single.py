@@ -1,0 +1,73 @@
+"""One bot process per SQLite database: a second one refuses to start.
+
+Two processes on one SQLite file would both answer every interaction and both deliver the
+outbox (Discord's nonces keep posts from doubling only for minutes, and DMs carry none). The
+running process holds an exclusive ``flock`` on ``<database>.lock``; the kernel drops it when
+the process ends however it ends, so the lock of a killed process is taken over by the next
+start without anyone cleaning up. The file holds the holder's pid, for the refusal's message.
+PostgreSQL needs no such lock: several processes each own their shards, and the outbox's claim
+holds across them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+
+class AlreadyRunning(Exception):
+    """Another bot process holds this SQLite database."""
+
+    def __init__(self, database: Path, pid: str) -> None:
+        who = f"process {pid}" if pid else "another process"
+        super().__init__(
+            f"another bot ({who}) is already running on {database}: stop it first "
+            "(one process per SQLite database; several processes need PostgreSQL)"
+        )
+        self.database = database
+        self.pid = pid
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (None: another database, or one in memory)."""
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).resolve()
+
+
+class ProcessLock:
+    """The exclusive lock of one SQLite database (nothing for other databases)."""
+
+    def __init__(self, url: str) -> None:
+        self.database = sqlite_file(url)
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise :class:`AlreadyRunning` naming the holder."""
+        if self.database is None or self._fd is not None:
+            return
+        path = self.database.with_name(self.database.name + ".lock")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip()
+            os.close(fd)
+            raise AlreadyRunning(self.database, holder) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        with contextlib.suppress(OSError):
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        os.close(self._fd)
+        self._fd = None
