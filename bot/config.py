@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from bot.english import unknown
 from bot.options import OptionError, OptionsSchema
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
@@ -86,9 +87,9 @@ def read_section(cls: type[Any], data: Mapping[str, Any], where: str) -> Any:
     """The typed settings ``cls`` (a frozen dataclass) of one config section: each key checked
     against the field's default's type; an unknown key is refused, naming the section."""
     known = {f.name: f for f in fields(cls)}
-    unknown = set(data) - set(known)
-    if unknown:
-        raise ConfigError(f"unknown key(s) in [{where}]: {', '.join(sorted(unknown))}")
+    strangers = set(data) - set(known)
+    if strangers:
+        raise ConfigError(unknown("key", strangers, f"[{where}]"))
     values: dict[str, Any] = {}
     for name, value in data.items():
         default = getattr(cls(), name)
@@ -128,9 +129,9 @@ def _check_shards(settings: DiscordSettings) -> DiscordSettings:
 
 
 def _logging_flag(section: dict[str, Any]) -> bool:
-    unknown = set(section) - {"level", "discord_debug"}
-    if unknown:
-        raise ConfigError(f"unknown key(s) in [logging]: {', '.join(sorted(unknown))}")
+    strangers = set(section) - {"level", "discord_debug"}
+    if strangers:
+        raise ConfigError(unknown("key", strangers, "[logging]"))
     flag = section.get("discord_debug", False)
     if not isinstance(flag, bool):
         raise ConfigError("[logging] discord_debug must be true or false")
@@ -170,9 +171,9 @@ def _games(data: dict[str, Any], schemas: Mapping[str, OptionsSchema]) -> dict[s
         raise ConfigError("[games] holds one table per game: [games.<game>]")
     if not data:
         return {}
-    unknown = sorted(set(data) - set(schemas))
-    if unknown:
-        raise ConfigError(f"unknown game(s) in [games]: {', '.join(unknown)}")
+    strangers = set(data) - set(schemas)
+    if strangers:
+        raise ConfigError(unknown("game", strangers, "[games]"))
     try:
         return {kind: schemas[kind].parse_config(section) for kind, section in data.items()}
     except OptionError as exc:
@@ -227,7 +228,7 @@ def load_settings(
     metrics_data = data.pop("metrics", {})
     extra = {name: data.pop(name, {}) for name in (sections or {})}
     if data:
-        raise ConfigError(f"unknown section(s): {', '.join(sorted(data))}")
+        raise ConfigError(unknown("section", (f"[{name}]" for name in data)))
     if env.get("DISCORD_TOKEN"):
         discord_data["token"] = env["DISCORD_TOKEN"]
     if env.get("DATABASE_URL"):

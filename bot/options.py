@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.english import unknown
 from bot.i18n import choice_label, game_name, number, number_text, option_label
 
 Place = Literal["new", "settings", "config"]
@@ -232,9 +233,9 @@ class OptionsSchema:
         and the key."""
         where = f"[games.{self.kind}]"
         known = set(self.names("config"))
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise OptionError(f"unknown key(s) in {where}: {', '.join(unknown)}")
+        strangers = set(data) - known
+        if strangers:
+            raise OptionError(unknown("key", strangers, where))
         values = self.defaults()
         for name, value in data.items():
             problem = self[name].problem(value)
