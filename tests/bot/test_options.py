@@ -84,7 +84,7 @@ def test_a_config_section_overrides_the_defaults() -> None:
         (RESISTANCE_OPTIONS, {"early_close": 1}, "early_close must be true or false"),
         (RESISTANCE_OPTIONS, {"variant": "x"}, 'variant must be "classic" or "avalon"'),
         (RESISTANCE_OPTIONS, {"missing_vote": "abstain"}, 'must be "reject" or "accept"'),
-        (REFUTATION_OPTIONS, {"target": 6}, "[games.refutation] target must be 5 or 7 or 9"),
+        (REFUTATION_OPTIONS, {"target": 6}, "[games.refutation] target must be 5, 7 or 9"),
         (REFUTATION_OPTIONS, {"target": 5.0}, "target must be an integer"),
         (REFUTATION_OPTIONS, {"target": True}, "target must be an integer"),
         (REFUTATION_OPTIONS, {"deck": "../x.toml"}, "deck is a deck name"),
@@ -185,7 +185,7 @@ def test_the_config_reads_each_game_through_its_schema(tmp_path: Path) -> None:
     [
         ("[games.poker]\nante = 1\n", "unknown game in [games]: poker"),
         ("[games]\nresistance = 1\n", "one table per game"),
-        ("[games.refutation]\ntarget = 4\n", "[games.refutation] target must be 5 or 7 or 9"),
+        ("[games.refutation]\ntarget = 4\n", "[games.refutation] target must be 5, 7 or 9"),
         ('[games.refutation]\ndeck = "a/b"\n', "[games.refutation] deck is a deck name"),
         ('[games.resistance]\nvariant = "x"\n', '[games.resistance] variant must be "classic"'),
     ],
