@@ -66,9 +66,16 @@ def read_settings(
     registry: Registry, path: Path | None = None, env: dict[str, str] | None = None
 ) -> Settings:
     """The settings of a bot that runs the games of ``registry``: the config file (with each
-    game's ``[games.<kind>]`` and its own sections) and the environment (bot.config)."""
+    game's ``[games.<kind>]`` and its own sections) and the environment (bot.config), each
+    value checked, and the games' own checks of them (``GamePlugin.config_check``)."""
     readers = {name: section.parse for name, section in registry.sections().items()}
-    return load_settings(path, env, games=registry.schemas(), sections=readers)
+    return load_settings(
+        path,
+        env,
+        games=registry.schemas(),
+        sections=readers,
+        checks=registry.config_checks(),
+    )
 
 
 def main(registry: Registry, argv: Sequence[str] | None = None) -> int:

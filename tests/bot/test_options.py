@@ -172,7 +172,13 @@ def test_the_config_reads_each_game_through_its_schema(tmp_path: Path) -> None:
         "resistance": RESISTANCE_OPTIONS.defaults(),
         "refutation": REFUTATION_OPTIONS.defaults(),
     }
-    body = '[games.resistance]\nvote_hours = 2\n[games.refutation]\ntarget = 7\ndeck = "club"\n'
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "club.toml").write_text("")  # the config checks that the deck exists, not its text
+    body = (
+        '[games.resistance]\nvote_hours = 2\n[games.refutation]\ntarget = 7\ndeck = "club"\n'
+        f'[decks]\ndecks_dir = "{decks}"\n'
+    )
     settings = settings_from(tmp_path, body)
     games = {p.kind: p.config_defaults(settings) for p in builtin_plugins()}
     assert games["resistance"]["vote_hours"] == 2.0
