@@ -206,10 +206,12 @@ async def first_answer(world: World, bot: BotProcess, timeout: float) -> float:
 
 #: The bot's log lines that say its overdue deadlines are resolved: in the background since
 #: they are, before connecting until then.
-OVERDUE_DONE = ("overdue deadlines resolved:", "overdue deadline(s) resolved")
-OVERDUE_COUNT = re.compile(
-    r"overdue deadlines resolved: (\d+)|(\d+) overdue deadline\(s\) resolved"
+OVERDUE_DONE = (
+    "overdue deadlines resolved:",
+    "overdue deadline resolved",
+    "overdue deadlines resolved",
 )
+OVERDUE_COUNT = re.compile(r"overdue deadlines resolved: (\d+)|(\d+) overdue deadlines? resolved")
 
 
 async def wait_log(bot: BotProcess, texts: tuple[str, ...], timeout: float) -> float | None:

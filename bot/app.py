@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
@@ -22,6 +23,7 @@ from bot.config import Settings
 from bot.courier import Courier
 from bot.dispatcher import Dispatcher
 from bot.endpoints import point_discord_at
+from bot.english import counted, word
 from bot.errors import GameCommandTree
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
@@ -30,9 +32,16 @@ from bot.records import file_builders
 from bot.scheduler import DeadlineScheduler
 from bot.service import AfterCommit, GameService, Services
 from bot.single import ProcessLock
+from bot.startup import (
+    BAD_TOKEN,
+    StartupError,
+    check_token,
+    prepare_database,
+    unreachable_discord,
+)
 from bot.translator import CatalogueTranslator
 from db import repo
-from db.engine import make_engine, make_sessions, migrate
+from db.engine import make_engine, make_sessions
 from db.models import ACTIVE_STATUSES, Deadline
 
 log = logging.getLogger(__name__)
@@ -101,6 +110,10 @@ class GameBot(commands.AutoShardedBot):
         built-in ones, games/builtin.py)."""
         self.registry = plugins if isinstance(plugins, Registry) else Registry(plugins)
         quiet_payload_logs(settings.discord_debug)
+        # The bot joins no voice channel: discord.py's warnings that voice needs PyNaCl and
+        # davey are noise in its log (and not a problem to fix).
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(
@@ -222,10 +235,11 @@ class GameBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         log.info(
-            "ready: shard(s) %s of %s, %d guild(s)",
+            "ready: %s %s of %s, %s",
+            word(len(self.shards), "shard"),
             sorted(self.shards),
             self.shard_count,
-            len(self.guilds),
+            counted(len(self.guilds), "guild"),
         )
         if not self._places_checked:
             # What changed while the bot was offline (bot/places.py): games whose server or
@@ -331,13 +345,22 @@ class GameBot(commands.AutoShardedBot):
 
 
 async def run_bot(settings: Settings, plugins: Iterable[GamePlugin] | Registry) -> None:
-    """Apply migrations, then run until interrupted."""
+    """Reach the database and apply its migrations, log in, then run until interrupted. What
+    keeps it from starting (the database, a refused token, Discord out of reach) raises
+    ``StartupError``, its one line for the operator (bot/startup.py)."""
     quiet_payload_logs(settings.discord_debug)
     point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
     lock = ProcessLock(settings.database.url)
-    lock.acquire()  # before the migrations: a second process changes nothing
-    await migrate(settings.database.url)
+    lock.acquire()  # before anything else: a second process changes nothing, sends nothing
+    await check_token(settings.discord.token, settings.discord.api_base)
+    await prepare_database(settings.database.url)
     engine = make_engine(settings.database.url)
     bot = GameBot(settings, engine, plugins=plugins, process_lock=lock)
     async with bot:
-        await bot.start(settings.discord.token)
+        try:
+            await bot.login(settings.discord.token)
+        except discord.LoginFailure as exc:
+            raise StartupError(BAD_TOKEN) from exc
+        except aiohttp.ClientConnectionError as exc:
+            raise unreachable_discord(settings.discord.api_base, exc) from exc
+        await bot.connect()

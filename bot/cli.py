@@ -10,14 +10,22 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import ConfigError, Settings, load_settings
 from bot.i18n import game_name
 from bot.plugins import Registry
 
+if TYPE_CHECKING:
+    from bot.startup import StartupError
+
 NO_TOKEN = (
     'No Discord token: set the DISCORD_TOKEN environment variable, or put token = "..." '
     "under [discord] in config.toml (see config.example.toml)."
+)
+BLANK_TOKEN = (
+    "The Discord token is only spaces: set the DISCORD_TOKEN environment variable, or put "
+    'token = "..." under [discord] in config.toml, to the token from the Developer Portal.'
 )
 
 
@@ -66,9 +74,16 @@ def read_settings(
     registry: Registry, path: Path | None = None, env: dict[str, str] | None = None
 ) -> Settings:
     """The settings of a bot that runs the games of ``registry``: the config file (with each
-    game's ``[games.<kind>]`` and its own sections) and the environment (bot.config)."""
+    game's ``[games.<kind>]`` and its own sections) and the environment (bot.config), each
+    value checked, and the games' own checks of them (``GamePlugin.config_check``)."""
     readers = {name: section.parse for name, section in registry.sections().items()}
-    return load_settings(path, env, games=registry.schemas(), sections=readers)
+    return load_settings(
+        path,
+        env,
+        games=registry.schemas(),
+        sections=readers,
+        checks=registry.config_checks(),
+    )
 
 
 def main(registry: Registry, argv: Sequence[str] | None = None) -> int:
@@ -83,10 +98,13 @@ def main(registry: Registry, argv: Sequence[str] | None = None) -> int:
         return _run(settings, registry)
     if args.command == "migrate":
         _setup_logging(settings.log_level)
-        from db.engine import migrate
+        from bot.startup import StartupError, prepare_database, safe_url
 
-        asyncio.run(migrate(settings.database.url))
-        print(f"database is up to date ({_safe_url(settings.database.url)})")
+        try:
+            asyncio.run(prepare_database(settings.database.url))
+        except StartupError as exc:
+            return _failed(exc)
+        print(f"database is up to date ({safe_url(settings.database.url)})")
         return 0
     if args.command == "demo":
         from bot.demo import run_demo
@@ -101,20 +119,25 @@ def main(registry: Registry, argv: Sequence[str] | None = None) -> int:
     return int(run(args, settings)) if run is not None else 2
 
 
-def _safe_url(url: str) -> str:
-    """The database URL without its password, for logs."""
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).render_as_string(hide_password=True)
+def _failed(exc: StartupError) -> int:
+    """A start that cannot go on: its one line (the trace too, at DEBUG only)."""
+    logging.getLogger(__name__).debug("start-up failed", exc_info=exc)
+    print(str(exc), file=sys.stderr)
+    return exc.status
 
 
 def _run(settings: Settings, registry: Registry) -> int:
-    if not settings.discord.token:
+    token = settings.discord.token
+    if not token:
         print(NO_TOKEN, file=sys.stderr)
+        return 2
+    if not token.strip():  # refused before connecting (discord.py would send it, stripped)
+        print(BLANK_TOKEN, file=sys.stderr)
         return 2
     _setup_logging(settings.log_level)
     from bot.app import run_bot
     from bot.single import AlreadyRunning
+    from bot.startup import StartupError
 
     try:
         asyncio.run(run_bot(settings, registry))
@@ -123,4 +146,6 @@ def _run(settings: Settings, registry: Registry) -> int:
         return 2
     except KeyboardInterrupt:  # Ctrl-C or systemd's SIGINT: the bot has already closed cleanly
         logging.getLogger(__name__).info("stopped")
+    except StartupError as exc:
+        return _failed(exc)
     return 0

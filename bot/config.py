@@ -8,20 +8,28 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from bot.english import alternatives, unknown
 from bot.options import OptionError, OptionsSchema
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/bot.sqlite3"
 
+#: ``[logging] level``: the standard library's levels, by name.
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: ``[database] url``: the drivers the bot is built and tested with (SQLite; PostgreSQL with
+#: the postgres extra), each an asyncio driver.
+DATABASE_SCHEMES = ("sqlite+aiosqlite", "postgresql+asyncpg")
+
 
 class ConfigError(Exception):
-    """A config file that cannot be used; the message says which key and why."""
+    """A config file that cannot be used; the message says which key and why, in one line
+    (the command line prints it and exits with status 2, before anything starts)."""
 
 
 @dataclass(frozen=True)
@@ -82,32 +90,62 @@ class Settings:
     source: Path | None = None
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def read_section(cls: type[Any], data: Mapping[str, Any], where: str) -> Any:
     """The typed settings ``cls`` (a frozen dataclass) of one config section: each key checked
     against the field's default's type; an unknown key is refused, naming the section."""
     known = {f.name: f for f in fields(cls)}
-    unknown = set(data) - set(known)
-    if unknown:
-        raise ConfigError(f"unknown key(s) in [{where}]: {', '.join(sorted(unknown))}")
+    strangers = set(data) - set(known)
+    if strangers:
+        raise ConfigError(unknown("key", strangers, f"[{where}]"))
     values: dict[str, Any] = {}
     for name, value in data.items():
         default = getattr(cls(), name)
         if name == "shard_ids" and value is not None:
-            if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+            if not isinstance(value, list) or not all(_is_int(v) for v in value):
                 raise ConfigError(f"[{where}] shard_ids must be a list of integers")
             value = tuple(value)
-        elif name in ("shard_count", "dev_guild_id") and not (
-            isinstance(value, int) and not isinstance(value, bool)
-        ):
+        elif name in ("shard_count", "dev_guild_id") and not _is_int(value):
             raise ConfigError(f"[{where}] {name} must be an integer")
-        elif isinstance(default, bool) and not isinstance(value, bool):
-            raise ConfigError(f"[{where}] {name} must be true or false")
-        elif isinstance(default, float) and isinstance(value, int | float):
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ConfigError(f"[{where}] {name} must be true or false")
+        elif isinstance(default, int):
+            if not _is_int(value):
+                raise ConfigError(f"[{where}] {name} must be an integer")
+        elif isinstance(default, float):
+            if not (_is_int(value) or isinstance(value, float)):
+                raise ConfigError(f"[{where}] {name} must be a number")
             value = float(value)
+        elif isinstance(default, str):
+            if not isinstance(value, str):
+                raise ConfigError(f"[{where}] {name} must be a string (in quotes)")
         elif default is not None and not isinstance(value, type(default)):
             raise ConfigError(f"[{where}] {name} must be a {type(default).__name__}")
         values[name] = value
     return cls(**values)
+
+
+def _check_discord(settings: DiscordSettings) -> DiscordSettings:
+    """Refuse endpoints discord.py cannot use, and a guild id that is none."""
+    if not settings.api_base.startswith(("http://", "https://")):
+        raise ConfigError(
+            "[discord] api_base must be an http:// or https:// URL (Discord's: \""
+            + DEFAULT_API_BASE
+            + '")'
+        )
+    if not settings.gateway_url.startswith(("ws://", "wss://")):
+        raise ConfigError(
+            "[discord] gateway_url must be a ws:// or wss:// URL (Discord's: \""
+            + DEFAULT_GATEWAY_URL
+            + '")'
+        )
+    if settings.dev_guild_id is not None and settings.dev_guild_id <= 0:
+        raise ConfigError("[discord] dev_guild_id must be a server's id (a positive integer)")
+    return _check_shards(settings)
 
 
 def _check_shards(settings: DiscordSettings) -> DiscordSettings:
@@ -127,14 +165,22 @@ def _check_shards(settings: DiscordSettings) -> DiscordSettings:
     return settings
 
 
-def _logging_flag(section: dict[str, Any]) -> bool:
-    unknown = set(section) - {"level", "discord_debug"}
-    if unknown:
-        raise ConfigError(f"unknown key(s) in [logging]: {', '.join(sorted(unknown))}")
+def _logging(section: Any) -> tuple[str, bool]:
+    """``[logging]``: the level (one of the standard library's, any case) and discord_debug."""
+    if not isinstance(section, dict):
+        raise ConfigError("[logging] must be a table")
+    strangers = set(section) - {"level", "discord_debug"}
+    if strangers:
+        raise ConfigError(unknown("key", strangers, "[logging]"))
+    level = section.get("level", "INFO")
+    if not isinstance(level, str) or level.strip().upper() not in LOG_LEVELS:
+        raise ConfigError(
+            "[logging] level must be " + alternatives(f'"{name}"' for name in LOG_LEVELS)
+        )
     flag = section.get("discord_debug", False)
     if not isinstance(flag, bool):
         raise ConfigError("[logging] discord_debug must be true or false")
-    return flag
+    return level.strip().upper(), flag
 
 
 def _check_moderation(settings: ModerationSettings) -> ModerationSettings:
@@ -148,6 +194,16 @@ def _check_moderation(settings: ModerationSettings) -> ModerationSettings:
 
 
 def _check_database(settings: DatabaseSettings) -> DatabaseSettings:
+    scheme = settings.url.split("://", 1)[0] if "://" in settings.url else ""
+    if scheme not in DATABASE_SCHEMES:
+        raise ConfigError(
+            "[database] url (or DATABASE_URL) must start with "
+            + alternatives(f"{name}://" for name in DATABASE_SCHEMES)
+            + (f", not {scheme}://" if scheme else "")
+            + ' (for example "'
+            + DEFAULT_DATABASE_URL
+            + '")'
+        )
     if not 0 <= settings.busy_wait_seconds <= 840:
         raise ConfigError(
             "[database] busy_wait_seconds must be from 0 to 840 (a deferred interaction's "
@@ -161,6 +217,8 @@ def _check_database(settings: DatabaseSettings) -> DatabaseSettings:
 def _check_metrics(settings: MetricsSettings) -> MetricsSettings:
     if isinstance(settings.port, bool) or not 0 <= settings.port <= 65535:
         raise ConfigError("[metrics] port must be from 1 to 65535 (0 or absent: no endpoint)")
+    if settings.port and not settings.host.strip():
+        raise ConfigError('[metrics] host must name an address to listen on ("127.0.0.1")')
     return settings
 
 
@@ -170,9 +228,9 @@ def _games(data: dict[str, Any], schemas: Mapping[str, OptionsSchema]) -> dict[s
         raise ConfigError("[games] holds one table per game: [games.<game>]")
     if not data:
         return {}
-    unknown = sorted(set(data) - set(schemas))
-    if unknown:
-        raise ConfigError(f"unknown game(s) in [games]: {', '.join(unknown)}")
+    strangers = set(data) - set(schemas)
+    if strangers:
+        raise ConfigError(unknown("game", strangers, "[games]"))
     try:
         return {kind: schemas[kind].parse_config(section) for kind, section in data.items()}
     except OptionError as exc:
@@ -184,12 +242,45 @@ def _sections(data: Mapping[str, Any], readers: Mapping[str, SectionReader]) -> 
     for name, reader in readers.items():
         if not isinstance(data[name], dict):
             raise ConfigError(f"[{name}] must be a table")
-        out[name] = reader(data[name])
+        try:
+            out[name] = reader(data[name])
+        except ConfigError:
+            raise
+        except ValueError as exc:  # a reader's refusal that does not say its section
+            raise ConfigError(f"[{name}] {exc}") from None
     return out
 
 
 #: A game's config section reader (``GamePlugin.config``): the file's table -> its settings.
 SectionReader = Callable[[Mapping[str, Any]], Any]
+#: A check of the settings read (``GamePlugin.config_check``: a deck the config names exists):
+#: raises ConfigError naming the section and the key.
+SettingsCheck = Callable[[Settings], None]
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    """The config file's tables; what keeps it from being read, in one line."""
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"config file not found: {path} (copy config.example.toml, or give --config)"
+        ) from None
+    except IsADirectoryError:
+        raise ConfigError(
+            f"the config file {path} is a folder: give the path of a .toml file"
+        ) from None
+    except PermissionError:
+        raise ConfigError(
+            f"cannot read the config file {path}: permission denied (let the bot's user read it)"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"the config file {path} is not UTF-8 text: save it as UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from None
 
 
 def load_settings(
@@ -198,12 +289,15 @@ def load_settings(
     *,
     games: Mapping[str, OptionsSchema] | None = None,
     sections: Mapping[str, SectionReader] | None = None,
+    checks: Sequence[SettingsCheck] = (),
 ) -> Settings:
     """Settings from ``path`` (``config.toml`` when it exists), then the environment.
 
-    ``games``: the options schema of each game the bot runs (``[games.<kind>]``); ``sections``:
-    the readers of the sections games add (``[decks]``). ``DISCORD_TOKEN`` and
-    ``DATABASE_URL`` in the environment win over the file.
+    ``games``: the options schema of each game the bot runs (``[games.<kind>]``, each value and
+    the game's options together); ``sections``: the readers of the sections games add
+    (``[decks]``); ``checks``: what the games check of the settings read (a deck the config
+    names exists). ``DISCORD_TOKEN`` and ``DATABASE_URL`` in the environment win over the file.
+    Every value is checked here: a ConfigError names the section and the key.
     """
     env = dict(os.environ) if env is None else env
     data: dict[str, Any] = {}
@@ -211,13 +305,7 @@ def load_settings(
     if path is None and Path("config.toml").exists():
         path = Path("config.toml")
     if path is not None:
-        try:
-            with path.open("rb") as fh:
-                data = tomllib.load(fh)
-        except FileNotFoundError:
-            raise ConfigError(f"config file not found: {path}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: {exc}") from None
+        data = _read_file(path)
         source = path
     games_data = data.pop("games", {})
     logging_section = data.pop("logging", {})
@@ -226,14 +314,26 @@ def load_settings(
     moderation_data = data.pop("moderation", {})
     metrics_data = data.pop("metrics", {})
     extra = {name: data.pop(name, {}) for name in (sections or {})}
+    loose = [name for name, value in data.items() if not isinstance(value, dict)]
+    if loose:
+        raise ConfigError(unknown("key", loose, "the file (outside any [section])"))
     if data:
-        raise ConfigError(f"unknown section(s): {', '.join(sorted(data))}")
+        raise ConfigError(unknown("section", (f"[{name}]" for name in data)))
+    for name, table in (
+        ("discord", discord_data),
+        ("database", database_data),
+        ("moderation", moderation_data),
+        ("metrics", metrics_data),
+    ):
+        if not isinstance(table, dict):
+            raise ConfigError(f"[{name}] must be a table")
     if env.get("DISCORD_TOKEN"):
         discord_data["token"] = env["DISCORD_TOKEN"]
     if env.get("DATABASE_URL"):
         database_data["url"] = env["DATABASE_URL"]
-    return Settings(
-        discord=_check_shards(read_section(DiscordSettings, discord_data, "discord")),
+    log_level, discord_debug = _logging(logging_section)
+    settings = Settings(
+        discord=_check_discord(read_section(DiscordSettings, discord_data, "discord")),
         database=_check_database(read_section(DatabaseSettings, database_data, "database")),
         moderation=_check_moderation(
             read_section(ModerationSettings, moderation_data, "moderation")
@@ -241,7 +341,10 @@ def load_settings(
         metrics=_check_metrics(read_section(MetricsSettings, metrics_data, "metrics")),
         games=_games(games_data, games or {}),
         sections=_sections(extra, sections or {}),
-        log_level=str(logging_section.get("level", "INFO")).upper(),
-        discord_debug=_logging_flag(logging_section),
+        log_level=log_level,
+        discord_debug=discord_debug,
         source=source,
     )
+    for check in checks:
+        check(settings)
+    return settings

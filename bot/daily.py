@@ -12,25 +12,25 @@ on its first occurrence.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime, time, timedelta
 from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.errors import UserError
+from bot.options import time_of_day
 
 DEFAULT_ZONE = "UTC"
 DEFAULT_MIN_HOURS = 12.0
-_HHMM = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
 
 
 def parse_time(value: str) -> time:
-    """``"21:00"`` → 21:00; anything else is refused with a clear message."""
-    match = _HHMM.match(value.strip())
-    if match is None:
+    """``"21:00"`` → 21:00; anything else is refused with a clear message. (The option
+    ``deadline_time`` is checked by its schema, bot/options.py, before it is kept.)"""
+    at = time_of_day(value)
+    if at is None:
         raise UserError("daily.bad_time", value=value[:20])
-    return time(int(match.group(1)), int(match.group(2)))
+    return time(*at)
 
 
 @cache
@@ -74,18 +74,6 @@ def next_deadline(opened: datetime, at: time, where: ZoneInfo, min_hours: float)
             return candidate
         day += timedelta(days=1)
     raise AssertionError("unreachable: a day later is always late enough")
-
-
-def check_options(options: dict[str, Any]) -> None:
-    """Refuse a bad ``deadline_time`` or ``min_hours`` before anything is saved; normalise
-    ``deadline_time`` to ``HH:MM``."""
-    value = options.get("deadline_time")
-    if value:
-        at = parse_time(str(value))
-        options["deadline_time"] = f"{at.hour:02d}:{at.minute:02d}"
-    hours = options.get("min_hours")
-    if hours is not None and not 0 <= float(hours) <= 24 * 14:
-        raise UserError("daily.bad_min_hours")
 
 
 def due(opened: datetime, options: dict[str, Any], hours_option: str, zone_name: str) -> datetime:

@@ -75,16 +75,21 @@ class GuildSettingsService:
     async def set_defaults(
         self, actor: Actor, guild_id: int, kind: str, given: dict[str, Any]
     ) -> str:
+        """The guild's defaults of a game: each value checked by the game's schema, then the
+        guild's defaults over the config's checked together (``OptionsSchema.verify``, the
+        check of the config at start and of ``/<kind> new``) before anything is saved."""
         await self._require_manager(actor)
         known = self.app.defaults[kind]
-        given = self.app.schema(kind).given(given, "settings")
-        daily.check_options(given)
+        schema = self.app.schema(kind)
+        given = schema.given(given, "settings")
         async with self.change(actor) as s:
             settings = await repo.get_guild_settings(s, guild_id)
             current = {**settings.defaults_for(kind), **given}
+            merged = schema.merge(known, current, {})
+            schema.verify(merged)
             settings.set_defaults_for(kind, current)
             await repo.save_guild_settings(s, settings)
-        return self.describe(actor, kind, self.app.schema(kind).merge(known, current, {}))
+        return self.describe(actor, kind, merged)
 
     async def set_timezone(self, actor: Actor, guild_id: int, zone: str) -> str:
         await self._require_manager(actor)

@@ -13,10 +13,12 @@ config can read it before anything else is imported.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.english import alternatives, unknown
 from bot.i18n import choice_label, game_name, number, number_text, option_label
 
 Place = Literal["new", "settings", "config"]
@@ -29,6 +31,25 @@ TYPE_WORDS: dict[type[Any], str] = {
     float: "a number",
     str: "a string",
 }
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong with a value, or with a combination of values, said twice: in English for
+    the config's line (a value's problem follows the option's name, ``must be …``; a
+    combination's names its options, ``morgana = true needs percival = true``) and as a
+    catalogue message for a command's answer (``key`` and its ``params``; a value's problem
+    without a key of its own "cannot take that value")."""
+
+    text: str
+    key: str = "common.error.bad_option"
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: A check of one value beyond its type, bounds and choices: what is wrong, or None.
+ValueCheck = Callable[[Any], str | Problem | None]
+#: A check of a game's options together (the config's defaults, a guild's, a new game's).
+CombinationCheck = Callable[[Mapping[str, Any]], Problem | None]
 
 
 class OptionError(ValueError):
@@ -98,9 +119,11 @@ class Number:
 class Option:
     """One option of a game.
 
-    ``check`` is an extra test of a value (a deck name's spelling…): it returns what is wrong,
-    or ``None``. ``new``/``settings``/``config``: whether the option is a parameter of
-    ``/<kind> new``, of ``/settings <kind>``, a key of ``[games.<kind>]``.
+    ``check`` is an extra test of a value (a deck name's spelling, a time of day…): it returns
+    what is wrong (English text, or a :class:`Problem` with its catalogue message), or
+    ``None``. ``normal``: the value as it is kept once it fits (``9:05`` kept as ``09:05``).
+    ``new``/``settings``/``config``: whether the option is a parameter of ``/<kind> new``, of
+    ``/settings <kind>``, a key of ``[games.<kind>]``.
     """
 
     name: str
@@ -113,7 +136,8 @@ class Option:
     new: bool = True
     settings: bool = True
     config: bool = True
-    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+    check: ValueCheck | None = field(default=None, compare=False)
+    normal: Callable[[Any], Any] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         problem = self.problem(self.default)
@@ -133,32 +157,43 @@ class Option:
             return float(value)
         return value
 
-    def problem(self, value: Any) -> str | None:
+    def kept(self, value: Any) -> Any:
+        """A value that fits, as the option keeps it: of its type, in its normal form."""
+        value = self.coerce(value)
+        return self.normal(value) if self.normal is not None else value
+
+    def found(self, value: Any) -> Problem | None:
         """What is wrong with ``value`` for this option, or ``None`` when it fits."""
         value = self.coerce(value)
         if isinstance(value, bool) is not (self.type is bool) or not isinstance(value, self.type):
-            return f"must be {TYPE_WORDS[self.type]}"
+            return Problem(f"must be {TYPE_WORDS[self.type]}")
         if self.choices and value not in self.choices:
-            return "must be " + " or ".join(_shown(c) for c in self.choices)
+            return Problem("must be " + alternatives(_shown(c) for c in self.choices))
         if (
             isinstance(value, int | float)
             and self.min is not None
             and self.max is not None
             and not self.min <= value <= self.max
         ):
-            return f"must be from {number_text(self.min)} to {number_text(self.max)}"
+            return Problem(f"must be from {number_text(self.min)} to {number_text(self.max)}")
         if self.check is not None:
-            return self.check(value)
+            found = self.check(value)
+            return Problem(found) if isinstance(found, str) else found
         return None
+
+    def problem(self, value: Any) -> str | None:
+        """What is wrong with ``value`` for this option, in English, or ``None``."""
+        found = self.found(value)
+        return found.text if found is not None else None
 
     def validate(self, value: Any, kind: str = "") -> Any:
         """``value`` coerced to the option's type, or ``OptionError`` saying why not (its
         parameters written in the reader's language: ``kind`` is the game, for the option's
         name)."""
-        problem = self.problem(value)
+        problem = self.found(value)
         if problem is None:
-            return self.coerce(value)
-        message, value = f"{self.name} {problem}", self.coerce(value)
+            return self.kept(value)
+        message, value = f"{self.name} {problem.text}", self.coerce(value)
         option = OptionName(kind, self.name)
         if self.choices and value not in self.choices:
             raise OptionError(
@@ -178,7 +213,7 @@ class Option:
                 high=Number(self.max),
                 value=Number(value),
             )
-        raise OptionError(message, option=option)
+        raise OptionError(message, problem.key, **{"option": option, **problem.params})
 
     def limits_text(self) -> str:
         """The bounds or choices, for the README: ``0.0005–336``, ``5, 7, 9``."""
@@ -191,10 +226,15 @@ class Option:
 
 @dataclass(frozen=True)
 class OptionsSchema:
-    """The options of one game, in the order its commands list them."""
+    """The options of one game, in the order its commands list them.
+
+    ``combination``: the game's check of its options together (Avalon's Morgana needs
+    Percival), the one the config, ``/settings <kind>`` and ``/<kind> new`` all call
+    (:meth:`verify`); its :class:`Problem` names its catalogue message."""
 
     kind: str
     options: tuple[Option, ...]
+    combination: CombinationCheck | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         names = [o.name for o in self.options]
@@ -232,16 +272,28 @@ class OptionsSchema:
         and the key."""
         where = f"[games.{self.kind}]"
         known = set(self.names("config"))
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise OptionError(f"unknown key(s) in {where}: {', '.join(unknown)}")
+        strangers = set(data) - known
+        if strangers:
+            raise OptionError(unknown("key", strangers, where))
         values = self.defaults()
         for name, value in data.items():
             problem = self[name].problem(value)
             if problem is not None:
                 raise OptionError(f"{where} {name} {problem}")
-            values[name] = self[name].coerce(value)
+            values[name] = self[name].kept(value)
+        found = self.combination(values) if self.combination is not None else None
+        if found is not None:
+            raise OptionError(f"{where} {found.text}", found.key, **found.params)
         return values
+
+    def verify(self, options: Mapping[str, Any]) -> None:
+        """Refuse options the game cannot play with together (its ``combination`` check):
+        ``OptionError`` with the problem's catalogue message. Called on the options merged
+        (config, guild, command) by ``/settings <kind>`` and ``/<kind> new``, as
+        :meth:`parse_config` calls it on the config's."""
+        found = self.combination(options) if self.combination is not None else None
+        if found is not None:
+            raise OptionError(found.text, found.key, **found.params)
 
     def given(self, values: Mapping[str, Any], place: Place) -> dict[str, Any]:
         """What a command was given (``None``: not given), checked; the other keys dropped.
@@ -313,6 +365,31 @@ def readme_table(schemas: Mapping[str, OptionsSchema]) -> str:
 
 # -- what every game's options share ----------------------------------------------------------
 
+#: A time of day as an option writes it: ``21:00``, ``9:05`` (kept as ``09:05``).
+TIME_OF_DAY = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)$")
+
+
+def time_of_day(value: str) -> tuple[int, int] | None:
+    """``"21:00"`` -> (21, 0); None for what is not a time of day (``9pm``, ``24:00``)."""
+    match = TIME_OF_DAY.match(value.strip())
+    return None if match is None else (int(match.group(1)), int(match.group(2)))
+
+
+def _time_problem(value: Any) -> Problem | None:
+    if not value or time_of_day(str(value)) is not None:
+        return None
+    return Problem(
+        'must be a time of day, HH:MM from 00:00 to 23:59 (for example "21:00"), or "" for none',
+        "daily.bad_time",
+        {"value": str(value)[:20]},
+    )
+
+
+def _time_kept(value: Any) -> Any:
+    at = time_of_day(str(value)) if value else None
+    return "" if at is None else f"{at[0]:02d}:{at[1]:02d}"
+
+
 #: The daily-deadline options every game offers.
 DAILY_OPTIONS = (
     Option(
@@ -321,6 +398,8 @@ DAILY_OPTIONS = (
         "",
         "Close votes and choices at this time of day, HH:MM, server time zone "
         "(empty: after the hours)",
+        check=_time_problem,
+        normal=_time_kept,
     ),
     Option(
         "min_hours",

@@ -163,6 +163,11 @@ class GamePlugin:
     settings_lines: Callable[[GuildSettings, str], list[str]] | None = None
     #: a config section of its own (``[decks]``)
     config: ConfigSection | None = None
+    #: what it checks of the settings read, beyond each value and its options together (the
+    #: schema's checks): a reference to something that must exist (the deck ``[games.<kind>]``
+    #: names, in ``[decks] decks_dir``). Raises ``bot.config.ConfigError`` naming the section
+    #: and the key; called at start, before anything else.
+    config_check: Callable[[Settings], None] | None = None
     #: commands of its own for ``python -m bot`` (``deck check``)
     cli: CliCommands | None = None
 
@@ -247,6 +252,10 @@ class Registry:
     def sections(self) -> dict[str, ConfigSection]:
         """The config sections the games read, by name."""
         return {p.config.name: p.config for p in self.plugins if p.config is not None}
+
+    def config_checks(self) -> list[Callable[[Settings], None]]:
+        """The games' checks of the settings read (``GamePlugin.config_check``)."""
+        return [p.config_check for p in self.plugins if p.config_check is not None]
 
 
 def load_plugin(module: str) -> GamePlugin:

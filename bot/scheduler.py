@@ -53,6 +53,7 @@ from sqlalchemy.orm import Session
 
 from bot import metrics
 from bot.clock import Clock, utcnow
+from bot.english import counted
 from bot.notify import notify_owner
 from db import repo
 from db.models import Deadline, DeadlineStatus, Game
@@ -175,12 +176,14 @@ class DeadlineScheduler:
         )
         if overdue_in_background:
             log.info(
-                "deadline scheduler started: %d deadline(s) scheduled, %d overdue being resolved",
-                len(self.scheduled_ids()),
+                "deadline scheduler started: %s scheduled, %d overdue being resolved",
+                counted(len(self.scheduled_ids()), "deadline"),
                 len(due),
             )
         else:
-            log.info("deadline scheduler started: %d overdue deadline(s) resolved", resolved)
+            log.info(
+                "deadline scheduler started: %s resolved", counted(resolved, "overdue deadline")
+            )
 
     async def overdue_resolved(self) -> int:
         """Wait until the overdue deadlines of a start in the background are resolved; how
@@ -239,7 +242,9 @@ class DeadlineScheduler:
             _done, pending = await asyncio.wait(set(self._running), timeout=SHUTDOWN_GRACE_SECONDS)
             for task in pending:
                 task.cancel()
-            log.info("deadline scheduler stopped (%d resolution(s) cut short)", len(pending))
+            log.info(
+                "deadline scheduler stopped (%s cut short)", counted(len(pending), "resolution")
+            )
 
     # -- jobs --------------------------------------------------------------------------------
 
@@ -601,7 +606,7 @@ class DeadlineScheduler:
             if await self.fire(deadline_id):
                 resolved += 1
         if resolved:
-            log.info("deadline sweep resolved %d deadline(s)", resolved)
+            log.info("deadline sweep resolved %s", counted(resolved, "deadline"))
         await self._forget_interactions()
         return resolved
 

@@ -16,7 +16,7 @@ import logging
 import random
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -520,13 +520,22 @@ class GameService(ABC):
     async def options_for(
         self, s: AsyncSession, guild_id: int, given: dict[str, Any]
     ) -> dict[str, Any]:
-        """Config defaults, then the guild's defaults, then what the moderator typed."""
+        """Config defaults, then the guild's defaults, then what the moderator typed; shaped
+        by the game (:meth:`shape_options`), then checked together by the game's schema (the
+        check the config and ``/settings`` make: ``OptionsSchema.verify``)."""
         settings = await repo.get_guild_settings(s, guild_id)
-        options = self.app.schema(self.kind).merge(
+        schema = self.app.schema(self.kind)
+        options = schema.merge(
             self.app.defaults[self.kind], settings.defaults_for(self.kind), given
         )
-        daily.check_options(options)
+        self.shape_options(options, given)
+        schema.verify(options)
         return options
+
+    def shape_options(self, options: dict[str, Any], given: Mapping[str, Any]) -> None:
+        """What a game makes of its merged options before they are checked together (Avalon's
+        roles count only in an Avalon game). An optional hook: nothing by default."""
+        return None
 
     async def due_at(self, s: AsyncSession, game: Game, hours_option: str) -> datetime:
         """When a step opening now closes: after the ``hours_option`` hours, or at the game's

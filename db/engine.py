@@ -352,6 +352,17 @@ async def _versions(engine: AsyncEngine) -> list[str] | None:
         return None
 
 
+async def ping(url: str | URL) -> None:
+    """Connect to ``url`` and run one statement: raises what the driver raises when the
+    database cannot be reached (refused, unknown host, wrong password, no such database)."""
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as conn:
+            await conn.exec_driver_sql("SELECT 1")
+    finally:
+        await engine.dispose()
+
+
 async def migrate(url: str | URL, revision: str = "head") -> None:
     """Apply pending Alembic migrations (``upgrade head``) to ``url``, from any directory.
 

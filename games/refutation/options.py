@@ -11,7 +11,7 @@ from games.refutation.rules.model import TARGETS
 def _deck_name(value: Any) -> str | None:
     if not value:
         return None
-    from games.refutation.decks.registry import NAME
+    from games.refutation.decks.settings import NAME
 
     if not NAME.fullmatch(str(value)):
         return (

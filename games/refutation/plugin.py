@@ -28,5 +28,6 @@ PLUGIN = GamePlugin(
     settings_command=settings.settings_group,
     settings_lines=settings.settings_lines,
     config=ConfigSection(deck_settings.SECTION, deck_settings.read),
+    config_check=deck_settings.check_config,
     cli=cli.add_commands,
 )

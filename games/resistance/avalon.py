@@ -8,7 +8,7 @@ side.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -104,20 +104,16 @@ class AvalonSteps(GameService):
 
     # -- options and start ---------------------------------------------------------------------
 
-    async def options_for(
-        self, s: AsyncSession, guild_id: int, given: dict[str, Any]
-    ) -> dict[str, Any]:
+    def shape_options(self, options: dict[str, Any], given: Mapping[str, Any]) -> None:
         """The guild's Avalon defaults count only in an Avalon game; typed for a classic game,
-        an Avalon option is refused. Morgana needs Percival (the count is checked at start)."""
-        options = await super().options_for(s, guild_id, given)
+        an Avalon option is refused. The roles together are the schema's check (Morgana needs
+        Percival: games/resistance/options.py); the count is checked at start."""
         if (options.get("variant") or "classic") != Variant.AVALON.value:
             for name in AVALON_OPTIONS:
                 if given.get(name):  # the engine's refusal, the option named as the reader's
                     # command names it (a Localized parameter: the app's UserError carries it)
                     raise UserError(AvalonOnly.KEY, option=OptionName("resistance", name))
                 options[name] = False
-        verify_options(engine_options(options))
-        return options
 
     def lobby_text(self, game: Game, players: list[Player]) -> str:
         """An Avalon game's lobby says so, with its special roles and the Lady, on lines of

@@ -2,7 +2,56 @@
 
 from __future__ import annotations
 
-from bot.options import DAILY_OPTIONS, HOURS, HOURS_OR_OFF, Option, OptionsSchema
+from collections.abc import Mapping
+from typing import Any
+
+from bot.english import alternatives
+from bot.options import DAILY_OPTIONS, HOURS, HOURS_OR_OFF, Option, OptionsSchema, Problem
+from games.resistance.rules import (
+    AVALON_OPTIONS,
+    GameError,
+    MorganaNeedsPercival,
+    NoTableFits,
+    Options,
+    Variant,
+    evil_characters,
+    verify_options,
+)
+
+
+def avalon_roles(options: Mapping[str, Any]) -> Problem | None:
+    """The Avalon roles together, as the rules take them (``verify_options``): Morgana needs
+    Percival, and the special evil roles must fit some table. Checked whatever the variant:
+    the config's and a guild's defaults are those of the Avalon games opened with them too (a
+    classic game leaves the roles out: ``AvalonSteps.shape_options``). The player count is a
+    matter for ``/resistance start``."""
+    roles = Options.from_dict(
+        {
+            "variant": Variant.AVALON.value,
+            **{name: bool(options.get(name)) for name in AVALON_OPTIONS},
+        }
+    )
+    try:
+        verify_options(roles)
+    except MorganaNeedsPercival as exc:
+        return Problem(
+            "morgana = true needs percival = true (Percival sees Merlin and Morgana)",
+            exc.key,
+            exc.params,
+        )
+    except NoTableFits as exc:
+        chosen = [c.value for c in evil_characters(roles)[1:]]
+        return Problem(
+            f"{alternatives(chosen)} with the Assassin are {exc.params['roles']} special evil "
+            f"roles: even {exc.params['count']} players have only {exc.params['spies']} spies "
+            "(turn some off)",
+            exc.key,
+            exc.params,
+        )
+    except GameError as exc:  # a refusal the rules add later: its catalogue message
+        return Problem(f"the Avalon roles do not go together ({exc.key})", exc.key, exc.params)
+    return None
+
 
 RESISTANCE_OPTIONS = OptionsSchema(
     "resistance",
@@ -67,4 +116,5 @@ RESISTANCE_OPTIONS = OptionsSchema(
             "Avalon: the Lady of the Lake (recommended from 7 players)",
         ),
     ),
+    combination=avalon_roles,
 )

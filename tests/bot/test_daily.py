@@ -9,6 +9,8 @@ import pytest
 
 from bot import daily
 from bot.errors import UserError
+from bot.options import OptionError
+from games.resistance.options import RESISTANCE_OPTIONS
 
 PARIS, NEW_YORK = ZoneInfo("Europe/Paris"), ZoneInfo("America/New_York")
 
@@ -89,11 +91,16 @@ def test_bad_times_and_zones_are_refused_clearly() -> None:
         with pytest.raises(UserError):
             daily.parse_time(bad)
     assert daily.parse_time("9:05") == time(9, 5)
-    options = {"deadline_time": "9:05"}
-    daily.check_options(options)
-    assert options["deadline_time"] == "09:05"
-    with pytest.raises(UserError):
-        daily.check_options({"min_hours": -1})
+    # the option is checked and kept by its schema (bot/options.py), as the config reads it
+    deadline = RESISTANCE_OPTIONS["deadline_time"]
+    assert deadline.validate("9:05") == "09:05" and deadline.validate("") == ""
+    for bad in ("24:00", "9pm", " "):
+        with pytest.raises(OptionError) as caught:
+            deadline.validate(bad, "resistance")
+        assert caught.value.key == "daily.bad_time" and caught.value.params["value"] == bad
+    assert RESISTANCE_OPTIONS.parse_config({"deadline_time": "9:05"})["deadline_time"] == "09:05"
+    with pytest.raises(OptionError):
+        RESISTANCE_OPTIONS["min_hours"].validate(-1)
     assert daily.check_zone("europe/paris") == "Europe/Paris"
     with pytest.raises(UserError):
         daily.check_zone("Mars/Olympus")

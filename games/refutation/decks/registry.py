@@ -32,7 +32,9 @@ from bot import limits
 from bot.errors import UserError
 from bot.i18n import t
 from db import repo
-from games.refutation.decks.settings import DeckSettings
+from games.refutation.decks.settings import DEFAULT as DEFAULT
+from games.refutation.decks.settings import NAME as NAME
+from games.refutation.decks.settings import DeckSettings, deck_files
 from games.refutation.rules import Deck
 from games.refutation.rules.deck import (
     default_deck_path,
@@ -40,9 +42,8 @@ from games.refutation.rules.deck import (
     parse_deck_bytes,
 )
 
-NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
-"""A deck's name: what moderators type and autocomplete offers."""
-DEFAULT = "default"
+# NAME and DEFAULT (a deck's name, the default deck's) live with the [decks] settings: the
+# config's check of the deck it names reads them too (games/refutation/decks/settings.py).
 CACHE_SIZE = 32
 CONCURRENT_CHECKS = 2
 ROOT = Path(__file__).resolve().parents[1]
@@ -238,19 +239,7 @@ class DeckRegistry:
 
     def dir_names(self) -> list[str]:
         """The decks of ``decks_dir``: its ``<name>.toml`` files with a valid name."""
-        folder = self.settings.decks_dir
-        if not folder:
-            return []
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            return []
-        names = [
-            e.name[:-5]
-            for e in entries
-            if e.name.endswith(".toml") and NAME.fullmatch(e.name[:-5]) and e.name[:-5] != DEFAULT
-        ]
-        return sorted(names)
+        return deck_files(self.settings.decks_dir)
 
     async def known(self, sessions: Sessions, guild_id: int) -> list[Known]:
         """Every deck a guild may choose: the default deck, the files, its uploads."""

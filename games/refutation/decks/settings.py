@@ -3,15 +3,23 @@ how uploads are checked (the Refutation Game's ``GamePlugin.config``)."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, read_section
+from bot.config import ConfigError, Settings, read_section
 from games.refutation.rules.deck import DECK_MAX_BYTES
 
 SECTION = "decks"
+#: The game whose ``[games.<kind>]`` names the deck of new games (``deck``).
+KIND = "refutation"
+
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+"""A deck's name: what moderators type and autocomplete offers."""
+DEFAULT = "default"
 
 
 @dataclass(frozen=True)
@@ -45,3 +53,42 @@ def of(sections: Mapping[str, Any]) -> DeckSettings:
     """The ``[decks]`` settings among the config's sections (the defaults when absent)."""
     found = sections.get(SECTION)
     return found if isinstance(found, DeckSettings) else DeckSettings()
+
+
+def deck_files(folder: str) -> list[str]:
+    """The decks of a ``decks_dir``: its ``<name>.toml`` files with a valid name, sorted."""
+    if not folder:
+        return []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    names = [
+        e.name[:-5]
+        for e in entries
+        if e.name.endswith(".toml") and NAME.fullmatch(e.name[:-5]) and e.name[:-5] != DEFAULT
+    ]
+    return sorted(names)
+
+
+def check_config(settings: Settings) -> None:
+    """The deck ``[games.refutation] deck`` names exists: the default deck, or a
+    ``<name>.toml`` of ``[decks] decks_dir`` (a guild's upload is chosen by the guild, with
+    ``/settings refutation deck``). Whether the file is a good deck is checked as it is first
+    used, in a separate process (games/refutation/decks/registry.py)."""
+    name = str(settings.games.get(KIND, {}).get("deck") or "").strip().lower()
+    if not name or name == DEFAULT:
+        return
+    folder = of(settings.sections).decks_dir
+    where = f'[games.{KIND}] deck = "{name}"'
+    if not folder:
+        raise ConfigError(
+            f'{where}: no such deck ([{SECTION}] decks_dir is empty, so "{DEFAULT}" is the '
+            f"only one): put {name}.toml in a folder named by [{SECTION}] decks_dir"
+        )
+    files = deck_files(folder)
+    if name not in files:
+        known = ", ".join(f'"{n}"' for n in [DEFAULT, *files])
+        raise ConfigError(
+            f"{where}: no {name}.toml in [{SECTION}] decks_dir ({folder}); the decks: {known}"
+        )

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from .errors import AvalonOnly, MorganaNeedsPercival, TooManyEvilRoles
+from .errors import AvalonOnly, MorganaNeedsPercival, NoTableFits, TooManyEvilRoles
 from .model import AVALON_OPTIONS, Character, Options, Role
-from .tables import SPY_COUNT
+from .tables import MAX_PLAYERS, SPY_COUNT
 
 #: Missions after whose result the holder of the Lady of the Lake examines a player.
 LADY_MISSIONS: tuple[int, ...] = (2, 3, 4)
@@ -44,7 +44,7 @@ def min_players(options: Options) -> int:
 
 def verify_options(options: Options, player_count: int | None = None) -> None:
     """Raise the GameError that makes ``options`` unplayable (with ``player_count`` players,
-    when given: it must be a valid count)."""
+    when given: it must be a valid count; without it, roles that fit no table at all)."""
     if not options.is_avalon:
         for name in AVALON_OPTIONS:
             if getattr(options, name):
@@ -52,8 +52,10 @@ def verify_options(options: Options, player_count: int | None = None) -> None:
         return
     if options.morgana and not options.percival:
         raise MorganaNeedsPercival()
+    roles = len(evil_characters(options))
+    if min_players(options) == 0:
+        raise NoTableFits(roles=roles, spies=SPY_COUNT[MAX_PLAYERS], count=MAX_PLAYERS)
     if player_count is not None:
-        roles = len(evil_characters(options))
         spies = SPY_COUNT[player_count]
         if roles > spies:
             raise TooManyEvilRoles(

@@ -141,6 +141,15 @@ class TooManyEvilRoles(_KeyedError):
     KEY = ERROR_PREFIX + "too_many_evil_roles"
 
 
+class NoTableFits(_KeyedError):
+    """The special evil roles outnumber the spies of every table, the largest included.
+
+    Params: ``roles`` (special evil roles), ``spies`` (the largest table's), ``count`` (its
+    players)."""
+
+    KEY = ERROR_PREFIX + "no_table_fits"
+
+
 class NotAssassin(_KeyedError):
     """Only the Assassin names Merlin."""
 
@@ -186,6 +195,7 @@ ERROR_CLASSES: tuple[type[_KeyedError], ...] = (
     AvalonOnly,
     MorganaNeedsPercival,
     TooManyEvilRoles,
+    NoTableFits,
     NotAssassin,
     BadAssassinationTarget,
     NotLadyHolder,

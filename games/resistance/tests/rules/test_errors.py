@@ -15,6 +15,7 @@ from games.resistance.rules import (
     Character,
     GameError,
     MissionChoice,
+    NoTableFits,
     Options,
     Player,
     Resistance,
@@ -24,6 +25,7 @@ from games.resistance.rules import (
     can_apply,
     verify_action,
 )
+from games.resistance.rules.tables import SPY_COUNT
 
 from .helpers import good_team, make_avalon, make_game, make_players, play_round, propose_any
 
@@ -260,8 +262,28 @@ def test_avalon_setup_errors(
         catalogue(lang)[info.value.key].format(**info.value.params)
 
 
+def test_roles_that_fit_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Special evil roles that outnumber the spies of the largest table are refused without a
+    player count (the config, /settings, /resistance new). Today's roles all fit ten players'
+    four spies: a table of at most three spies shows the refusal."""
+    from games.resistance.rules import avalon
+
+    options = Options(
+        variant=Variant.AVALON, percival=True, morgana=True, mordred=True, oberon=True
+    )
+    avalon.verify_options(options)
+    monkeypatch.setattr(avalon, "SPY_COUNT", {n: min(spies, 3) for n, spies in SPY_COUNT.items()})
+    assert avalon.min_players(options) == 0
+    with pytest.raises(NoTableFits) as info:
+        avalon.verify_options(options)
+    assert info.value.params == {"roles": 4, "spies": 3, "count": 10}
+    for lang in ("en", "fr"):
+        catalogue(lang)[info.value.key].format(**info.value.params)
+
+
 def test_error_keys_are_all_exercised() -> None:
     raised = {"resistance.error." + case[0] for case in CASES}
+    raised |= {NoTableFits.KEY}  # test_roles_that_fit_no_table
     raised |= {"resistance.error.bad_player_count", "resistance.error.duplicate_player"}
     raised |= {"resistance.error.invalid_action"}
     raised |= {"resistance.error." + case[0] for case in SETUP_CASES}
