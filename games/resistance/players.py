@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from bot.players import TableGame, text_of, until
-from games.resistance.rules import MISSION_SIZES
+from games.resistance.rules import AVALON_TABLE, TEAM_SIZES, TeamTable
 
 RESULT_MARKERS = ("Team accepted", "Team rejected", "Équipe acceptée", "Équipe refusée")
 END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les espions gagnent")
@@ -24,6 +24,8 @@ class Game(TableGame):
         super().__init__(table, players, channel)
         self.by_name = {u.name: u for u in players}
         self.roles: dict[int, str] = {}
+        #: the table of team sizes, as the options given to :meth:`open` choose it
+        self.table = TeamTable.FORUM
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -43,6 +45,8 @@ class Game(TableGame):
     # -- acting -------------------------------------------------------------------------------
 
     async def open(self, **options: Any) -> None:
+        avalon = options.get("variant") == "avalon"
+        self.table = AVALON_TABLE if avalon else TeamTable(options.get("team_table", "forum"))
         since = len(self.sb.channel_messages(self.channel))
         reply = await self.slash(self.t.mod, "resistance new", **options)
         assert "open" in reply or "ouvertes" in reply, reply
@@ -147,7 +151,7 @@ class Game(TableGame):
         return await self.resolve()
 
     def team_size(self, mission: int) -> int:
-        return MISSION_SIZES[len(self.players)][mission - 1]
+        return TEAM_SIZES[self.table][len(self.players)][mission - 1]
 
     def ended(self) -> str | None:
         return next((x for x in self.public() if any(m in x for m in END_MARKERS)), None)

@@ -29,6 +29,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "moderators_see_roles": False,
         "deadline_time": "",
         "min_hours": 12.0,
+        "team_table": "forum",
         "variant": "classic",
         "percival": False,
         "morgana": False,
