@@ -65,8 +65,7 @@ async def play_resistance(
         others = [u for u in users if u is not chief]
         team = [chief, *rng.sample(others, team_size(sb, channel) - 1)]
         before = {u.id: len(sb.dms(u)) for u in users}
-        team_options = {f"player{i}": u for i, u in enumerate(team, 1)}
-        await slash(sb, channel, chief, "resistance propose", **team_options)
+        await propose_from_menu(sb, chief, team)
 
         def all_asked(b: dict[int, int] = before) -> bool:
             return all(any(m.labels for m in sb.dms(u)[b[u.id] :]) for u in users)
@@ -94,6 +93,29 @@ async def play_resistance(
 
         await until(vote_counted, timeout=VOTE_SECONDS + 20)
         await asyncio.sleep(0.3)
+
+
+def leader_menu(sb: Any, user: Any) -> Any:
+    """The latest DM of ``user`` with the leader's menu (the call of the current debate)."""
+    for message in reversed(sb.dms(user)):
+        if any(str(s.get("custom_id", "")).startswith("rs:team:") for s in message.selects):
+            return message
+    return None
+
+
+async def propose_from_menu(sb: Any, chief: Any, team: list[Any]) -> None:
+    """The leader picks ``team`` in the menu of their call DM, then presses Propose."""
+    menu = await until(lambda: leader_menu(sb, chief))
+    ix = await sb.select(chief, menu, values=[str(u.id) for u in team])
+    await ix.reply_message(10.0)
+    menu = sb.messages.get(menu.id, menu)
+    custom_id = next(
+        c["custom_id"]
+        for c in menu.all_components
+        if str(c.get("custom_id", "")).startswith("rs:propose:")
+    )
+    ix = await sb.click(chief, menu, custom_id=custom_id)
+    await ix.reply_message(10.0)
 
 
 def team_size(sb: Any, channel: Any) -> int:

@@ -76,8 +76,12 @@ async def play_avalon(
         """Whoever holds a fresh Lady or assassination menu picks a name in it."""
         for user in users:
             for message in sb.dms(user):
-                kinds = [str(s.get("custom_id", "")) for s in message.selects]
-                if message.id in used_menus or not kinds:
+                kinds = [
+                    str(s.get("custom_id", ""))
+                    for s in message.selects
+                    if str(s.get("custom_id", "")).startswith(("rs:lady:", "rs:kill:"))
+                ]
+                if message.id in used_menus or not kinds:  # (the leader's menu is not one)
                     continue
                 used_menus.add(message.id)
                 options = [o["value"] for o in message.selects[0]["options"]]

@@ -93,6 +93,40 @@ class Game(TableGame):
             await until(partial(has_vote_dm, user), what=f"{user.name}'s vote DM")
         return reply
 
+    async def wait_team_menu(self, user: Any, since: int = 0) -> Any:
+        """The leader's call DM with its menu, sent after the ``since`` first DMs of ``user``."""
+
+        def check() -> Any:
+            recent = self.sb.dms(user)[since:]
+            return next(
+                (
+                    m
+                    for m in reversed(recent)
+                    if any(str(s.get("custom_id", "")).startswith("rs:team:") for s in m.selects)
+                ),
+                None,
+            )
+
+        return await until(check, 15.0, f"{user.name}'s leader menu")
+
+    async def pick_team(
+        self, user: Any, message: Any, team: Iterable[Any], channel: Any | None = None
+    ) -> str:
+        """``user`` picks ``team`` in the leader's menu of ``message``; the answer is the
+        message as updated (or a private refusal)."""
+        ix = await self.sb.select(user, message, values=[str(u.id) for u in team], channel=channel)
+        return await self.reply(ix)
+
+    async def press_propose(self, user: Any, message: Any, channel: Any | None = None) -> str:
+        """``user`` presses Propose under the leader's menu of ``message``."""
+        custom_id = next(
+            c["custom_id"]
+            for c in message.all_components
+            if str(c.get("custom_id", "")).startswith("rs:propose:")
+        )
+        ix = await self.sb.click(user, message, custom_id=custom_id, channel=channel)
+        return await self.reply(ix)
+
     async def click(self, user: Any, choice: str) -> str:
         """Click a vote button by its meaning (labels are in the player's language)."""
         message = self.vote_dm(user)

@@ -225,9 +225,11 @@ def debate_text(state: Resistance, lang: str) -> str:
     )
 
 
-def leader_dm(state: Resistance, lang: str, link: str, due: datetime | None) -> str:
-    """The new leader's DM: their turn, a link to the game, the table in force, the skip's
-    deadline if any."""
+def leader_dm(
+    state: Resistance, lang: str, link: str, due: datetime | None, chosen: Sequence[int] = ()
+) -> str:
+    """The new leader's DM, over the menu: their turn, a link to the game, the table in force,
+    the skip's deadline if any and, once picked in the menu, the team chosen."""
     lines = [
         t(
             "resistance.dm.leader",
@@ -241,6 +243,8 @@ def leader_dm(state: Resistance, lang: str, link: str, due: datetime | None) -> 
     ]
     if due is not None:
         lines.append(t("resistance.dm.leader_deadline", lang, deadline=ts(due)))
+    if chosen:
+        lines.append(t("resistance.menu.chosen", lang, team=names(state, chosen, lang, bold=True)))
     return "\n".join(lines)
 
 

@@ -524,12 +524,18 @@ class Resistance:
 
     # ------------------------------------------------------------------ propose
 
-    def verify_propose(self, leader: int, team: Sequence[int]) -> None:
+    def verify_lead(self, player: int) -> None:
+        """Raise the GameError that stops ``player`` from proposing now, whatever the team
+        (the game is over, they do not play, no debate is open, someone else leads): what a
+        leader's menu checks before any team is chosen."""
         self._verify_not_over()
-        self._verify_is_player(leader)
+        self._verify_is_player(player)
         self._verify_phase(Phase.DEBATE)
-        if leader != self.leader:
+        if player != self.leader:
             raise NotLeader(leader=self.player(self.leader).name, leader_id=self.leader)
+
+    def verify_propose(self, leader: int, team: Sequence[int]) -> None:
+        self.verify_lead(leader)
         seen: set[int] = set()
         for member in team:
             if not self.is_player(member):

@@ -30,8 +30,8 @@ async def started(table: Any, n: int = 5, **options: Any) -> Game:
 
 
 def call_of(game: Game, leader: Any, mission: int) -> Any:
-    """The leader's call DM for ``mission``, once it is there."""
-    calls = [m for m in game.sb.dms(leader) if f"leader for mission {mission} " in text_of(m)]
+    """The leader's call DM (with its menu) for ``mission``, once it is there."""
+    calls = [m for m in game.sb.dms(leader) if m.selects and f"mission {mission} " in text_of(m)]
     return calls[-1] if calls else None
 
 
@@ -47,6 +47,8 @@ async def play_and_check_sizes(game: Game, n: int, table_in_force: TeamTable, na
         sizes = "-".join(str(k) for k in TEAM_SIZES[table_in_force][n])
         assert f"team of {size} " in text_of(menu), text_of(menu)
         assert f"Team sizes: {sizes} ({name})" in text_of(menu)
+        (select,) = menu.selects  # the leader's menu: exactly the mission's size to pick
+        assert select["min_values"] == select["max_values"] == size
         status = await game.slash(game.players[0], "resistance status")
         assert f"Team sizes: {sizes} ({name})" in status, status
         assert f"Mission {mission} needs a team of {size}." in status, status
