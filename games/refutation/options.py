@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.options import DAILY_OPTIONS, HOURS, Option, OptionsSchema
+from bot.options import DAILY_OPTIONS, HOURS, STANDBY_OPTIONS, Option, OptionsSchema
 from games.refutation.rules.model import TARGETS
 
 
@@ -54,5 +54,6 @@ REFUTATION_OPTIONS = OptionsSchema(
             check=_deck_name,
         ),
         *DAILY_OPTIONS,
+        *STANDBY_OPTIONS,
     ),
 )

@@ -576,10 +576,12 @@ class RefutationService(GameService):
         if state.phase is not Phase.CHOICE or state.refutation_count != n:
             return None
         events: list[Event] = []
-        for uid, value in (await repo.votes_for(s, game.id, f"r{n}", "choice")).items():
+        chosen = await repo.votes_for(s, game.id, f"r{n}", "choice")
+        for uid, value in chosen.items():
             card = None if value == PASS else int(value)
             if state.can_choose(uid, card):
                 events += state.choose(uid, card)
+        everyone = set(state.player_ids)
         events += state.reveal()
         phase: Phase = state.phase  # read again: reveal() moved it on from CHOICE
         await self.cancel_deadlines(s, game, (CHOICE,))
@@ -598,6 +600,8 @@ class RefutationService(GameService):
         await self.save(s, game, state, events, None)
         if phase is Phase.OVER:
             effects.append(self.archive_post(game))
+        else:  # the replacement list: who let the secret choice pass (a pass is an answer)
+            effects += await self.count_misses(s, game, everyone - set(chosen), set(chosen))
         return Outcome("", effects)
 
     def vote_message(
@@ -648,9 +652,14 @@ class RefutationService(GameService):
         state = self.load(game)
         if state.phase is not Phase.VOTE or state.refutation_count != n:
             return None
+        voted = set(await repo.votes_for(s, game.id, f"r{n}", "refute_vote"))
+        everyone = set(state.player_ids)
         events = await self.apply_votes(s, game, state)
         events += state.close_vote()
-        return await self.finish_refutation(s, game, state, events)
+        outcome = await self.finish_refutation(s, game, state, events)
+        if game.status == "running":  # the replacement list: an abstention is an answer
+            outcome.effects += await self.count_misses(s, game, everyone - voted, voted)
+        return outcome
 
     async def apply_votes(self, s: AsyncSession, game: Game, state: Refutation) -> list[Event]:
         recorded = await repo.votes_for(s, game.id, f"r{state.refutation_count}", "refute_vote")
@@ -830,38 +839,35 @@ class RefutationService(GameService):
             outcome = await self.commit_outcome(s, game, Outcome(reply, dms))
         return await self.run(outcome)
 
-    async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
+    async def seat(
+        self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor
+    ) -> Outcome:
         """``new`` takes the seat, hand, card in front, choice, vote and credits of ``old``."""
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
-            if self.step(state) is not None:
-                # The choice or vote already on record follows the seat, like the engine's.
-                round_key = f"r{state.refutation_count}"
-                for kind in ("choice", "refute_vote"):
-                    value = (await repo.votes_for(s, game.id, round_key, kind)).get(old.id)
-                    if value is not None:
-                        await repo.record_vote(
-                            s, game.id, round_key, kind, new.id, value, at=self.now()
-                        )
-                        await repo.delete_votes(s, game.id, round_key, kind, user_id=old.id)
-            await self.save(s, game, state, events, actor.id)
-            notice = m(
-                "moderation.substituted_public",
-                game.lang,
-                old=shown(old_name),
-                new=shown(new.name),
-            )
-            effects: list[Effect] = [self.post(game, notice), self.hand_dms(game, state, [row])]
-            if state.phase is Phase.CHOICE:
-                due = await self.due(s, game, CHOICE) or self.now()
-                effects.append(self.choice_dms(game, state, [row], due))
-            reply = m(
-                "moderation.substituted", actor.lang, old=shown(old_name), new=shown(new.name)
-            )
-            outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
-        return await self.run(outcome)
+        state = self.running(game)
+        old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
+        if self.step(state) is not None:
+            # The choice or vote already on record follows the seat, like the engine's.
+            round_key = f"r{state.refutation_count}"
+            for kind in ("choice", "refute_vote"):
+                value = (await repo.votes_for(s, game.id, round_key, kind)).get(old.id)
+                if value is not None:
+                    await repo.record_vote(
+                        s, game.id, round_key, kind, new.id, value, at=self.now()
+                    )
+                    await repo.delete_votes(s, game.id, round_key, kind, user_id=old.id)
+        await self.save(s, game, state, events, actor.id)
+        notice = m(
+            "moderation.substituted_public",
+            game.lang,
+            old=shown(old_name),
+            new=shown(new.name),
+        )
+        effects: list[Effect] = [self.post(game, notice), self.hand_dms(game, state, [row])]
+        if state.phase is Phase.CHOICE:
+            due = await self.due(s, game, CHOICE) or self.now()
+            effects.append(self.choice_dms(game, state, [row], due))
+        reply = m("moderation.substituted", actor.lang, old=shown(old_name), new=shown(new.name))
+        return Outcome(reply, effects)
 
     # -- read-only views ----------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "moderators_see_roles": False,
         "deadline_time": "",
         "min_hours": 12.0,
+        "replace_after": 0,
         "variant": "classic",
         "percival": False,
         "morgana": False,
@@ -44,6 +45,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "deck": "",
         "deadline_time": "",
         "min_hours": 12.0,
+        "replace_after": 0,
     }
     assert builtin_registry().schemas() == {
         "resistance": RESISTANCE_OPTIONS,
@@ -63,6 +65,7 @@ def test_each_place_lists_its_options_in_order() -> None:
         "vote_hours",
         "deadline_time",
         "min_hours",
+        "replace_after",
     )
     assert "deck" in REFUTATION_OPTIONS.names("config")
     assert "deck" not in REFUTATION_OPTIONS.names("settings")
