@@ -44,7 +44,7 @@ async def play_resistance(
 
     await until(
         lambda: all(
-            any("You are" in m.content or "Vous êtes" in m.content for m in sb.dms(u))
+            any("You are" in m.content or "Vous incarnez" in m.content for m in sb.dms(u))
             for u in users
         )
     )

@@ -24,11 +24,11 @@ END = ("Good wins", "Evil wins", "The game was cancelled")
 STEP = re.compile(r"examines one player|one last chance")
 NEXT = re.compile(r"Mission \d+, attempt|examines one player|one last chance|Good wins|Evil wins")
 EVIL_WORDS = ("Assassin", "Morgana", "Mordred", "Oberon", "minion of Mordred", "l’Assassin")
-EVIL_WORDS_FR = ("Morgane", "serviteur de Mordred")
+EVIL_WORDS_FR = ("Morgane", "serviteur de Mordred", "au service de Mordred")
 
 
 def is_evil(role_dm: str) -> bool:
-    match = re.search(r"(?:You are|Vous êtes) (?:a |un )?\*\*(.+?)\*\*", role_dm)
+    match = re.search(r"(?:You are|Vous incarnez) (?:a |un )?\*\*(.+?)\*\*", role_dm)
     return match is not None and any(w in match.group(1) for w in EVIL_WORDS + EVIL_WORDS_FR)
 
 
@@ -58,7 +58,7 @@ async def play_avalon(
 
     def role_dm(user: Any) -> str | None:
         return next(
-            (m.content for m in sb.dms(user) if "You are" in m.content or "Vous êtes" in m.content),
+            (m.content for m in sb.dms(user) if "You are" in m.content or "Vous incarnez" in m.content),
             None,
         )
 

@@ -14,7 +14,10 @@ from bot.players import TableGame, text_of, until
 from games.resistance.rules import MISSION_SIZES
 
 RESULT_MARKERS = ("Team accepted", "Team rejected", "Équipe acceptée", "Équipe refusée")
-END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les espions gagnent")
+END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les Espions gagnent")
+#: What opens a role DM, in English and in French.
+ROLE_DM = ("You are", "Vous incarnez")
+ROLE = re.compile(r"(?:You are|Vous incarnez) (?:a |un )?\*\*(.+?)\*\*")
 
 
 class Game(TableGame):
@@ -66,7 +69,7 @@ class Game(TableGame):
     def role_dm(self, user: Any) -> str | None:
         for message in reversed(self.sb.dms(user)):
             text = text_of(message)
-            if "You are" in text or "Vous êtes" in text:
+            if any(marker in text for marker in ROLE_DM):
                 return text
         return None
 
@@ -160,7 +163,7 @@ ROLE_NAMES = {
     "Percival": "percival",
     "Perceval": "percival",
     "loyal servant of Arthur": "servant",
-    "serviteur loyal d’Arthur": "servant",
+    "fidèle serviteur d’Arthur": "servant",
     "the Assassin": "assassin",
     "l’Assassin": "assassin",
     "Morgana": "morgana",
@@ -188,7 +191,7 @@ class AvalonGame(Game):
         for user in self.players:
             dm = self.role_dm(user)
             assert dm is not None
-            match = re.search(r"(?:You are|Vous êtes) (?:a |un )?\*\*(.+?)\*\*", dm)
+            match = ROLE.search(dm)
             assert match, dm
             self.characters[user.id] = ROLE_NAMES[match.group(1)]
             self.roles[user.id] = "spy" if self.characters[user.id] in EVIL else "resistance"

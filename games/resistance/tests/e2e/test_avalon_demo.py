@@ -19,5 +19,5 @@ def test_the_avalon_demo_plays_a_whole_game(tmp_path: Path) -> None:
     assert "evil has one last chance" in out and "The Assassin, **" in out
     assert "Good wins" in out or "Evil wins" in out
     assert "Merlin: " in out and "Mordred: " in out  # every role at the end
-    assert "DM → Chloé" in out and "Vous êtes" in out  # her DMs in French
+    assert "DM → Chloé" in out and "Vous incarnez" in out  # her DMs in French
     assert "Demo finished." in out
