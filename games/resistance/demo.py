@@ -38,7 +38,7 @@ async def play_resistance(
 
     def role_of(user: Any) -> str:
         for message in sb.dms(user):
-            if "Spy" in message.content or "Espion" in message.content:
+            if "**Spy**" in message.content or "**Espion**" in message.content:
                 return "spy"
         return "resistance"
 

@@ -63,7 +63,9 @@ class Game(TableGame):
         reply = await self.slash(self.t.mod, "resistance start")
         for user in self.players:
             dm = await until(partial(self.role_dm, user), what=f"{user.name}'s role")
-            self.roles[user.id] = "spy" if ("Spy" in dm or "Espion" in dm) else "resistance"
+            match = ROLE.search(dm)  # the role in bold: "a **Spy**", "un **Espion**"
+            spy = match is not None and match.group(1) in ("Spy", "Espion")
+            self.roles[user.id] = "spy" if spy else "resistance"
         return reply
 
     def role_dm(self, user: Any) -> str | None:
