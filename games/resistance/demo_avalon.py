@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.demo import render, slash, until
 from games.resistance.demo import AVALON_PLAYERS, click, open_and_start
+from games.resistance.players import ROLE_DM
 
 DEMO_PLAYERS = AVALON_PLAYERS
 
@@ -58,7 +59,7 @@ async def play_avalon(
 
     def role_dm(user: Any) -> str | None:
         return next(
-            (m.content for m in sb.dms(user) if "You are" in m.content or "Vous incarnez" in m.content),
+            (m.content for m in sb.dms(user) if any(w in m.content for w in ROLE_DM)),
             None,
         )
 

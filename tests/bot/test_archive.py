@@ -135,7 +135,7 @@ def test_an_avalon_record_names_each_role() -> None:
     [
         ("en", "`early_close` = True, `missing_vote` = reject, `vote_hours` = 24.0"),
         # French: the names and values a French player reads in her commands, in their order
-        ("fr", "`cloture_anticipee` = oui, `heures_vote` = 24, `vote_absent` = contre"),
+        ("fr", "`clôture_anticipée` = oui, `heures_vote` = 24, `vote_absent` = contre"),
     ],
 )
 def test_the_records_options_read_in_the_readers_language(lang: str, line: str) -> None:
