@@ -71,6 +71,12 @@ async def test_ten_players_every_role_the_lady_and_the_assassination(table: Any,
         )
         start = await game.new_public(0, "**Avalon** begins")
         assert "Roles in play: Merlin, Percival, the Assassin, Morgana, Mordred, Oberon" in start
+        # The game is named Avalon everywhere, as the channel says: the lobby, the DMs.
+        assert "**Avalon** — new game!" in game.public()[0]
+        chloe = next(u for u in players if u.name == "Chloé")
+        first_dm = text_of(sb.dms(chloe)[0])
+        assert first_dm.startswith("La partie d’Avalon dans "), first_dm
+        assert "The Resistance" not in " ".join(text_of(m) for u in players for m in sb.dms(u))
 
         # What each role DM shows.
         merlin, percival = game.one("merlin"), game.one("percival")
