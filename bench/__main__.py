@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.load import CAPACITY_RATES, SCENARIOS, format_table, markdown_targets, run
+from bot.i18n import noun
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -64,7 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     scenarios = tuple(s.strip() for s in args.only.split(",") if s.strip())
     unknown = set(scenarios) - set(SCENARIOS)
     if unknown:
-        print(f"unknown scenario(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+        print(
+            f"unknown {noun(len(unknown), 'scenario')}: {', '.join(sorted(unknown))}",
+            file=sys.stderr,
+        )
         return 2
     pg = None if args.no_pg else (args.pg or os.environ.get("TEST_DATABASE_URL") or None)
     results = asyncio.run(

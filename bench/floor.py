@@ -27,6 +27,7 @@ import discord
 
 from bot.config import load_settings
 from bot.endpoints import point_discord_at
+from bot.i18n import counted
 
 log = logging.getLogger("bench.floor")
 
@@ -75,7 +76,7 @@ class FloorClient(discord.Client):
         # collections, so the floor's p99, the divisor, does not carry pauses the bot avoids.
         gc.collect()
         gc.freeze()
-        log.info("floor ready: %d guild(s)", len(self.guilds))
+        log.info("floor ready: %s", counted(len(self.guilds), "guild"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -38,6 +38,7 @@ from sqlalchemy.pool import NullPool
 
 from bench.child import BotProcess, launch, write_config
 from bench.seed import SeedGame, fresh_database, seed_games, seed_rows
+from bot.i18n import counted
 from db.engine import make_engine
 from db.models import Deadline, Game, Vote
 from sandbox import Sandbox
@@ -206,10 +207,12 @@ async def first_answer(world: World, bot: BotProcess, timeout: float) -> float:
 
 #: The bot's log lines that say its overdue deadlines are resolved: in the background since
 #: they are, before connecting until then.
-OVERDUE_DONE = ("overdue deadlines resolved:", "overdue deadline(s) resolved")
-OVERDUE_COUNT = re.compile(
-    r"overdue deadlines resolved: (\d+)|(\d+) overdue deadline\(s\) resolved"
+OVERDUE_DONE = (
+    "overdue deadlines resolved:",
+    "overdue deadline resolved",
+    "overdue deadlines resolved",
 )
+OVERDUE_COUNT = re.compile(r"overdue deadlines resolved: (\d+)|(\d+) overdue deadlines? resolved")
 
 
 async def wait_log(bot: BotProcess, texts: tuple[str, ...], timeout: float) -> float | None:
@@ -1144,7 +1147,7 @@ def headline(results: dict[str, Any]) -> str:
     g = max(results["games"]) if results["games"] else 0
     summ = results.get("summary") or {}
     lines = [
-        f"HEADLINE: {g} games × 10, median of {results.get('repeat', 1)} repetition(s); "
+        f"HEADLINE: {g} games × 10, median of {counted(results.get('repeat', 1), 'repetition')}; "
         'confirmation = click → the answer "On record", ack = click → first callback'
     ]
     for name, key in ((FLOOR, "floor"), ("SQLite", "sqlite"), ("PostgreSQL", "postgresql")):

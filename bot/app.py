@@ -23,6 +23,7 @@ from bot.courier import Courier
 from bot.dispatcher import Dispatcher
 from bot.endpoints import point_discord_at
 from bot.errors import GameCommandTree
+from bot.i18n import counted, noun
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
 from bot.plugins import GamePlugin, Registry
@@ -214,10 +215,11 @@ class GameBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         log.info(
-            "ready: shard(s) %s of %s, %d guild(s)",
+            "ready: %s %s of %s, %s",
+            noun(len(self.shards), "shard"),
             sorted(self.shards),
             self.shard_count,
-            len(self.guilds),
+            counted(len(self.guilds), "guild"),
         )
         if not self._places_checked:
             # What changed while the bot was offline (bot/places.py): games whose server or

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import noun
 from bot.options import OptionError, OptionsSchema
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
@@ -88,7 +89,9 @@ def read_section(cls: type[Any], data: Mapping[str, Any], where: str) -> Any:
     known = {f.name: f for f in fields(cls)}
     unknown = set(data) - set(known)
     if unknown:
-        raise ConfigError(f"unknown key(s) in [{where}]: {', '.join(sorted(unknown))}")
+        raise ConfigError(
+            f"unknown {noun(len(unknown), 'key')} in [{where}]: {', '.join(sorted(unknown))}"
+        )
     values: dict[str, Any] = {}
     for name, value in data.items():
         default = getattr(cls(), name)
@@ -130,7 +133,9 @@ def _check_shards(settings: DiscordSettings) -> DiscordSettings:
 def _logging_flag(section: dict[str, Any]) -> bool:
     unknown = set(section) - {"level", "discord_debug"}
     if unknown:
-        raise ConfigError(f"unknown key(s) in [logging]: {', '.join(sorted(unknown))}")
+        raise ConfigError(
+            f"unknown {noun(len(unknown), 'key')} in [logging]: {', '.join(sorted(unknown))}"
+        )
     flag = section.get("discord_debug", False)
     if not isinstance(flag, bool):
         raise ConfigError("[logging] discord_debug must be true or false")
@@ -172,7 +177,7 @@ def _games(data: dict[str, Any], schemas: Mapping[str, OptionsSchema]) -> dict[s
         return {}
     unknown = sorted(set(data) - set(schemas))
     if unknown:
-        raise ConfigError(f"unknown game(s) in [games]: {', '.join(unknown)}")
+        raise ConfigError(f"unknown {noun(len(unknown), 'game')} in [games]: {', '.join(unknown)}")
     try:
         return {kind: schemas[kind].parse_config(section) for kind, section in data.items()}
     except OptionError as exc:
@@ -227,7 +232,7 @@ def load_settings(
     metrics_data = data.pop("metrics", {})
     extra = {name: data.pop(name, {}) for name in (sections or {})}
     if data:
-        raise ConfigError(f"unknown section(s): {', '.join(sorted(data))}")
+        raise ConfigError(f"unknown {noun(len(data), 'section')}: {', '.join(sorted(data))}")
     if env.get("DISCORD_TOKEN"):
         discord_data["token"] = env["DISCORD_TOKEN"]
     if env.get("DATABASE_URL"):

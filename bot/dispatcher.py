@@ -53,7 +53,7 @@ from bot.effects import (
     from_payload,
     split_message,
 )
-from bot.i18n import t
+from bot.i18n import counted, t
 from db import repo
 from db.models import EffectStatus, Outbox
 
@@ -194,7 +194,7 @@ class Dispatcher:
             await repo.release_claims(s, games)
         await self.sweep()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="outbox")
-        log.info("outbox dispatcher started: %d game(s) with effects pending", len(games))
+        log.info("outbox dispatcher started: %s with effects pending", counted(len(games), "game"))
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop: the deliveries in flight may finish (up to ``grace`` seconds), then the rest is

@@ -210,6 +210,17 @@ def category(value: object, lang: str) -> str:
     return "one" if integral and whole == 1 else "other"
 
 
+def noun(count: int, one: str, other: str | None = None) -> str:
+    """The English word for ``count`` things, for the operator (logs, config errors: English
+    only, outside the catalogue): ``one`` for 1, else ``other`` (``one`` + "s")."""
+    return one if category(count, "en") == "one" else (other or one + "s")
+
+
+def counted(count: int, one: str, other: str | None = None) -> str:
+    """``count`` things in English, for the operator: "1 game", "3 games", "0 deadlines"."""
+    return f"{count} {noun(count, one, other)}"
+
+
 def _closing(text: str, start: int) -> int:
     """The index of the brace that closes the one opened just before ``start``."""
     depth = 1

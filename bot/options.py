@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.i18n import choice_label, game_name, number, number_text, option_label
+from bot.i18n import choice_label, game_name, noun, number, number_text, option_label
 
 Place = Literal["new", "settings", "config"]
 PLACES: tuple[Place, ...] = ("new", "settings", "config")
@@ -234,7 +234,9 @@ class OptionsSchema:
         known = set(self.names("config"))
         unknown = sorted(set(data) - known)
         if unknown:
-            raise OptionError(f"unknown key(s) in {where}: {', '.join(unknown)}")
+            raise OptionError(
+                f"unknown {noun(len(unknown), 'key')} in {where}: {', '.join(unknown)}"
+            )
         values = self.defaults()
         for name, value in data.items():
             problem = self[name].problem(value)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from bot.i18n import counted
 from db import repo
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,7 @@ async def gone_while_offline(
         elif await deleted(client, place_id):
             gone.append(Gone(game_id, kind, "place_deleted", where))
     if gone:
-        log.info("%d game(s) lost their place while the bot was offline", len(gone))
+        log.info("%s lost their place while the bot was offline", counted(len(gone), "game"))
     return gone
 
 

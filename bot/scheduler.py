@@ -53,6 +53,7 @@ from sqlalchemy.orm import Session
 
 from bot import metrics
 from bot.clock import Clock, utcnow
+from bot.i18n import counted
 from bot.notify import notify_owner
 from db import repo
 from db.models import Deadline, DeadlineStatus, Game
@@ -171,12 +172,14 @@ class DeadlineScheduler:
         )
         if overdue_in_background:
             log.info(
-                "deadline scheduler started: %d deadline(s) scheduled, %d overdue being resolved",
-                len(self.scheduled_ids()),
+                "deadline scheduler started: %s scheduled, %d overdue being resolved",
+                counted(len(self.scheduled_ids()), "deadline"),
                 len(due),
             )
         else:
-            log.info("deadline scheduler started: %d overdue deadline(s) resolved", resolved)
+            log.info(
+                "deadline scheduler started: %s resolved", counted(resolved, "overdue deadline")
+            )
 
     async def overdue_resolved(self) -> int:
         """Wait until the overdue deadlines of a start in the background are resolved; how
@@ -235,7 +238,9 @@ class DeadlineScheduler:
             _done, pending = await asyncio.wait(set(self._running), timeout=SHUTDOWN_GRACE_SECONDS)
             for task in pending:
                 task.cancel()
-            log.info("deadline scheduler stopped (%d resolution(s) cut short)", len(pending))
+            log.info(
+                "deadline scheduler stopped (%s cut short)", counted(len(pending), "resolution")
+            )
 
     # -- jobs --------------------------------------------------------------------------------
 
@@ -597,7 +602,7 @@ class DeadlineScheduler:
             if await self.fire(deadline_id):
                 resolved += 1
         if resolved:
-            log.info("deadline sweep resolved %d deadline(s)", resolved)
+            log.info("deadline sweep resolved %s", counted(resolved, "deadline"))
         return resolved
 
     async def _plan(self, now: datetime) -> list[tuple[int, int]]:

@@ -39,14 +39,14 @@ def test_keys_are_read(tmp_path: Path) -> None:
         ("[database]\nvote_lanes = true\n", "from 1 to 16"),
         ('[logging]\ndiscord_debug = "yes"\n', "true or false"),
         ("[logging]\ndiscord_debug = 1\n", "true or false"),
-        ("[logging]\ndebug_discord = true\n", "unknown key(s) in [logging]: debug_discord"),
+        ("[logging]\ndebug_discord = true\n", "unknown key in [logging]: debug_discord"),
         ("[moderation]\nremind_cooldown_minutes = -1\n", "from 0 to 20160"),
         ("[moderation]\nremind_cooldown_minutes = 20161\n", "from 0 to 20160"),
         ("[moderation]\nmax_open_games_per_member = -1\n", "from 0 to 1000"),
         ("[moderation]\nmax_open_games_per_member = 1001\n", "from 0 to 1000"),
         ("[moderation]\nmax_open_games_per_member = true\n", "must be an integer"),
         ("[moderation]\nmax_open_games_per_member = 2.5\n", "must be a int"),
-        ("[moderation]\nremind_cooldown = 5\n", "unknown key(s) in [moderation]: remind_cooldown"),
+        ("[moderation]\nremind_cooldown = 5\n", "unknown key in [moderation]: remind_cooldown"),
     ],
 )
 def test_bad_values_are_refused_with_the_key_named(tmp_path: Path, body: str, words: str) -> None:

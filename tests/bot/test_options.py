@@ -77,7 +77,7 @@ def test_a_config_section_overrides_the_defaults() -> None:
 @pytest.mark.parametrize(
     ("schema", "data", "words"),
     [
-        (RESISTANCE_OPTIONS, {"vote_hour": 2}, "unknown key(s) in [games.resistance]: vote_hour"),
+        (RESISTANCE_OPTIONS, {"vote_hour": 2}, "unknown key in [games.resistance]: vote_hour"),
         (RESISTANCE_OPTIONS, {"vote_hours": "2"}, "[games.resistance] vote_hours must be a number"),
         (RESISTANCE_OPTIONS, {"vote_hours": 0}, "vote_hours must be from 0.0005 to 336"),
         (RESISTANCE_OPTIONS, {"leader_hours": 337}, "leader_hours must be from 0 to 336"),
@@ -183,7 +183,7 @@ def test_the_config_reads_each_game_through_its_schema(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ("[games.poker]\nante = 1\n", "unknown game(s) in [games]: poker"),
+        ("[games.poker]\nante = 1\n", "unknown game in [games]: poker"),
         ("[games]\nresistance = 1\n", "one table per game"),
         ("[games.refutation]\ntarget = 4\n", "[games.refutation] target must be 5 or 7 or 9"),
         ('[games.refutation]\ndeck = "a/b"\n', "[games.refutation] deck is a deck name"),

@@ -80,7 +80,7 @@ class BotProcess:
         while True:
             with self.log.open("rb") as fh:
                 fh.seek(self._offset)
-                if b"ready: shard(s)" in fh.read():
+                if b"ready: shard" in fh.read():
                     return
             assert self.proc is not None
             if self.proc.returncode is not None:

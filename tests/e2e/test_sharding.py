@@ -127,8 +127,8 @@ async def test_two_shard_processes_share_one_database(
     p0, p1 = shard_processes(sb, pg_database, tmp_path)
     async with processes(p0, p1):
         # Each process connected its own shard, and only that one.
-        assert "ready: shard(s) [0] of 2, 1 guild(s)" in p0.text()
-        assert "ready: shard(s) [1] of 2, 1 guild(s)" in p1.text()
+        assert "ready: shard [0] of 2, 1 guild" in p0.text()
+        assert "ready: shard [1] of 2, 1 guild" in p1.text()
         assert len(sb.gateway.live_sessions()) == 2
         assert sb.shard_ids_for(a.guild) == [0] and sb.shard_ids_for(b.guild) == [1]
         # One process registered the commands, not both.
