@@ -274,7 +274,7 @@ async def test_the_lobby_says_avalon_and_its_roles_in_the_servers_language(
     game = AvalonGame(table, table.users[:7])
     await game.open_avalon(percival=True, morgana=True, lady_of_the_lake=True)
     text = await until(lambda: "Players (7" in lobby_of(table.channel) and lobby_of(table.channel))
-    line = next(x for x in text.splitlines() if "Avalon" in x)
+    line = next(x for x in text.splitlines() if "variant." in x)
     assert line == "🏰 **Avalon** variant. Special roles: Merlin, Percival, the Assassin, Morgana."
     assert "🌊 With the Lady of the Lake." in text.splitlines()
     assert_transcript_keeps_secrets(game)
@@ -287,6 +287,7 @@ async def test_the_lobby_says_avalon_and_its_roles_in_the_servers_language(
         text.splitlines()
     )
     assert "Dame du Lac" not in text
+    assert text.startswith("**Avalon** — nouvelle partie\u202f!"), text  # the variant’s own name
 
     await game.slash(table.mod, "resistance cancel")
     await game.slash(table.mod, "resistance new")
