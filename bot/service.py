@@ -563,7 +563,7 @@ class GameService(ABC):
         return t(
             "common.lobby.text",
             game.lang,
-            game=game_name(self.kind, game.lang),
+            game=game_name(self.kind, game.lang, game.options),
             count=len(players),
             min=self.min_players,
             max=self.max_players,
@@ -621,7 +621,7 @@ class GameService(ABC):
             lang: Lang = "fr" if settings.language == "fr" else "en"
         check_permissions(channel, self.needed_permissions(channel, options))
         applied = self.post_tags(channel, tag)
-        title = game_name(self.kind, lang)
+        title = game_name(self.kind, lang, options)
         thread_id: int | None = None
         if is_forum:
             text = t("common.lobby.opening", lang, game=title)
@@ -792,7 +792,7 @@ class GameService(ABC):
             text = t(
                 f"common.lifecycle.{reason}",
                 lang,
-                game=game_name(self.kind, lang),
+                game=game_name(self.kind, lang, game.options),
                 where=discord.utils.escape_markdown(where),
             )
             told = Outcome("", [DirectMessage(game.created_by, text)])
@@ -1225,7 +1225,7 @@ class GameService(ABC):
                 t(
                     "common.start.dm_check",
                     player.locale,
-                    game=game_name(self.kind, player.locale),
+                    game=game_name(self.kind, player.locale, game.options),
                     where=where,
                 ),
             )

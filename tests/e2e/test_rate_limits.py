@@ -101,7 +101,7 @@ async def test_dm_storm_every_dm_arrives_once_within_budget(table: Any, bot: Any
         assert sum(r.route == route for r in storm_429s) > 5, route
     for user in players:
         texts = dm_texts(sb, user)
-        assert sum("You are" in x or "Vous êtes" in x for x in texts) == 1, texts  # the role
+        assert sum("You are" in x or "Vous incarnez" in x for x in texts) == 1, texts  # the role
         assert sum(bool(m.labels) for m in sb.dms(user)) == 1  # the vote DM, once
         # The DM check before the roles, and the leader's call to propose: nothing twice.
         called = sum("It is your turn" in x or "C’est à vous" in x for x in texts)
