@@ -41,6 +41,8 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "techniques": False,
         "choice_hours": 24.0,
         "vote_hours": 24.0,
+        "turn_hours": 48.0,
+        "reminder_hours": 2.0,
         "deck": "",
         "deadline_time": "",
         "min_hours": 12.0,
@@ -61,6 +63,8 @@ def test_each_place_lists_its_options_in_order() -> None:
         "techniques",
         "choice_hours",
         "vote_hours",
+        "turn_hours",
+        "reminder_hours",
         "deadline_time",
         "min_hours",
     )
