@@ -866,25 +866,32 @@ class RefutationService(GameService):
         return None
 
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
-        """Move the deadline of the open step (choice or vote) by ``hours``."""
+        """Move the deadline of the open step (choice or vote), or of the turn (and its
+        reminder), by ``hours``."""
         if not 0 < hours <= 24 * 14:
             raise UserError("refutation.refusal.bad_hours")
         async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
-            kind = self.step(state)
-            if kind is None:
-                raise UserError("refutation.refusal.nothing_open")
-            deadlines = await repo.open_deadlines(s, game.id, kinds=[kind])
+            kind = self.step(state) or TURN
+            kinds = TURN_KINDS if kind == TURN else (kind,)
+            deadlines = await repo.open_deadlines(s, game.id, kinds=list(kinds))
             scheduler = self.app.scheduler
-            if not deadlines or scheduler is None:
+            if not any(d.kind == kind for d in deadlines) or scheduler is None:
                 raise UserError("refutation.refusal.no_deadline")
             moved = [(d.id, d.due_at + timedelta(hours=hours)) for d in deadlines]
             main = max(due for _, due in moved)
             for deadline_id, due in moved:
                 await scheduler.extend(deadline_id, due, session=s)
-            n = state.refutation_count
-            notice = m(f"moderation.extended_{kind}_public", game.lang, n=n, deadline=ts(main))
+            n, active = state.refutation_count, render.name(state, state.active_player)
+            notice = m(
+                f"moderation.extended_{kind}_public",
+                game.lang,
+                n=n,
+                turn=state.turn,
+                name=active,
+                deadline=ts(main),
+            )
             reply = m("moderation.extended", actor.lang, deadline=ts(main))
             outcome = await self.commit_outcome(s, game, Outcome(reply, [self.post(game, notice)]))
         return await self.run(outcome)
