@@ -244,9 +244,14 @@ async def test_a_moderator_skips_the_turn_and_a_player_cannot(table: Any, bot: A
     (deadline, _) = await turn_deadlines(bot, gid)
     assert deadline.payload == {"turn": 4}
 
-    # Cancelled: no deadline is left.
+    # Cancelled: no deadline is left; the record tells the skipped turn.
     await game.slash(table.mod, "refutation cancel")
     assert await turn_deadlines(bot, gid) == []
+    post = await until(
+        lambda: next((x for x in game.messages() if x.attachments), None), what="the record"
+    )
+    record = post.file().decode("utf-8")
+    assert f"A moderator skipped turn 1 of {active.name}." in record, record
 
 
 async def test_without_turn_hours_a_turn_has_no_deadline(table: Any, bot: Any) -> None:
