@@ -208,3 +208,22 @@ async def test_the_refutation_game_replaces_a_player_who_lets_the_secret_choice_
     )
     status = await game.slash(table.mod, "refutation status")
     assert volunteer.name in status or "hana" in status.lower()
+
+
+async def test_a_turn_not_taken_counts_as_a_missed_deadline(table: Any) -> None:
+    """The Refutation Game's turn deadline (turn_hours): an active player who lets their turn
+    pass has missed it; with ``replace_after = 1`` the volunteer is offered the seat."""
+    from games.refutation.players import RfGame
+
+    clock = FakeClock()
+    players, volunteer = table.users[:3], table.users[7]
+    async with running_bot(table.sb, table.url(), clock=clock) as bot:
+        game = RfGame(table, players)
+        await game.open(replace_after=1, turn_hours=2.0, reminder_hours=0.0)
+        await game.slash(volunteer, "refutation standby")
+        await game.start()
+        _, absent = game.turn()
+        clock.advance(timedelta(hours=3))
+        await bot.scheduler.sweep()
+        offer = await until(partial(offer_dm, table, volunteer), what="the offer")
+        assert absent.name in text_of(offer)
