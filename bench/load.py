@@ -38,6 +38,7 @@ from sqlalchemy.pool import NullPool
 
 from bench.child import BotProcess, launch, write_config
 from bench.seed import SeedGame, fresh_database, seed_games, seed_rows
+from bot.english import counted
 from db.engine import make_engine
 from db.models import Deadline, Game, Vote
 from sandbox import Sandbox
@@ -1146,7 +1147,7 @@ def headline(results: dict[str, Any]) -> str:
     g = max(results["games"]) if results["games"] else 0
     summ = results.get("summary") or {}
     lines = [
-        f"HEADLINE: {g} games × 10, median of {results.get('repeat', 1)} repetition(s); "
+        f"HEADLINE: {g} games × 10, median of {counted(results.get('repeat', 1), 'repetition')}; "
         'confirmation = click → the answer "On record", ack = click → first callback'
     ]
     for name, key in ((FLOOR, "floor"), ("SQLite", "sqlite"), ("PostgreSQL", "postgresql")):

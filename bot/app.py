@@ -37,6 +37,7 @@ from bot.startup import (
     StartupError,
     check_token,
     prepare_database,
+    unreachable_database,
     unreachable_discord,
 )
 from bot.translator import CatalogueTranslator
@@ -350,9 +351,12 @@ async def run_bot(settings: Settings, plugins: Iterable[GamePlugin] | Registry) 
     ``StartupError``, its one line for the operator (bot/startup.py)."""
     quiet_payload_logs(settings.discord_debug)
     point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
-    lock = ProcessLock(settings.database.url)
-    lock.acquire()  # before anything else: a second process changes nothing, sends nothing
     await check_token(settings.discord.token, settings.discord.api_base)
+    lock = ProcessLock(settings.database.url)
+    try:  # before the database is touched: a second process changes nothing, sends nothing
+        lock.acquire()
+    except OSError as exc:  # its folder cannot be created: the database cannot be either
+        raise unreachable_database(settings.database.url, exc) from exc
     await prepare_database(settings.database.url)
     engine = make_engine(settings.database.url)
     bot = GameBot(settings, engine, plugins=plugins, process_lock=lock)

@@ -50,7 +50,7 @@ def role_name(kind: str, role: str, lang: str) -> str:
 def header(game: Game, lang: str, outcome: str, schema: OptionsSchema | None = None) -> list[str]:
     """The record's title, dates, outcome and options (named as the reader's command names
     them, by the game's ``schema``)."""
-    title = game_name(game.kind, lang)
+    title = game_name(game.kind, lang, game.options)
     lines = [
         f"# {t('archive.title', lang, game=title, number=game.id)}",
         "",

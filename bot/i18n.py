@@ -22,8 +22,10 @@ refused: a plugin cannot change another game's messages.
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
@@ -108,8 +110,13 @@ def add_locales(kind: str, directory: Path) -> None:
         raise
 
 
-def game_name(kind: str, lang: str = DEFAULT_LANG) -> str:
-    """The name of the game ``kind`` (its catalogue's ``<kind>.game_name``)."""
+def game_name(kind: str, lang: str = DEFAULT_LANG, options: Mapping[str, Any] | None = None) -> str:
+    """The name of the game ``kind`` (its catalogue's ``<kind>.game_name``); for a game whose
+    ``options`` choose a variant with a name of its own (``<kind>.<variant>.game_name``: an
+    Avalon game of The Resistance is "Avalon"), the variant's."""
+    variant = (options or {}).get("variant")
+    if isinstance(variant, str) and f"{kind}.{variant}.game_name" in catalogue(lang_of(lang)):
+        return t(f"{kind}.{variant}.game_name", lang)
     return t(f"{kind}.game_name", lang)
 
 
@@ -131,7 +138,41 @@ def t(key: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
         return template.replace("{{", "{").replace("}}", "}")
     if PLURAL_MARK in template:
         template = plural(template, lang, params)
+    if lang == "fr":
+        template = elide(template, params)
     return template.format(**params)
+
+
+# -- French elision -----------------------------------------------------------------------------
+
+#: "de" or "que" just before a placeholder (bold or not): "la partie de {game}".
+ELIDABLE = re.compile(r"\b([Dd]e|[Qq]ue) (\**)\{(\w+)\}")
+
+
+def starts_with_vowel(text: str) -> bool:
+    """Whether ``text`` (past its Markdown) starts with a vowel, accented or not: "Avalon",
+    "Émile", "Yves"; never a digit, a mention or an "h" (elided or not as the name wants)."""
+    stripped = text.lstrip("*_~\\ ")
+    if not stripped:
+        return False
+    base = unicodedata.normalize("NFD", stripped[0])[0].lower()
+    return base in "aeiouy" or stripped[0] in "œæŒÆ"
+
+
+def elide(template: str, params: Mapping[str, object]) -> str:
+    """French elision before a name: "de {game}" is written "d’{game}" when the game's name
+    starts with a vowel (la partie d’Avalon, la place d’Émile), "que {x}" "qu’{x}"."""
+    if "de " not in template and "que " not in template and "De " not in template:
+        return template
+
+    def write(match: re.Match[str]) -> str:
+        word, bold, name = match.groups()
+        value = params.get(name)
+        if not isinstance(value, str) or not starts_with_vowel(value):
+            return match.group()
+        return f"{word[:-1]}’{bold}{{{name}}}"
+
+    return ELIDABLE.sub(write, template)
 
 
 # -- plural forms -------------------------------------------------------------------------------

@@ -411,5 +411,17 @@ DAILY_OPTIONS = (
     ),
 )
 
+#: The replacement list's option every game offers (``/<game> standby``, bot/service.py).
+STANDBY_OPTIONS = (
+    Option(
+        "replace_after",
+        int,
+        0,
+        "Offer a seat to the replacement list after this many missed deadlines in a row (0 = off)",
+        min=0,
+        max=10,
+    ),
+)
+
 #: The bounds of a step's hours, and of hours where 0 means "off".
 HOURS, HOURS_OR_OFF = (0.0005, 336.0), (0.0, 336.0)

@@ -183,7 +183,7 @@ async def archive_reply(service: GameService, actor: Actor, guild_id: int, numbe
         "archive.reply",
         lang,
         number=game.id,
-        game=name,
+        game=game_name(service.kind, lang, game.options),
         date=day(game),
         outcome=short_outcome(service, game, lang),
     )

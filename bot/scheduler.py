@@ -624,7 +624,11 @@ class DeadlineScheduler:
             log.warning("could not forget old interactions: %s", exc)
             return
         if gone:
-            log.info("forgot %d interaction(s) handled before %s", gone, now - INTERACTIONS_KEPT)
+            log.info(
+                "forgot %s handled before %s",
+                counted(gone, "interaction"),
+                now - INTERACTIONS_KEPT,
+            )
 
     async def _plan(self, now: datetime) -> list[tuple[int, int]]:
         """(Re)schedule every owned open deadline due after ``now`` whose job or timetable

@@ -75,6 +75,9 @@ NOT_RESENT = (DirectMessage.KIND, Notice.KIND)
 
 DELIVERY_WAIT = 10.0  # seconds an action waits for its effects before answering anyway
 
+#: How long a volunteer has to accept a seat before the next one is asked.
+OFFER_HOURS = timedelta(hours=24)
+
 #: How long a start's claim on its lobby lasts (the DM check of ten players takes seconds; a
 #: claim older than this is of a process that died during its start).
 STARTING_FOR = timedelta(minutes=5)
@@ -560,7 +563,7 @@ class GameService(ABC):
         return t(
             "common.lobby.text",
             game.lang,
-            game=game_name(self.kind, game.lang),
+            game=game_name(self.kind, game.lang, game.options),
             count=len(players),
             min=self.min_players,
             max=self.max_players,
@@ -618,7 +621,7 @@ class GameService(ABC):
             lang: Lang = "fr" if settings.language == "fr" else "en"
         check_permissions(channel, self.needed_permissions(channel, options))
         applied = self.post_tags(channel, tag)
-        title = game_name(self.kind, lang)
+        title = game_name(self.kind, lang, options)
         thread_id: int | None = None
         if is_forum:
             text = t("common.lobby.opening", lang, game=title)
@@ -789,7 +792,7 @@ class GameService(ABC):
             text = t(
                 f"common.lifecycle.{reason}",
                 lang,
-                game=game_name(self.kind, lang),
+                game=game_name(self.kind, lang, game.options),
                 where=discord.utils.escape_markdown(where),
             )
             told = Outcome("", [DirectMessage(game.created_by, text)])
@@ -810,7 +813,10 @@ class GameService(ABC):
             # its deadline has passed too) it would speak of the past. It is dropped.
             log.info("game %s: reminder %s dropped, %s late", game.id, deadline.kind, late)
             return None
-        outcome = await self.deadline_due(s, game, deadline)
+        if deadline.kind == self.offer_kind:
+            outcome: Outcome | None = await self.offer_expired(s, game, deadline)
+        else:
+            outcome = await self.deadline_due(s, game, deadline)
         if outcome is None:
             return None
         done = await self.commit_outcome(s, game, outcome)
@@ -926,10 +932,199 @@ class GameService(ABC):
         """A moderator reminds the players who have not answered yet."""
         raise NotImplementedError
 
-    @abstractmethod
     async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
-        """A moderator gives ``old``'s seat to ``new``."""
+        """A moderator gives ``old``'s seat to ``new`` (a volunteer of the replacement list
+        leaves it)."""
+        async with self.action(game_id, actor) as (s, game):
+            await self.require_moderator(s, actor, game, game.guild_id)
+            outcome = await self.seat(s, game, old, new, actor)
+            await repo.remove_volunteer(s, game.id, new.id)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
+
+    @abstractmethod
+    async def seat(
+        self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor
+    ) -> Outcome:
+        """``new`` takes ``old``'s seat in this transaction (a moderator's ``substitute``, or a
+        volunteer who accepted the seat): the rules and the players table (``hand_over_seat``),
+        the public announcement (never the role), the newcomer's private DMs; the reply is in
+        ``actor``'s language."""
         raise NotImplementedError
+
+    # -- the replacement list -----------------------------------------------------------------
+
+    async def standby(self, actor: Actor, game_id: int) -> str:
+        """``/<game> standby``: put the actor on the game's replacement list, or take them off
+        it when they are on it already. A player of the game is refused."""
+        if actor.bot:
+            raise UserError("common.error.bot_seat")
+        async with self.action(game_id, actor) as (s, game):
+            self.require_place(game, actor.place)
+            if game.status not in ("lobby", "running"):
+                raise UserError("common.error.no_game_here")
+            row = await repo.player(s, game.id, actor.id)
+            if row is not None and row.active:
+                raise UserError("common.standby.playing")
+            if await repo.remove_volunteer(s, game.id, actor.id):
+                reply = t("common.standby.left", actor.lang)
+            else:
+                await repo.add_volunteer(
+                    s, game.id, actor.id, actor.name, actor.lang, at=self.now()
+                )
+                count = len(await repo.volunteers(s, game.id))
+                reply = t("common.standby.joined", actor.lang, position=count)
+            outcome = await self.commit_outcome(s, game, Outcome(reply))
+        return await self.run(outcome)
+
+    async def overview(self, actor: Actor, game_id: int) -> str:
+        """``/<game> status``: the game's own status, then its replacement list."""
+        text = await self.status(actor, game_id)
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            line = await self.standby_line(s, game, actor.lang) if game is not None else None
+        return f"{text}\n{line}" if line else text
+
+    async def standby_line(self, s: AsyncSession, game: Game, lang: str) -> str | None:
+        """The replacement list for ``/<game> status`` (None: nobody is on it)."""
+        found = await repo.volunteers(s, game.id)
+        if not found:
+            return None
+        names = ", ".join(shown(v.display_name) for v in found)  # in the order they are asked
+        return t("common.standby.status", lang, count=len(found), names=names)
+
+    async def standby_choices(self, channel_id: int, typed: str) -> list[tuple[str, str]]:
+        """Autocomplete of ``substitute volunteer``: the game's replacement list (name, id)."""
+        async with self.app.sessions() as s:
+            game = await repo.active_game_in_channel(s, channel_id)
+            if game is None or game.kind != self.kind:
+                return []
+            found = await repo.volunteers(s, game.id)
+        needle = typed.strip().casefold()
+        return [
+            (clean(v.display_name)[:100] or str(v.user_id), str(v.user_id))
+            for v in found
+            if needle in v.display_name.casefold()
+        ][:25]
+
+    async def volunteer_actor(self, game_id: int, user_id: int) -> Actor:
+        """The volunteer ``substitute volunteer:`` names, as the seat's new holder."""
+        async with self.app.sessions() as s:
+            found = await repo.volunteer(s, game_id, user_id)
+        if found is None:
+            raise UserError("common.standby.not_on_list")
+        return Actor(id=found.user_id, name=found.display_name, lang=lang_of(found.locale))
+
+    @property
+    def offer_kind(self) -> str:
+        """The deadline kind of a seat offered to a volunteer (``<prefix>_offer``)."""
+        registry = self.app.registry
+        plugin = registry.by_kind.get(self.kind) if registry is not None else None
+        prefix = plugin.deadline_prefixes[0] if plugin is not None else self.kind[:2]
+        return f"{prefix}_offer"
+
+    async def count_misses(
+        self, s: AsyncSession, game: Game, missed: Iterable[int], answered: Iterable[int]
+    ) -> list[Effect]:
+        """A deadline of the game passed: ``missed`` did not answer it, ``answered`` did. A
+        player who reaches ``replace_after`` missed deadlines in a row (0: off) has their seat
+        offered to the first volunteer of the replacement list (none: nothing changes)."""
+        counts = await repo.count_misses(s, game.id, missed, answered)
+        limit = int(game.options.get("replace_after", 0) or 0)
+        if limit <= 0:
+            return []
+        offered = {
+            int((d.payload or {}).get("seat", 0))
+            for d in await repo.open_deadlines(s, game.id, kinds=[self.offer_kind])
+        }
+        effects: list[Effect] = []
+        for seat, n in sorted(counts.items()):
+            if n >= limit and seat not in offered:
+                effects += await self.offer_seat(s, game, seat, declined=())
+        return effects
+
+    async def offer_seat(
+        self, s: AsyncSession, game: Game, seat: int, declined: Iterable[int]
+    ) -> list[Effect]:
+        """Offer ``seat`` to the first volunteer who has not declined it: a DM with Accept /
+        Decline, and a deadline of its own (``OFFER_HOURS``) after which the next one is
+        asked. Nothing secret is in the offer: the role or hand comes only with the seat."""
+        scheduler = self.app.scheduler
+        row = await repo.player(s, game.id, seat)
+        if scheduler is None or row is None or not row.active:
+            return []
+        refused = set(declined)
+        found = next(
+            (v for v in await repo.volunteers(s, game.id) if v.user_id not in refused), None
+        )
+        if found is None:
+            return []
+        due = self.now() + OFFER_HOURS
+        payload = {"seat": seat, "volunteer": found.user_id, "declined": sorted(refused)}
+        deadline = await scheduler.add(
+            s,
+            game_id=game.id,
+            guild_id=game.guild_id,
+            kind=self.offer_kind,
+            due_at=due,
+            payload=payload,
+        )
+        lang = found.locale
+        text = t(
+            "common.standby.offer",
+            lang,
+            game=game_name(self.kind, lang),
+            where=f"<#{self.where(game)}>",
+            name=shown(row.display_name),
+            missed=int(row.missed or 0),
+            deadline=f"<t:{int(due.timestamp())}:R>",
+        )
+        view = View("standby_offer", (self.kind, game.id, deadline.id, lang_of(lang)))
+        deadline_id, due_at = deadline.id, deadline.due_at
+
+        async def schedule() -> None:
+            scheduler.schedule(deadline_id, due_at)
+
+        return [DirectMessage(found.user_id, text, view=view), schedule]
+
+    async def answer_offer(self, actor: Actor, game_id: int, offer: int, accept: bool) -> str:
+        """A volunteer's Accept or Decline: on Accept the seat, its role or hand and its place
+        pass as ``substitute`` does; on Decline (or at the offer's deadline) the next
+        volunteer is asked. An offer already answered, or not this member's, is stale."""
+        async with self.action(game_id, actor) as (s, game):
+            deadline = await repo.get_deadline(s, offer)
+            payload = dict(deadline.payload or {}) if deadline is not None else {}
+            if (
+                deadline is None
+                or deadline.game_id != game.id
+                or deadline.kind != self.offer_kind
+                or deadline.status != "open"
+                or int(payload.get("volunteer", 0)) != actor.id
+                or game.status != "running"
+            ):
+                raise UserError("common.standby.stale")
+            self.check_in_time([deadline.due_at], actor)
+            if self.app.scheduler is not None:
+                await self.app.scheduler.cancel(deadline.id, session=s)
+            seat = int(payload["seat"])
+            row = await repo.player(s, game.id, seat)
+            if not accept or row is None or not row.active:
+                declined = [*payload.get("declined", []), actor.id]
+                effects = [] if accept else await self.offer_seat(s, game, seat, declined)
+                outcome = Outcome(t("common.standby.declined", actor.lang), effects)
+            else:
+                old = Actor(id=row.user_id, name=row.display_name, lang=lang_of(row.locale))
+                outcome = await self.seat(s, game, old, actor, actor)
+                await repo.remove_volunteer(s, game.id, actor.id)
+            await self.commit_outcome(s, game, outcome)
+        return await self.run(outcome)
+
+    async def offer_expired(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome:
+        """No answer to an offer by its deadline: the next volunteer is asked."""
+        payload = dict(deadline.payload or {})
+        declined = [*payload.get("declined", []), int(payload.get("volunteer", 0))]
+        effects = await self.offer_seat(s, game, int(payload.get("seat", 0)), declined)
+        return Outcome("", effects)
 
     @abstractmethod
     async def status(self, actor: Actor, game_id: int) -> str:
@@ -1030,7 +1225,7 @@ class GameService(ABC):
                 t(
                     "common.start.dm_check",
                     player.locale,
-                    game=game_name(self.kind, player.locale),
+                    game=game_name(self.kind, player.locale, game.options),
                     where=where,
                 ),
             )

@@ -60,6 +60,15 @@ def _password(url: str) -> str | None:
     return str(password) if password else None
 
 
+def unreachable_database(url: str, exc: BaseException) -> StartupError:
+    """The one line for a database the bot cannot reach (or whose file it cannot create)."""
+    return StartupError(
+        f"cannot reach the database {safe_url(url)}: {reason(exc, _password(url), url)}; check "
+        "[database] url (or DATABASE_URL), and that the database server runs and lets this "
+        "user in"
+    )
+
+
 async def prepare_database(url: str) -> None:
     """Reach the database, then apply its pending migrations (bot/cli.py: ``run`` and
     ``migrate``); ``StartupError`` when either fails."""
@@ -67,10 +76,7 @@ async def prepare_database(url: str) -> None:
     try:
         await ping(url)
     except Exception as exc:
-        raise StartupError(
-            f"cannot reach the database {shown}: {reason(exc, password, url)}; check [database] "
-            "url (or DATABASE_URL), and that the database server runs and lets this user in"
-        ) from exc
+        raise unreachable_database(url, exc) from exc
     try:
         await migrate(url)
     except Exception as exc:

@@ -86,6 +86,46 @@ class LobbyButton(
         await respond(interaction, click, self.game_id)
 
 
+class OfferButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"standby:(?P<kind>[a-z][a-z0-9]{0,15}):(?P<game>\d+):(?P<offer>\d+):(?P<answer>yes|no)",
+):
+    """Accept or Decline on the DM that offers a volunteer a free seat (the replacement list):
+    its meaning is in the custom_id, so it works after a restart."""
+
+    def __init__(self, kind: str, game_id: int, offer: int, answer: str, lang: Lang = "en") -> None:
+        accept = answer == "yes"
+        super().__init__(
+            discord.ui.Button(
+                label=t(f"common.standby.{'accept' if accept else 'decline'}_button", lang),
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.secondary,
+                custom_id=f"standby:{kind}:{game_id}:{offer}:{answer}",
+            )
+        )
+        self.kind, self.game_id, self.offer, self.answer = kind, game_id, offer, answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> OfferButton:
+        return cls(match["kind"], id_of(match["game"]), id_of(match["offer"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def answer(actor: Actor) -> str:
+            service = service_for(interaction.client, self.kind)
+            return await service.answer_offer(actor, self.game_id, self.offer, self.answer == "yes")
+
+        await respond(interaction, answer)
+
+
+def offer_view(kind: str, game_id: int, offer: int, lang: Lang) -> discord.ui.View:
+    """Accept / Decline: the dispatcher's builder for ``View("standby_offer", ...)``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(OfferButton(kind, game_id, offer, "yes", lang))
+    view.add_item(OfferButton(kind, game_id, offer, "no", lang))
+    return view
+
+
 def lobby_view(kind: str, game_id: int, lang: Lang) -> discord.ui.View:
     """The Join / Leave buttons: the dispatcher's builder for ``View("lobby", ...)``."""
     view = discord.ui.View(timeout=None)
@@ -306,6 +346,12 @@ class LobbyCommands(GameCommands):
         member = Actor.of_member(user, lang_of(interaction.locale))
         await self.in_game(interaction, self.service.leave, member=member, by_moderator=True)
 
+    @app_commands.command(
+        name="standby", description="Join (or leave) the replacement list of this channel's game"
+    )
+    async def standby(self, interaction: discord.Interaction) -> None:
+        await self.in_game(interaction, self.service.standby)
+
     @app_commands.command(name="start", description="Deal and start the game (moderators)")
     async def start(self, interaction: discord.Interaction) -> None:
         await self.in_game(interaction, self.service.start)
@@ -352,16 +398,41 @@ class ModerationCommands(GameCommands):
     @app_commands.describe(
         old="The player who leaves (even one who left the server)",
         new="The member who takes their seat",
+        volunteer="Or a member of the replacement list (/standby)",
     )
     async def substitute(
-        self, interaction: discord.Interaction, old: discord.User, new: discord.User
+        self,
+        interaction: discord.Interaction,
+        old: discord.User,
+        new: discord.User | None = None,
+        volunteer: str | None = None,
     ) -> None:
         lang = lang_of(interaction.locale)
-        leaver, newcomer = Actor.of_member(old, lang), Actor.of_member(new, lang)
-        await self.in_game(interaction, self.service.substitute, leaver, newcomer)
+        leaver = Actor.of_member(old, lang)
+
+        async def substitute(actor: Actor, game_id: int) -> str:
+            if (new is None) == (volunteer is None):
+                raise UserError("common.standby.new_or_volunteer")
+            if new is not None:
+                newcomer = Actor.of_member(new, lang)
+            else:
+                assert volunteer is not None
+                newcomer = await self.service.volunteer_actor(game_id, id_of(volunteer))
+            return await self.service.substitute(actor, game_id, leaver, newcomer)
+
+        await self.in_game(interaction, substitute)
+
+    @substitute.autocomplete("volunteer")
+    async def substitute_volunteer(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        pairs = await self.service.standby_choices(interaction.channel_id or 0, current)
+        return [app_commands.Choice(name=name, value=value) for name, value in pairs]
 
 
 async def setup(bot: commands.Bot) -> None:
-    """The lobby's button (it works after a restart) and its view builder for the outbox."""
+    """The lobby's and the replacement offer's buttons (they work after a restart) and their
+    view builders for the outbox."""
     game_bot(bot).dispatcher.register_view("lobby", lobby_view)
-    bot.add_dynamic_items(LobbyButton)
+    game_bot(bot).dispatcher.register_view("standby_offer", offer_view)
+    bot.add_dynamic_items(LobbyButton, OfferButton)

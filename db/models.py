@@ -215,6 +215,22 @@ class Player(Base):
     dm_failed: Mapped[bool] = mapped_column(Boolean, default=False)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     joined_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: the deadlines this player let pass in a row without answering (a vote, a mission
+    #: choice, a secret choice, a turn); an answer sets it back to 0 (the replacement list)
+    missed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class Volunteer(Base):
+    """A member on a game's replacement list: offered the seat of a player who misses too many
+    deadlines in a row (``replace_after``), in the order they volunteered."""
+
+    __tablename__ = "volunteers"
+
+    game_id: Mapped[int] = mapped_column(_game_fk(), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    display_name: Mapped[str] = mapped_column(String(100))
+    locale: Mapped[str] = mapped_column(String(2), default=Language.EN.value)
+    joined_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Vote(Base):

@@ -52,6 +52,7 @@ from db.models import (
     Outbox,
     Player,
     SavedOverwrite,
+    Volunteer,
     Vote,
 )
 from db.types import utcnow
@@ -476,6 +477,65 @@ async def players(s: AsyncSession, game_id: int, active_only: bool = True) -> li
         stmt = stmt.where(Player.active.is_(True))
     stmt = stmt.order_by(Player.seat.is_(None), Player.seat, Player.joined_at, Player.id)
     return list((await s.scalars(stmt)).all())
+
+
+# -- the replacement list --------------------------------------------------------------------
+
+
+async def volunteers(s: AsyncSession, game_id: int) -> list[Volunteer]:
+    """The game's replacement list, in the order they volunteered."""
+    stmt = (
+        select(Volunteer)
+        .where(Volunteer.game_id == game_id)
+        .order_by(Volunteer.joined_at, Volunteer.user_id)
+    )
+    return list((await s.scalars(stmt)).all())
+
+
+async def volunteer(s: AsyncSession, game_id: int, user_id: int) -> Volunteer | None:
+    return await s.get(Volunteer, (game_id, user_id))
+
+
+async def add_volunteer(
+    s: AsyncSession, game_id: int, user_id: int, name: str, locale: str, *, at: datetime | None
+) -> Volunteer:
+    row = Volunteer(
+        game_id=game_id, user_id=user_id, display_name=name, locale=locale, joined_at=_now(at)
+    )
+    s.add(row)
+    await s.flush()
+    return row
+
+
+async def remove_volunteer(s: AsyncSession, game_id: int, user_id: int) -> bool:
+    result = await s.execute(
+        delete(Volunteer).where(Volunteer.game_id == game_id, Volunteer.user_id == user_id)
+    )
+    return bool(getattr(result, "rowcount", 0))
+
+
+async def count_misses(
+    s: AsyncSession, game_id: int, missed: Iterable[int], answered: Iterable[int]
+) -> dict[int, int]:
+    """One deadline passed: those who did not answer it missed one more in a row, those who
+    did start again from 0. The players' counts after it, by user id."""
+    missed, answered = sorted(set(missed)), sorted(set(answered) - set(missed))
+    if answered:
+        await s.execute(
+            update(Player)
+            .where(Player.game_id == game_id, Player.user_id.in_(answered))
+            .values(missed=0)
+        )
+    if missed:
+        await s.execute(
+            update(Player)
+            .where(Player.game_id == game_id, Player.user_id.in_(missed), Player.active.is_(True))
+            .values(missed=Player.missed + 1)
+        )
+    stmt = select(Player.user_id, Player.missed).where(
+        Player.game_id == game_id, Player.active.is_(True)
+    )
+    return {uid: n for uid, n in (await s.execute(stmt)).all()}
 
 
 async def player(s: AsyncSession, game_id: int, user_id: int) -> Player | None:

@@ -1012,7 +1012,9 @@ class Sandbox:
         if focused is None:
             missing = [o["name"] for o in defs if o.get("required") and o["name"] not in options]
             if missing:
-                raise SandboxError(f"/{path} needs option(s) {missing}")
+                raise SandboxError(
+                    f"/{path} needs {'option' if len(missing) == 1 else 'options'} {missing}"
+                )
         elif focused not in options:
             raise SandboxError(f"autocomplete: give a value for the focused option {focused!r}")
         nested = leaf

@@ -6,6 +6,7 @@ import logging
 import math
 import re
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -1411,7 +1412,30 @@ def _record(
     )
 
 
-_NAME_RE = re.compile(r"^[-_'\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
+#: The scripts Discord's name rule admits whole, combining marks included (``\p{sc=Deva}``,
+#: ``\p{sc=Thai}``): Devanagari, Devanagari Extended, Devanagari Extended-A, Thai.
+_NAME_SCRIPTS = ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x11B00, 0x11B5F), (0x0E00, 0x0E7F))
+
+
+def valid_command_name(name: object) -> bool:
+    r"""A CHAT_INPUT command or option name as Discord takes it ("Application Command Naming"):
+    ``^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$`` with the unicode flag, and every
+    letter that has a lowercase variant written in lowercase (``réglages``, ``clôture_anticipée``
+    are names; ``Réglages``, ``a b``, an ``e`` followed by a combining accent are not)."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 32:
+        return False
+    for char in name:
+        code = ord(char)
+        allowed = (
+            char in "-_'"
+            or unicodedata.category(char)[0] in "LN"
+            or any(low <= code <= high for low, high in _NAME_SCRIPTS)
+        )
+        if not allowed or char.lower() != char:
+            return False
+    return True
+
+
 _LOCALES = {
     "id",
     "da",
@@ -1459,7 +1483,7 @@ def _check_localizations(value: Any, path: str, max_len: int, slash_name: bool) 
     for loc, text in value.items():
         if loc not in _LOCALES:
             raise form_error(f"{path}.{loc}", "LOCALE_INVALID", f"Invalid locale {loc!r}")
-        if slash_name and (not _NAME_RE.match(text) or text != text.lower()):
+        if slash_name and not valid_command_name(text):
             raise form_error(
                 f"{path}.{loc}",
                 "APPLICATION_COMMAND_INVALID_NAME",
@@ -1478,7 +1502,7 @@ def _validate_command(raw: dict[str, Any], ctype: int, prefix: str) -> None:
     if not isinstance(name, str):
         raise form_error(f"{prefix}name", "BASE_TYPE_REQUIRED", "This field is required")
     if ctype == 1:
-        if not _NAME_RE.match(name) or name != name.lower():
+        if not valid_command_name(name):
             raise form_error(
                 f"{prefix}name",
                 "APPLICATION_COMMAND_INVALID_NAME",
@@ -1509,7 +1533,7 @@ def _validate_options(options: list[dict[str, Any]], path: str, depth: int) -> N
         if not 1 <= otype <= 11:
             raise form_error(f"{p}.type", "BASE_TYPE_CHOICES", "Value must be one of 1..11")
         name = opt.get("name", "")
-        if not _NAME_RE.match(name) or name != name.lower():
+        if not valid_command_name(name):
             raise form_error(
                 f"{p}.name",
                 "APPLICATION_COMMAND_INVALID_NAME",

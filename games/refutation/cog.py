@@ -118,10 +118,17 @@ class RefutationCog(
         await respond(interaction, self.service.card, *where, number)
 
     @app_commands.command(
+        name="skip",
+        description="Pass the active player's turn to the next player, no card played (moderators)",
+    )
+    async def skip(self, interaction: discord.Interaction) -> None:
+        await self.in_game(interaction, self.service.skip)
+
+    @app_commands.command(
         name="status", description="Feed, cards in play, refuted pile, turn, phase and deadline"
     )
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.status)
+        await self.in_game(interaction, self.service.overview)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.options import DAILY_OPTIONS, HOURS, Option, OptionsSchema
+from bot.options import DAILY_OPTIONS, HOURS, HOURS_OR_OFF, STANDBY_OPTIONS, Option, OptionsSchema
 from games.refutation.rules.model import TARGETS
 
 
@@ -44,6 +44,22 @@ REFUTATION_OPTIONS = OptionsSchema(
             "vote_hours", float, 24.0, "Hours for the vote (default 24)", min=HOURS[0], max=HOURS[1]
         ),
         Option(
+            "turn_hours",
+            float,
+            48.0,
+            "Hours for the active player's turn, then it passes to the next player (0 = no limit)",
+            min=HOURS_OR_OFF[0],
+            max=HOURS_OR_OFF[1],
+        ),
+        Option(
+            "reminder_hours",
+            float,
+            2.0,
+            "Remind the active player this many hours before their turn's deadline (0 = off)",
+            min=HOURS_OR_OFF[0],
+            max=HOURS_OR_OFF[1],
+        ),
+        Option(
             "deck",
             str,
             "",
@@ -54,5 +70,6 @@ REFUTATION_OPTIONS = OptionsSchema(
             check=_deck_name,
         ),
         *DAILY_OPTIONS,
+        *STANDBY_OPTIONS,
     ),
 )

@@ -69,7 +69,7 @@ class RfGame(TableGame):
 
     async def hand_now(self, user: Any) -> list[int]:
         """The player's current hand, from ``/refutation hand`` (private)."""
-        ix = await self.sb.slash(user, "refutation hand", channel=self.channel)
+        ix = await self.command(user, "refutation hand")
         message = await ix.reply_message(10.0)
         assert message is not None and message.ephemeral
         return cards_in(message)
@@ -116,7 +116,7 @@ class RfGame(TableGame):
             what="the lobby message",
         )
         for user in self.players:
-            ix = await self.sb.click(user, lobby, label="Join")
+            ix = await self.press(user, lobby, label="Join")
             await self.reply(ix)
 
     async def start(self) -> str:
@@ -162,7 +162,7 @@ class RfGame(TableGame):
 
     async def choose(self, user: Any, value: int | str, message: Any | None = None) -> str:
         message = message or self.choice_dm(user)
-        ix = await self.sb.select(user, message, values=[str(value)])
+        ix = await self.select(user, message, [str(value)])
         return await self.reply(ix)
 
     async def click_vote(self, user: Any, choice: int | str, message: Any | None = None) -> str:
@@ -173,7 +173,7 @@ class RfGame(TableGame):
             for c in message.buttons
             if str(c.get("custom_id", "")).endswith(f":{choice}")
         )
-        ix = await self.sb.click(user, message, custom_id=custom_id)
+        ix = await self.press(user, message, custom_id=custom_id)
         return await self.reply(ix)
 
     async def choose_all(self, choices: dict[Any, int | None]) -> str:

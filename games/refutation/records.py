@@ -64,6 +64,10 @@ def markdown(game: Game, state: Any, events: Events, lang: str) -> str:
                         card=card_label(state, e.card, lang),
                     ),
                 ]
+            case rf.TurnSkipped():
+                key = "skipped_by_moderator" if e.by_moderator else "skipped"
+                name = md(names.get(e.player, "?"))
+                lines += ["", t(f"refutation.archive.{key}", lang, name=name, turn=e.turn)]
             case rf.RefutationStarted():
                 lines += [
                     "",

@@ -24,6 +24,7 @@ from games.refutation.rules.events import (
     RefutationEvent,
     RefutationFailed,
     RefutationSucceeded,
+    TurnSkipped,
 )
 
 PASS = "pass"
@@ -187,8 +188,9 @@ def start_text(state: Refutation, lang: str) -> str:
     )
 
 
-def turn_post(state: Refutation, lang: str) -> Post:
-    """The turn prompt with the feed: posted at start and after every change."""
+def turn_post(state: Refutation, lang: str, due: datetime | None = None) -> Post:
+    """The turn prompt with the feed: posted at start and after every change. ``due``: the
+    turn's deadline (None: the game has no turn deadline)."""
     active = state.active_player
     if state.must_place:
         prompt = m("turn.must_place", lang, name=name(state, active))
@@ -202,6 +204,8 @@ def turn_post(state: Refutation, lang: str) -> Post:
             refuted=len(state.refuted),
             target=state.options.target,
         )
+    if due is not None:
+        prompt += "\n" + m("turn.deadline", lang, deadline=ts(due))
     embeds = [card_embed(state.deck, c, lang) for c in state.feed]
     return f"{prompt}\n\n{feed_text(state, lang)}", embeds
 
@@ -324,6 +328,9 @@ def event_posts(state: Refutation, events: Sequence[RefutationEvent], lang: str)
         match e:
             case CardReturned(player=player, card=card):
                 lines.append(m("watch.returned", lang, name=name(state, player), number=card))
+            case TurnSkipped(player=player, turn=turn, by_moderator=by_moderator):
+                key = "turn.skipped_by_moderator" if by_moderator else "turn.skipped"
+                lines.append(m(key, lang, name=name(state, player), turn=turn))
             case FeedRefreshed():
                 player = state.active_player
                 lines.append(m("watch.refreshed", lang, name=name(state, player)))
@@ -404,7 +411,8 @@ def status_text(
     answered: int = 0,
 ) -> str:
     """``/refutation status``: the step (``answered``: secret choices or valid votes on record,
-    ``due``: its deadline), the feed, the cards in play, the refuted pile, the deck, the hands."""
+    ``due``: its deadline, or the turn's), the feed, the cards in play, the refuted pile, the
+    deck, the hands."""
     deck = state.deck
     none = m("end.none", lang)
     lines: list[str] = []
@@ -414,7 +422,10 @@ def status_text(
     elif state.phase is Phase.TURN:
         active = state.active_player
         key = "status.must_place" if state.must_place else "status.turn"
-        lines.append(m(key, lang, turn=state.turn, player=active, name=name(state, active)))
+        line = m(key, lang, turn=state.turn, player=active, name=name(state, active))
+        if due is not None:
+            line += " " + m("status.turn_deadline", lang, deadline=ts(due))
+        lines.append(line)
     else:
         common = {
             "n": n,

@@ -1,5 +1,10 @@
 """The Refutation Game service: one method per user action, one transaction each.
 
+The active player's turn has a deadline of its own (``turn_hours``, with a reminder DM
+``reminder_hours`` before it): armed when the turn opens, dropped when it ends by an action
+(a watch, a refutation: the refutation's choice and vote deadlines cover its time), and at its
+time the turn passes to the next player with no card played (:meth:`turn_missed`).
+
 Secret choices and votes live in the ``votes`` table (one row per player and refutation, an
 upsert, round key ``r<n>``, kinds ``choice`` and ``refute_vote``): a click is recorded without
 rewriting the game state, so players clicking at once never overwrite each other. At the reveal
@@ -60,7 +65,10 @@ log = logging.getLogger(__name__)
 
 CHOICE = "rf_choice"
 VOTE = "rf_vote"
-KINDS = (CHOICE, VOTE)
+TURN = "rf_turn"
+TURN_REMINDER = "rf_turn_reminder"
+TURN_KINDS = (TURN, TURN_REMINDER)
+KINDS = (CHOICE, VOTE, *TURN_KINDS)
 
 
 def parse_card(value: str | int) -> int:
@@ -86,6 +94,7 @@ class RefutationService(GameService):
     kind = "refutation"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    reminder_kinds = frozenset({TURN_REMINDER})
 
     # -- deck and options ---------------------------------------------------------------------
 
@@ -223,34 +232,126 @@ class RefutationService(GameService):
         state: Refutation,
         events: Sequence[Event],
         locales: Mapping[int, str],
+        turn_due: datetime | None = None,
     ) -> list[Effect]:
         """The public posts of ``events``, and the call of the next active player (their DM in
-        their own language: ``locales``, user id to locale, see :meth:`locales`)."""
+        their own language: ``locales``, user id to locale, see :meth:`locales`; ``turn_due``:
+        the turn's deadline)."""
         effects = [
             self.post(game, text, embeds)
             for text, embeds in render.event_posts(state, events, game.lang)
         ]
         turn_passed = any(isinstance(e, TurnPassed) for e in events)
         if state.phase is Phase.TURN and (turn_passed or state.must_place):
-            effects += self.call_active(game, state, locales)
+            effects += self.call_active(game, state, locales, turn_due)
         return effects
+
+    async def posts_in(
+        self, s: AsyncSession, game: Game, state: Refutation, events: Sequence[Event]
+    ) -> list[Effect]:
+        """:meth:`posts` in the action's transaction, with the turn's deadline: a new turn's
+        armed (:meth:`arm_turn`), the same turn's kept (a refresh: the player must still
+        watch), none once the table is in a refutation or the game is over."""
+        due: datetime | None = None
+        armed: list[Effect] = []
+        if state.phase is Phase.TURN:
+            if any(isinstance(e, TurnPassed) for e in events):
+                due, armed = await self.arm_turn(s, game, state)
+            else:
+                due = await self.due(s, game, TURN)
+        else:
+            await self.cancel_deadlines(s, game, TURN_KINDS)
+        locales = await self.locales(s, game)
+        return [*self.posts(game, state, events, locales, due), *armed]
 
     async def locales(self, s: AsyncSession, game: Game) -> dict[int, str]:
         """Each player's language (their DMs'), read in the action's transaction."""
         return {p.user_id: p.locale for p in await repo.players(s, game.id)}
 
     def call_active(
-        self, game: Game, state: Refutation, locales: Mapping[int, str]
+        self,
+        game: Game,
+        state: Refutation,
+        locales: Mapping[int, str],
+        due: datetime | None = None,
     ) -> list[Effect]:
-        """The turn prompt with the feed. A new turn pings the active player (only them: names
-        in lists never ping) and DMs them a link to the game, in their language."""
-        text, embeds = render.turn_post(state, game.lang)
+        """The turn prompt with the feed (and the turn's deadline, ``due``). A new turn pings
+        the active player (only them: names in lists never ping) and DMs them a link to the
+        game, in their language."""
+        text, embeds = render.turn_post(state, game.lang, due)
         if state.must_place:  # the same player, who has just refreshed the feed
             return [self.post(game, text, embeds)]
         active = state.active_player
         lang = locales.get(active, game.lang)
-        dm = DirectMessage(active, m("turn.dm", lang, turn=state.turn, link=self.link(game)))
-        return [self.post(game, text, embeds, mention=active), dm]
+        dm = m("turn.dm", lang, turn=state.turn, link=self.link(game))
+        if due is not None:
+            dm += " " + m("turn.dm_deadline", lang, deadline=ts(due))
+        return [self.post(game, text, embeds, mention=active), DirectMessage(active, dm)]
+
+    # -- the turn's deadline ------------------------------------------------------------------
+
+    async def arm_turn(
+        self, s: AsyncSession, game: Game, state: Refutation
+    ) -> tuple[datetime | None, list[Effect]]:
+        """The turn that opens now: the earlier turn's deadline and reminder dropped; with
+        ``turn_hours`` its deadline (``deadline_time`` applies, as to every step) and,
+        ``reminder_hours`` before it (at most half way), the active player's reminder. Returns
+        the turn's deadline (None: no limit) and the effects that schedule them."""
+        await self.cancel_deadlines(s, game, TURN_KINDS)
+        # A game opened before turns had deadlines has no turn_hours: it keeps none.
+        hours = float(game.options.get("turn_hours", 0) or 0)
+        if hours <= 0 or state.phase is not Phase.TURN or self.app.scheduler is None:
+            return None, []
+        now = self.now()
+        due = await self.due_at(s, game, "turn_hours")
+        payload = {"turn": state.turn}
+        effects = await self.arm(s, game, TURN, due, payload=payload)
+        span = (due - now).total_seconds() / 3600
+        before = min(float(game.options.get("reminder_hours", 2) or 0), span / 2)
+        if before > 0:
+            reminder = due - timedelta(hours=before)
+            effects += await self.arm(s, game, TURN_REMINDER, reminder, payload=payload)
+        return due, effects
+
+    async def turn_missed(self, s: AsyncSession, game: Game, turn: int) -> Outcome | None:
+        """The deadline of turn ``turn`` has come and its active player has not played: the
+        turn passes to the next player, no card played, said publicly, and the next turn is
+        posted with its own deadline. The one place a turn not taken is resolved (a missed
+        deadline of that player's). None: that turn is over already."""
+        if game.status != "running":
+            return None
+        state = self.load(game)
+        if state.phase is not Phase.TURN or state.turn != turn:
+            return None
+        absent = state.active_player
+        outcome = await self.skip_in(s, game, state, None)
+        # the replacement list: a turn not taken is a deadline missed (bot/service.py)
+        outcome.effects += await self.count_misses(s, game, [absent], [])
+        return outcome
+
+    async def skip_in(
+        self, s: AsyncSession, game: Game, state: Refutation, moderator: int | None
+    ) -> Outcome:
+        """The active player's turn passes to the next player (``moderator``: who skipped it,
+        else its deadline did)."""
+        events = state.skip_turn(by_moderator=moderator is not None)
+        await self.save(s, game, state, events, moderator)
+        return Outcome("", await self.posts_in(s, game, state, events))
+
+    async def remind_turn_in(self, s: AsyncSession, game: Game, turn: int) -> Outcome | None:
+        """Turn ``turn`` is still waiting and its deadline is near: a private reminder to the
+        active player, in their language."""
+        state = self.load(game)
+        if state.phase is not Phase.TURN or state.turn != turn:
+            return None
+        due = await self.due(s, game, TURN)
+        if due is None:
+            return None
+        active = state.active_player
+        row = await repo.player(s, game.id, active)
+        lang = row.locale if row is not None else game.lang
+        text = m("turn.reminder", lang, turn=turn, link=self.link(game), deadline=ts(due))
+        return Outcome("", [DirectMessage(active, text)])
 
     # -- start --------------------------------------------------------------------------------
 
@@ -301,7 +402,8 @@ class RefutationService(GameService):
         if over:
             effects += self.posts(game, state, events, locales)
         else:
-            effects += self.call_active(game, state, locales)
+            due, armed = await self.arm_turn(s, game, state)
+            effects += [*self.call_active(game, state, locales, due), *armed]
         return Outcome(m("start.done", actor.lang), effects)
 
     def hand_reply(self, state: Refutation, player_id: int, lang: str, head: str) -> Reply:
@@ -358,6 +460,7 @@ class RefutationService(GameService):
                 placed = False
             else:
                 events = state.watch(actor.id, card, refresh=refresh, return_current=return_current)
+            await self.require_in_time(s, game, TURN, actor)
             await self.save(s, game, state, events, actor.id)
             reply = (
                 m("watch.done", actor.lang, number=card)
@@ -365,9 +468,7 @@ class RefutationService(GameService):
                 else m("watch.pick_again", actor.lang, number=card)
             )
             outcome = await self.commit_outcome(
-                s,
-                game,
-                Outcome(reply, self.posts(game, state, events, await self.locales(s, game))),
+                s, game, Outcome(reply, await self.posts_in(s, game, state, events))
             )
         return await self.run(outcome)
 
@@ -379,6 +480,9 @@ class RefutationService(GameService):
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
             events = state.refute(actor.id, target)
+            await self.require_in_time(s, game, TURN, actor)
+            # The turn ends here: the refutation's choice and vote have deadlines of their own.
+            await self.cancel_deadlines(s, game, TURN_KINDS)
             n = state.refutation_count
             due = await self.due_at(s, game, "choice_hours")
             await self.save(s, game, state, events, actor.id)
@@ -391,13 +495,27 @@ class RefutationService(GameService):
         return await self.run(outcome)
 
     async def arm(
-        self, s: AsyncSession, game: Game, kind: str, due: datetime, n: int
+        self,
+        s: AsyncSession,
+        game: Game,
+        kind: str,
+        due: datetime,
+        n: int = 0,
+        *,
+        payload: dict[str, Any] | None = None,
     ) -> list[Effect]:
+        """A deadline of ``kind`` at ``due`` (``payload``: by default refutation ``n``'s); the
+        effect schedules it after the commit."""
         scheduler = self.app.scheduler
         if scheduler is None:
             return []
         deadline = await scheduler.add(
-            s, game_id=game.id, guild_id=game.guild_id, kind=kind, due_at=due, payload={"n": n}
+            s,
+            game_id=game.id,
+            guild_id=game.guild_id,
+            kind=kind,
+            due_at=due,
+            payload={"n": n} if payload is None else payload,
         )
         deadline_id, due_at = deadline.id, deadline.due_at
 
@@ -576,10 +694,12 @@ class RefutationService(GameService):
         if state.phase is not Phase.CHOICE or state.refutation_count != n:
             return None
         events: list[Event] = []
-        for uid, value in (await repo.votes_for(s, game.id, f"r{n}", "choice")).items():
+        chosen = await repo.votes_for(s, game.id, f"r{n}", "choice")
+        for uid, value in chosen.items():
             card = None if value == PASS else int(value)
             if state.can_choose(uid, card):
                 events += state.choose(uid, card)
+        everyone = set(state.player_ids)
         events += state.reveal()
         phase: Phase = state.phase  # read again: reveal() moved it on from CHOICE
         await self.cancel_deadlines(s, game, (CHOICE,))
@@ -591,13 +711,15 @@ class RefutationService(GameService):
             effects += await self.arm(s, game, VOTE, due, n)
             effects.append(self.vote_message(game, state, due, list(state.revealed), True))
         else:
-            effects += self.posts(game, state, events, await self.locales(s, game))
+            effects += await self.posts_in(s, game, state, events)
             if phase is Phase.OVER:
                 game.status = "ended"
                 game.ended_at = self.now()
         await self.save(s, game, state, events, None)
         if phase is Phase.OVER:
             effects.append(self.archive_post(game))
+        else:  # the replacement list: who let the secret choice pass (a pass is an answer)
+            effects += await self.count_misses(s, game, everyone - set(chosen), set(chosen))
         return Outcome("", effects)
 
     def vote_message(
@@ -648,9 +770,14 @@ class RefutationService(GameService):
         state = self.load(game)
         if state.phase is not Phase.VOTE or state.refutation_count != n:
             return None
+        voted = set(await repo.votes_for(s, game.id, f"r{n}", "refute_vote"))
+        everyone = set(state.player_ids)
         events = await self.apply_votes(s, game, state)
         events += state.close_vote()
-        return await self.finish_refutation(s, game, state, events)
+        outcome = await self.finish_refutation(s, game, state, events)
+        if game.status == "running":  # the replacement list: an abstention is an answer
+            outcome.effects += await self.count_misses(s, game, everyone - voted, voted)
+        return outcome
 
     async def apply_votes(self, s: AsyncSession, game: Game, state: Refutation) -> list[Event]:
         recorded = await repo.votes_for(s, game.id, f"r{state.refutation_count}", "refute_vote")
@@ -667,7 +794,7 @@ class RefutationService(GameService):
             game.status = "ended"
             game.ended_at = self.now()
         await self.save(s, game, state, events, None)
-        posts = self.posts(game, state, events, await self.locales(s, game))
+        posts = await self.posts_in(s, game, state, events)
         effects = [self.close_vote_buttons(game), *posts]
         if state.phase is Phase.OVER:
             effects.append(self.archive_post(game))
@@ -714,11 +841,16 @@ class RefutationService(GameService):
 
     async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
         await self.ensure_deck(s, game)
-        n = int((deadline.payload or {}).get("n", 0))
+        payload = deadline.payload or {}
+        n = int(payload.get("n", 0))
         if deadline.kind == CHOICE:
             return await self.reveal_in(s, game, n)
         if deadline.kind == VOTE:
             return await self.close_vote_in(s, game, n)
+        if deadline.kind == TURN:
+            return await self.turn_missed(s, game, int(payload.get("turn", 0)))
+        if deadline.kind == TURN_REMINDER:
+            return await self.remind_turn_in(s, game, int(payload.get("turn", 0)))
         return None
 
     # -- moderation ---------------------------------------------------------------------------
@@ -747,25 +879,32 @@ class RefutationService(GameService):
         return None
 
     async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
-        """Move the deadline of the open step (choice or vote) by ``hours``."""
+        """Move the deadline of the open step (choice or vote), or of the turn (and its
+        reminder), by ``hours``."""
         if not 0 < hours <= 24 * 14:
             raise UserError("refutation.refusal.bad_hours")
         async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
-            kind = self.step(state)
-            if kind is None:
-                raise UserError("refutation.refusal.nothing_open")
-            deadlines = await repo.open_deadlines(s, game.id, kinds=[kind])
+            kind = self.step(state) or TURN
+            kinds = TURN_KINDS if kind == TURN else (kind,)
+            deadlines = await repo.open_deadlines(s, game.id, kinds=list(kinds))
             scheduler = self.app.scheduler
-            if not deadlines or scheduler is None:
+            if not any(d.kind == kind for d in deadlines) or scheduler is None:
                 raise UserError("refutation.refusal.no_deadline")
             moved = [(d.id, d.due_at + timedelta(hours=hours)) for d in deadlines]
             main = max(due for _, due in moved)
             for deadline_id, due in moved:
                 await scheduler.extend(deadline_id, due, session=s)
-            n = state.refutation_count
-            notice = m(f"moderation.extended_{kind}_public", game.lang, n=n, deadline=ts(main))
+            n, active = state.refutation_count, render.name(state, state.active_player)
+            notice = m(
+                f"moderation.extended_{kind}_public",
+                game.lang,
+                n=n,
+                turn=state.turn,
+                name=active,
+                deadline=ts(main),
+            )
             reply = m("moderation.extended", actor.lang, deadline=ts(main))
             outcome = await self.commit_outcome(s, game, Outcome(reply, [self.post(game, notice)]))
         return await self.run(outcome)
@@ -830,38 +969,48 @@ class RefutationService(GameService):
             outcome = await self.commit_outcome(s, game, Outcome(reply, dms))
         return await self.run(outcome)
 
-    async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
-        """``new`` takes the seat, hand, card in front, choice, vote and credits of ``old``."""
+    async def skip(self, actor: Actor, game_id: int) -> str:
+        """A moderator passes the active player's turn to the next player, no card played, as
+        its deadline would (the next turn gets its own deadline)."""
         async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
-            old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
-            if self.step(state) is not None:
-                # The choice or vote already on record follows the seat, like the engine's.
-                round_key = f"r{state.refutation_count}"
-                for kind in ("choice", "refute_vote"):
-                    value = (await repo.votes_for(s, game.id, round_key, kind)).get(old.id)
-                    if value is not None:
-                        await repo.record_vote(
-                            s, game.id, round_key, kind, new.id, value, at=self.now()
-                        )
-                        await repo.delete_votes(s, game.id, round_key, kind, user_id=old.id)
-            await self.save(s, game, state, events, actor.id)
-            notice = m(
-                "moderation.substituted_public",
-                game.lang,
-                old=shown(old_name),
-                new=shown(new.name),
-            )
-            effects: list[Effect] = [self.post(game, notice), self.hand_dms(game, state, [row])]
-            if state.phase is Phase.CHOICE:
-                due = await self.due(s, game, CHOICE) or self.now()
-                effects.append(self.choice_dms(game, state, [row], due))
-            reply = m(
-                "moderation.substituted", actor.lang, old=shown(old_name), new=shown(new.name)
-            )
-            outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
+            state.verify_skip_turn(by_moderator=True)
+            skipped, turn = state.player(state.active_player).name, state.turn
+            outcome = await self.skip_in(s, game, state, actor.id)
+            outcome.reply = m("moderation.skipped", actor.lang, turn=turn, name=shown(skipped))
+            await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
+
+    async def seat(
+        self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor
+    ) -> Outcome:
+        """``new`` takes the seat, hand, card in front, choice, vote and credits of ``old``."""
+        state = self.running(game)
+        old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
+        if self.step(state) is not None:
+            # The choice or vote already on record follows the seat, like the engine's.
+            round_key = f"r{state.refutation_count}"
+            for kind in ("choice", "refute_vote"):
+                value = (await repo.votes_for(s, game.id, round_key, kind)).get(old.id)
+                if value is not None:
+                    await repo.record_vote(
+                        s, game.id, round_key, kind, new.id, value, at=self.now()
+                    )
+                    await repo.delete_votes(s, game.id, round_key, kind, user_id=old.id)
+        await self.save(s, game, state, events, actor.id)
+        notice = m(
+            "moderation.substituted_public",
+            game.lang,
+            old=shown(old_name),
+            new=shown(new.name),
+        )
+        effects: list[Effect] = [self.post(game, notice), self.hand_dms(game, state, [row])]
+        if state.phase is Phase.CHOICE:
+            due = await self.due(s, game, CHOICE) or self.now()
+            effects.append(self.choice_dms(game, state, [row], due))
+        reply = m("moderation.substituted", actor.lang, old=shown(old_name), new=shown(new.name))
+        return Outcome(reply, effects)
 
     # -- read-only views ----------------------------------------------------------------------
 
@@ -941,7 +1090,9 @@ class RefutationService(GameService):
             await self.ensure_deck(s, game)
             state = self.load(game)
             n, due, answered = state.refutation_count, None, 0
-            if state.phase is Phase.CHOICE:
+            if state.phase is Phase.TURN:
+                due = await self.due(s, game, TURN)
+            elif state.phase is Phase.CHOICE:
                 due = await self.due(s, game, CHOICE)
                 answered = len(await repo.votes_for(s, game.id, f"r{n}", "choice"))
             elif state.phase is Phase.VOTE:

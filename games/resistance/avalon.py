@@ -319,7 +319,11 @@ class AvalonSteps(GameService):
     async def avalon_timeout_in(self, s: AsyncSession, game: Game, state: Resistance) -> Outcome:
         """The deadline (or a moderator's resolve): the Lady passes on unexamined; the Assassin
         named no one, good wins."""
-        return await self.after_avalon_step(s, game, state, state.resolve(), None)
+        chooser = state.lady_holder if state.phase is Phase.LADY else None
+        outcome = await self.after_avalon_step(s, game, state, state.resolve(), None)
+        if chooser is not None and state.phase is not Phase.OVER:  # the holder missed it
+            outcome.effects += await self.count_misses(s, game, [chooser], [])
+        return outcome
 
     async def avalon_remind_in(
         self, s: AsyncSession, game: Game, state: Resistance, lang: str | None

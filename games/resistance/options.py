@@ -6,7 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.english import alternatives
-from bot.options import DAILY_OPTIONS, HOURS, HOURS_OR_OFF, Option, OptionsSchema, Problem
+from bot.options import (
+    DAILY_OPTIONS,
+    HOURS,
+    HOURS_OR_OFF,
+    STANDBY_OPTIONS,
+    Option,
+    OptionsSchema,
+    Problem,
+)
 from games.resistance.rules import (
     AVALON_OPTIONS,
     GameError,
@@ -93,6 +101,7 @@ RESISTANCE_OPTIONS = OptionsSchema(
             new=False,
         ),
         *DAILY_OPTIONS,
+        *STANDBY_OPTIONS,
         Option(
             "team_table",
             str,

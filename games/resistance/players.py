@@ -14,7 +14,15 @@ from bot.players import TableGame, text_of, until
 from games.resistance.rules import AVALON_TABLE, TEAM_SIZES, TeamTable
 
 RESULT_MARKERS = ("Team accepted", "Team rejected", "Équipe acceptée", "Équipe refusée")
-END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les espions gagnent")
+#: The channel's call for a team, and the Leader's DM that asks for it.
+DEBATE_MARKERS = ("/5**: debate is open", "/5**\u00a0: le débat est ouvert")
+CALL_MARKERS = ("It is your turn", "C’est à vous")
+TEAM_SIZE = re.compile(r"(?:team of|équipe de) (\d+)")
+HISTORY_MARKERS = ("History of the game", "Historique de la partie")
+END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les Espions gagnent")
+#: What opens a role DM, in English and in French.
+ROLE_DM = ("You are", "Vous incarnez")
+ROLE = re.compile(r"(?:You are|Vous incarnez) (?:a |un )?\*\*(.+?)\*\*")
 
 
 class Game(TableGame):
@@ -35,6 +43,37 @@ class Game(TableGame):
         match = re.search(r"\*\*(.+?)\*\* ←", text_of(pins[-1]))
         assert match, "no leader in bold on the leader list"
         return self.by_name[match.group(1)]
+
+    def debate_since(self, since: int) -> Any:
+        """The first call for a team (the debate announcement) among the channel's messages
+        from ``since`` on, or None."""
+        for message in self.sb.channel_messages(self.channel)[since:]:
+            if any(marker in text_of(message) for marker in DEBATE_MARKERS):
+                return message
+        return None
+
+    async def called(self, since: int = 0, timeout: float = 15.0) -> Any:
+        """The next Leader, once called as the players see it: the debate announcement after
+        the channel's message ``since``, then the Leader's DM that asks for a team."""
+        announcement = await until(partial(self.debate_since, since), timeout, "the debate")
+        leader = self.leader()
+
+        def call() -> bool:
+            return any(
+                m.id > announcement.id and any(k in text_of(m) for k in CALL_MARKERS)
+                for m in self.sb.dms(leader)
+            )
+
+        await until(call, timeout, f"{leader.name}'s call to propose")
+        return leader
+
+    def size_asked(self) -> int:
+        """The team size the latest debate announcement asks for, as a player reads it."""
+        for text in reversed(self.public()):
+            match = TEAM_SIZE.search(text)
+            if match:
+                return int(match.group(1))
+        raise AssertionError("no debate announcement")
 
     def vote_dm(self, user: Any) -> Any:
         for message in reversed(self.sb.dms(user)):
@@ -57,20 +96,22 @@ class Game(TableGame):
             what="the lobby message",
         )
         for user in self.players:
-            ix = await self.sb.click(user, lobby, label="Join")
+            ix = await self.press(user, lobby, label="Join")
             await self.reply(ix)
 
     async def start(self) -> str:
         reply = await self.slash(self.t.mod, "resistance start")
         for user in self.players:
             dm = await until(partial(self.role_dm, user), what=f"{user.name}'s role")
-            self.roles[user.id] = "spy" if ("Spy" in dm or "Espion" in dm) else "resistance"
+            match = ROLE.search(dm)  # the role in bold: "a **Spy**", "un **Espion**"
+            spy = match is not None and match.group(1) in ("Spy", "Espion")
+            self.roles[user.id] = "spy" if spy else "resistance"
         return reply
 
     def role_dm(self, user: Any) -> str | None:
         for message in reversed(self.sb.dms(user)):
             text = text_of(message)
-            if "You are" in text or "Vous êtes" in text:
+            if any(marker in text for marker in ROLE_DM):
                 return text
         return None
 
@@ -92,6 +133,27 @@ class Game(TableGame):
         for user in self.players:
             await until(partial(has_vote_dm, user), what=f"{user.name}'s vote DM")
         return reply
+
+    async def propose_in_menu(self, team: Iterable[Any]) -> None:
+        """The Leader picks ``team`` in the menu of their call DM, then presses Propose, as a
+        player would without typing a command; returns once every player has a vote DM."""
+        leader, team = self.leader(), list(team)
+        before = {u.id: len(self.sb.dms(u)) for u in self.players}
+        menu = await self.wait_team_menu(leader)
+        await self.reply(await self.select(leader, menu, [str(u.id) for u in team]))
+        menu = self.sb.messages.get(menu.id, menu)  # as the pick updated it
+        propose = next(
+            c["custom_id"]
+            for c in menu.all_components
+            if str(c.get("custom_id", "")).startswith("rs:propose:")
+        )
+        await self.reply(await self.press(leader, menu, custom_id=propose))
+
+        def has_vote_dm(u: Any) -> bool:
+            return any(m.labels for m in self.sb.dms(u)[before[u.id] :])
+
+        for user in self.players:
+            await until(partial(has_vote_dm, user), what=f"{user.name}'s vote DM")
 
     async def wait_team_menu(self, user: Any, since: int = 0) -> Any:
         """The leader's call DM with its menu, sent after the ``since`` first DMs of ``user``."""
@@ -135,7 +197,7 @@ class Game(TableGame):
             for c in message.all_components
             if str(c.get("custom_id", "")).endswith(f":{choice}")
         )
-        ix = await self.sb.click(user, message, custom_id=custom_id)
+        ix = await self.press(user, message, custom_id=custom_id)
         return await self.reply(ix)
 
     async def vote(
@@ -198,7 +260,7 @@ ROLE_NAMES = {
     "Percival": "percival",
     "Perceval": "percival",
     "loyal servant of Arthur": "servant",
-    "serviteur loyal d’Arthur": "servant",
+    "fidèle serviteur d’Arthur": "servant",
     "the Assassin": "assassin",
     "l’Assassin": "assassin",
     "Morgana": "morgana",
@@ -226,7 +288,7 @@ class AvalonGame(Game):
         for user in self.players:
             dm = self.role_dm(user)
             assert dm is not None
-            match = re.search(r"(?:You are|Vous êtes) (?:a |un )?\*\*(.+?)\*\*", dm)
+            match = ROLE.search(dm)
             assert match, dm
             self.characters[user.id] = ROLE_NAMES[match.group(1)]
             self.roles[user.id] = "spy" if self.characters[user.id] in EVIL else "resistance"
@@ -269,7 +331,7 @@ class AvalonGame(Game):
         return [o["label"] for o in select["options"]]
 
     async def pick(self, user: Any, message: Any, target: Any) -> str:
-        ix = await self.sb.select(user, message, values=[str(target.id)])
+        ix = await self.select(user, message, [str(target.id)])
         return await self.reply(ix)
 
     def ended(self) -> str | None:

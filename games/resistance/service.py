@@ -722,6 +722,8 @@ class ResistanceService(AvalonSteps, GameService):
         ):
             return None
         events = self.apply_ballots(state, *await self.ballots(s, game, state))
+        owing = set(state.owing())  # no vote, or a team member's mission choice not given
+        everyone = {p.id for p in state.players}
         events += state.resolve()
         phase: Phase = state.phase  # read again: resolve() moved it on from VOTE
         await self.cancel_deadlines(s, game, (VOTE, REMINDER))
@@ -742,6 +744,8 @@ class ResistanceService(AvalonSteps, GameService):
             effects += await self.open_avalon_step(s, game, state)
         else:
             effects += await self.open_debate(s, game, state, events, None)
+        if phase is not Phase.OVER:  # the replacement list: who let this deadline pass
+            effects += await self.count_misses(s, game, owing, everyone - owing)
         return Outcome("", effects)
 
     async def open_debate(
@@ -804,6 +808,7 @@ class ResistanceService(AvalonSteps, GameService):
         state = self.load(game)
         if state.phase is not Phase.DEBATE or state.proposal_number != proposal:
             return None
+        skipped = state.leader
         events = state.skip_leader()
         await repo.delete_bot_state(s, pick_key(game.id))  # that leader's menu is stale now
         phase: Phase = state.phase  # read again: skip_leader() may end the game
@@ -817,6 +822,7 @@ class ResistanceService(AvalonSteps, GameService):
         else:
             await self.save(s, game, state, events, None)
             effects += await self.call_leader(s, game, state)
+            effects += await self.count_misses(s, game, [skipped], [])  # no team proposed
         effects.append(self.post_leader_list(game, state))
         return Outcome("", effects)
 
@@ -900,46 +906,44 @@ class ResistanceService(AvalonSteps, GameService):
         effects.append(await rs_records.end_post(self, s, game, state))
         return effects
 
-    async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
-            row.role = (state.characters.get(new.id) or state.roles[new.id]).value
-            await self.save(s, game, state, events, actor.id)
-            effects: list[Effect] = [
-                self.announce(
-                    game,
-                    t(
-                        "resistance.moderation.substituted_public",
-                        game.lang,
-                        old=shown(old_name),
-                        new=shown(new.name),
-                    ),
-                ),
-                self.post_leader_list(game, state),
-            ]
-            effects.append(DirectMessage(new.id, render.role_text(state, new.id, game.lang)))
-            if state.phase is Phase.VOTE:
-                due = await self.vote_due(s, game) or self.now()
-                effects.append(self.vote_dms(game, state, [row], state.proposal_number, due))
-            if state.phase is Phase.DEBATE and state.leader == new.id:
-                # the newcomer leads this debate: the call DM and its menu are theirs now
-                open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
-                due_lead = open_[0].due_at if open_ else None
-                effects.append(await self.leader_call_dm(s, game, state, due_lead))
-            effects += await self.avalon_after_substitute(s, game, state, row)
-            outcome = Outcome(
+    async def seat(
+        self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor
+    ) -> Outcome:
+        state = self.running(game)
+        old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
+        row.role = (state.characters.get(new.id) or state.roles[new.id]).value
+        await self.save(s, game, state, events, actor.id)
+        effects: list[Effect] = [
+            self.announce(
+                game,
                 t(
-                    "resistance.moderation.substituted",
-                    actor.lang,
+                    "resistance.moderation.substituted_public",
+                    game.lang,
                     old=shown(old_name),
                     new=shown(new.name),
                 ),
-                effects,
-            )
-            await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
+            ),
+            self.post_leader_list(game, state),
+        ]
+        effects.append(DirectMessage(new.id, render.role_text(state, new.id, game.lang)))
+        if state.phase is Phase.VOTE:
+            due = await self.vote_due(s, game) or self.now()
+            effects.append(self.vote_dms(game, state, [row], state.proposal_number, due))
+        if state.phase is Phase.DEBATE and state.leader == new.id:
+            # the newcomer leads this debate: the call DM and its menu are theirs now
+            open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
+            due_lead = open_[0].due_at if open_ else None
+            effects.append(await self.leader_call_dm(s, game, state, due_lead))
+        effects += await self.avalon_after_substitute(s, game, state, row)
+        return Outcome(
+            t(
+                "resistance.moderation.substituted",
+                actor.lang,
+                old=shown(old_name),
+                new=shown(new.name),
+            ),
+            effects,
+        )
 
     # -- read-only views ----------------------------------------------------------------------
 

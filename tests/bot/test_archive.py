@@ -50,7 +50,7 @@ def test_the_resistance_record_has_every_proposal_vote_mission_and_role(lang: st
         line = f"- {accepted} ({len(d['accept'])}): {listed}"
         assert line in re.sub(r"[ \u00a0\u202f]:", ":", text)
     assert len(re.findall(r"\b\d+ sabotages?\b", text)) == len(missions) == 4
-    spy, good = ("Spy", "Resistance") if lang == "en" else ("Espion", "Résistance")
+    spy, good = ("Spy", "Resistance") if lang == "en" else ("Espion", "Résistant")
     for p in state.players:
         role = spy if p.id in state.spies else good
         assert f"| {archive.md(p.name)}" in text and f"| {role} |" in text
@@ -135,7 +135,7 @@ def test_an_avalon_record_names_each_role() -> None:
     [
         ("en", "`early_close` = True, `missing_vote` = reject, `vote_hours` = 24.0"),
         # French: the names and values a French player reads in her commands, in their order
-        ("fr", "`cloture_anticipee` = oui, `heures_vote` = 24, `vote_absent` = contre"),
+        ("fr", "`clôture_anticipée` = oui, `heures_vote` = 24, `vote_absent` = contre"),
     ],
 )
 def test_the_records_options_read_in_the_readers_language(lang: str, line: str) -> None:

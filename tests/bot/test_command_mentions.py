@@ -10,14 +10,24 @@ from typing import Any
 
 import pytest
 
-LOCALES = Path(__file__).resolve().parents[2] / "bot" / "locales"
+ROOT = Path(__file__).resolve().parents[2]
+#: The core's catalogue and each game's.
+LOCALES = [ROOT / "bot" / "locales", *sorted(ROOT.glob("games/*/locales"))]
 MENTION = re.compile(r"`(/[^`\s]+(?: [a-zà-ÿ_]+)*)")
 
 
 def command_paths() -> dict[str, set[str]]:
     """Every command path (``/group sub``, with its groups), in English and in French, from
-    the French command catalogue (whose keys are the English names)."""
-    tree = tomllib.loads((LOCALES / "fr" / "commands.toml").read_text(encoding="utf-8"))
+    the French command catalogues, the core's and the games' (whose keys are the English
+    names; a game's ``[settings.<kind>]`` goes under the core's ``[settings]``)."""
+    tree: dict[str, Any] = {}
+    for locales in LOCALES:
+        part = tomllib.loads((locales / "fr" / "commands.toml").read_text(encoding="utf-8"))
+        for key, node in part.items():
+            if key == "settings" and "settings" in tree:
+                tree["settings"].update({k: v for k, v in node.items() if isinstance(v, dict)})
+            else:
+                tree.setdefault(key, node)
     paths: dict[str, set[str]] = {"en": set(), "fr": set()}
 
     def walk(node: dict[str, Any], en: str, fr: str) -> None:
@@ -37,7 +47,9 @@ def command_paths() -> dict[str, set[str]]:
 def test_every_command_a_text_names_exists_in_the_texts_language(lang: str) -> None:
     known = command_paths()[lang]
     wrong = []
-    for path in sorted((LOCALES / lang).glob("*.toml")):
+    files = sorted(path for locales in LOCALES for path in (locales / lang).glob("*.toml"))
+    assert len(files) > 10
+    for path in files:
         if path.name == "commands.toml":
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

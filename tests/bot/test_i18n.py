@@ -251,3 +251,39 @@ def test_french_messages_name_options_as_the_french_commands_do() -> None:
         for key, text in prose.items()
     }
     assert not {k: v for k, v in found.items() if v}
+
+
+# -- game names and French elision --------------------------------------------------------------
+
+
+def test_a_variant_with_a_name_of_its_own_names_the_game() -> None:
+    from bot.i18n import game_name
+
+    assert game_name("resistance", "fr") == "The Resistance"
+    assert game_name("resistance", "fr", {"variant": "avalon"}) == "Avalon"
+    assert game_name("resistance", "en", {"variant": "classic"}) == "The Resistance"
+    assert game_name("refutation", "fr", {"variant": "avalon"}) == "The Refutation Game"
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        ("Avalon", "La partie d’Avalon dans #x commence"),
+        ("The Resistance", "La partie de The Resistance dans #x commence"),
+    ],
+)
+def test_french_elides_de_before_a_vowel(game: str, text: str) -> None:
+    assert t("common.start.dm_check", "fr", game=game, where="#x").startswith(text)
+    assert t("common.start.dm_check", "en", game=game, where="#x").startswith(f"The game of {game}")
+
+
+def test_elision_before_names() -> None:
+    from bot.i18n import elide, starts_with_vowel
+
+    assert [starts_with_vowel(x) for x in ("Émile", "alice", "**Yves**", "Œdipe")] == [True] * 4
+    assert [starts_with_vowel(x) for x in ("Bob", "hana", "8", "<@1>", "")] == [False] * 5
+    said = t("resistance.moderation.substituted", "fr", new="Bob", old="Émile")
+    assert "à la place d’Émile" in said
+    assert "à la place de Bob" in t("resistance.moderation.substituted", "fr", new="x", old="Bob")
+    assert elide("de {n} à {m}", {"n": 11, "m": "x"}) == "de {n} à {m}"
+    assert elide("De **{g}**, que {x}", {"g": "Avalon", "x": "Ève"}) == "D’**{g}**, qu’{x}"

@@ -29,6 +29,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "moderators_see_roles": False,
         "deadline_time": "",
         "min_hours": 12.0,
+        "replace_after": 0,
         "team_table": "forum",
         "variant": "classic",
         "percival": False,
@@ -42,9 +43,12 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "techniques": False,
         "choice_hours": 24.0,
         "vote_hours": 24.0,
+        "turn_hours": 48.0,
+        "reminder_hours": 2.0,
         "deck": "",
         "deadline_time": "",
         "min_hours": 12.0,
+        "replace_after": 0,
     }
     assert builtin_registry().schemas() == {
         "resistance": RESISTANCE_OPTIONS,
@@ -62,8 +66,11 @@ def test_each_place_lists_its_options_in_order() -> None:
         "techniques",
         "choice_hours",
         "vote_hours",
+        "turn_hours",
+        "reminder_hours",
         "deadline_time",
         "min_hours",
+        "replace_after",
     )
     assert "deck" in REFUTATION_OPTIONS.names("config")
     assert "deck" not in REFUTATION_OPTIONS.names("settings")

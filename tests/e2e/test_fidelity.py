@@ -141,7 +141,7 @@ async def test_french_names_order_escape_status_pings_and_the_cancelled_end(
     assert "Proposition 1" in history and IN_ORDER in history
     order = [shown(n) for n in sorted(FORUM, key=IN_ORDER.split(", ").index)]
     for line in end.splitlines():
-        if line.startswith(("Espions", "Résistance")):
+        if line.startswith(("Espions", "Résistants")):
             listed = [n for n in line.split("\u00a0: ", 1)[1].split(", ") if n in order]
             assert listed == sorted(listed, key=order.index), line
 

@@ -174,7 +174,7 @@ async def test_french_settings_show_names_each_option_as_her_command_does(
     table: Any, bot: Any
 ) -> None:
     """/settings show in French: each option by the name her client shows for the command's
-    parameter (/reglages resistance heures_vote…), its value written the French way, in the
+    parameter (/réglages résistance heures_vote…), its value written the French way, in the
     alphabetical order of those names; in English, as before."""
     game = TableGame(table, [])
     french = french_moderator(table)
@@ -187,12 +187,12 @@ async def test_french_settings_show_names_each_option_as_her_command_does(
     resistance = next(line for line in shown if "The Resistance" in line)
     refutation = next(line for line in shown if "The Refutation Game" in line)
     for expected in (
-        "`cloture_anticipee` = oui",
+        "`clôture_anticipée` = oui",
         "`heures_vote` = 6,5",
         "`vote_absent` = pour",
         "`heures_rappel` = 2",
-        "`heure_echeance` = —",
-        "`moderateurs_voient_roles` = non",
+        "`heure_échéance` = —",
+        "`modérateurs_voient_rôles` = non",
         "`variante` = classique",
         "`dame_du_lac` = non",
     ):

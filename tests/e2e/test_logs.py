@@ -50,7 +50,7 @@ async def play_with_secrets(table: Any, settings: Any) -> tuple[list[str], list[
             text_of(m)
             for u in game.players
             for m in sb.dms(u)
-            if "You are" in m.text or "Vous êtes" in m.text
+            if "You are" in m.text or "Vous incarnez" in m.text
         ]
         secrets += [
             text_of(m)

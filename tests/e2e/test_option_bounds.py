@@ -146,6 +146,6 @@ async def test_french_answer_for_an_out_of_bounds_value(table: Any, bot: Any) ->
     ix = await sb.slash(chloe, "refutation card", channel=table.channel, number=0)
     reply = await ix.reply_message(10)
     assert reply is not None and reply.ephemeral
-    # named as she sees the parameter (/refutation carte numero:…), numbers written the French
+    # named as she sees the parameter (/réfutation carte numéro:…), numbers written the French
     # way (U+202F between thousands)
-    assert "numero doit être entre 1 et 1\u202f000\u202f000 (vous avez donné 0)" in reply.text
+    assert "numéro doit être entre 1 et 1\u202f000\u202f000 (vous avez donné 0)" in reply.text

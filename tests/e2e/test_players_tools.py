@@ -161,7 +161,8 @@ async def test_rules_privately_in_the_readers_language_with_the_options_here(
     game = Game(table, table.users[:5])
     french, english = french_and_english(game)
     whole = await rules(table, english, "resistance rules", "No game is running")
-    assert "forum (play-by-post) adaptation" in whole and "mission 4 with 7 or more" in whole
+    assert "forum (play-by-post) adaptation" in whole
+    assert "mission 4 with 7 players or more" in whole
     assert "Avalon" not in whole.replace("which Avalon always plays", "")
     # No game here: both tables of team sizes, each named.
     forum = "5 players: 2-2-3-3-3 · 6–7 players: 2-3-3-4-4 · 8–10 players: 3-4-4-5-5"
@@ -177,7 +178,7 @@ async def test_rules_privately_in_the_readers_language_with_the_options_here(
     # value as French writes it, in the alphabetical order of those names
     assert "adaptation pour le forum" in whole and "`heures_vote` = 12," in whole
     assert "`vote_hours`" not in whole and "`variante` = classique" in whole
-    assert "`cloture_anticipee` = non, `dame_du_lac` = non, `fermer_debat` = oui" in whole
+    assert "`clôture_anticipée` = non, `dame_du_lac` = non, `fermer_débat` = oui" in whole
     # The Resistance game here is not a Refutation Game.
     whole = await rules(table, french, "refutation rules", "Aucune partie en cours")
     assert "page de référence" in whole
@@ -266,7 +267,7 @@ async def test_daily_deadline_time_in_the_servers_time_zone(table: Any, bot: Any
     assert "**Europe/Paris**" in done and "Les échéances quotidiennes" in done
     assert "Fuseau horaire\u00a0: Europe/Paris" in await game.slash(moderatrice, "settings show")
     whole = await rules(table, moderatrice, "resistance rules", "Options de la partie")
-    assert "`heure_echeance` = 21:00" in whole and "`fuseau_horaire` = Europe/Paris" in whole
+    assert "`heure_échéance` = 21:00" in whole and "`fuseau_horaire` = Europe/Paris" in whole
 
 
 async def test_without_attach_files_the_end_of_game_text_still_comes(table: Any, bot: Any) -> None:

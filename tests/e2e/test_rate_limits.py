@@ -101,7 +101,7 @@ async def test_dm_storm_every_dm_arrives_once_within_budget(table: Any, bot: Any
         assert sum(r.route == route for r in storm_429s) > 5, route
     for user in players:
         texts = dm_texts(sb, user)
-        assert sum("You are" in x or "Vous êtes" in x for x in texts) == 1, texts  # the role
+        assert sum("You are" in x or "Vous incarnez" in x for x in texts) == 1, texts  # the role
         votes = [m for m in sb.dms(user) if "Accept" in m.labels or "Pour" in m.labels]
         assert len(votes) == 1  # the vote DM, once
         menus = [m for m in sb.dms(user) if m.selects]  # the leader's call and its menu

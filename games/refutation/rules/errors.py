@@ -102,6 +102,12 @@ class RefutationInProgress(_KeyedError):
     KEY = ERROR_PREFIX + "refutation_in_progress"
 
 
+class NoTurnOpen(_KeyedError):
+    """Skipping a turn while none is open (a refutation is under way)."""
+
+    KEY = ERROR_PREFIX + "no_turn_open"
+
+
 class NoChoiceOpen(_KeyedError):
     """Choosing or revealing while no choice is being collected."""
 
@@ -222,6 +228,7 @@ ERROR_CLASSES: tuple[type[_KeyedError], ...] = (
     AlreadyPlaying,
     NotYourTurn,
     RefutationInProgress,
+    NoTurnOpen,
     NoChoiceOpen,
     NoVoteOpen,
     AlreadyHasCard,

@@ -160,6 +160,17 @@ class RefutationFailed(RefutationEvent):
 
 
 @dataclass(frozen=True)
+class TurnSkipped(RefutationEvent):
+    """``player`` did not take turn ``turn``: it passes to the next player with no card played
+    (at the turn's deadline, or by a moderator: ``by_moderator``). A ``TurnPassed`` follows."""
+
+    kind = "turn_skipped"
+    player: int
+    turn: int
+    by_moderator: bool
+
+
+@dataclass(frozen=True)
 class TurnPassed(RefutationEvent):
     kind = "turn_passed"
     active: int

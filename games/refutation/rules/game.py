@@ -43,6 +43,7 @@ from .errors import (
     NotInHand,
     NotInRunoff,
     NotRevealed,
+    NoTurnOpen,
     NotYourTurn,
     NoVoteOpen,
     ReferenceAlreadyConsulted,
@@ -66,6 +67,7 @@ from .events import (
     RefutationSucceeded,
     Refuted,
     TurnPassed,
+    TurnSkipped,
     VoteRecorded,
 )
 from .events import RefutationEvent as Event
@@ -472,6 +474,27 @@ class Refutation:
             )
         ]
         return events + self._pass_turn()
+
+    # ----------------------------------------------------------------------------------------
+    # Skip (a turn not taken)
+
+    def verify_skip_turn(self, by_moderator: bool = False) -> None:
+        """The active player's turn passes to the next player with no card played: at the
+        turn's deadline, or by a moderator. Only while a turn is open: not during a
+        refutation (its choice and vote close by their own deadlines), nor once it is over."""
+        self._verify_open()
+        if self.phase is not Phase.TURN:
+            raise NoTurnOpen()
+
+    def can_skip_turn(self, by_moderator: bool = False) -> bool:
+        return _can(lambda: self.verify_skip_turn(by_moderator))
+
+    def skip_turn(self, by_moderator: bool = False) -> list[Event]:
+        """Nothing is placed or returned; a feed already refreshed this turn stays as it is."""
+        self.verify_skip_turn(by_moderator)
+        skipped = TurnSkipped(player=self.active_player, turn=self.turn, by_moderator=by_moderator)
+        self.actions.append({"action": "skip_turn", "by_moderator": by_moderator})
+        return [skipped, *self._pass_turn()]
 
     # ----------------------------------------------------------------------------------------
     # Refute
@@ -993,6 +1016,8 @@ class Refutation:
                 return self.consult_reference(int(action["player"]))
             if name == "close_vote":
                 return self.close_vote()
+            if name == "skip_turn":
+                return self.skip_turn(bool(action.get("by_moderator", False)))
             if name == "end":
                 return self.end(bool(action.get("by_moderator", True)))
             if name == "substitute":

@@ -94,7 +94,7 @@ class PollCog(GameCog, group_name="poll", group_description="A two-option poll")
 
     @app_commands.command(name="status", description="The question, who has answered, the deadline")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.status)
+        await self.in_game(interaction, self.service.overview)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -223,21 +223,20 @@ class PollService(GameService):
             outcome = await self.commit_outcome(s, game, Outcome(reply, list(effects)))
         return await self.run(outcome)
 
-    async def substitute(self, actor: Actor, game_id: int, old: Actor, new: Actor) -> str:
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
-            await self.save(s, game, state, events, actor.id)
-            names = {"old": shown(old_name), "new": shown(new.name)}
-            due = await self.vote_due(s, game) or self.now()
-            effects: list[Effect] = [
-                self.announce(game, t("poll.moderation.substituted", game.lang, **names)),
-                self.vote_dm(game, row, due),
-            ]
-            reply = t("poll.moderation.substituted", actor.lang, **names)
-            outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
-        return await self.run(outcome)
+    async def seat(
+        self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor
+    ) -> Outcome:
+        state = self.running(game)
+        old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
+        await self.save(s, game, state, events, actor.id)
+        names = {"old": shown(old_name), "new": shown(new.name)}
+        due = await self.vote_due(s, game) or self.now()
+        effects: list[Effect] = [
+            self.announce(game, t("poll.moderation.substituted", game.lang, **names)),
+            self.vote_dm(game, row, due),
+        ]
+        reply = t("poll.moderation.substituted", actor.lang, **names)
+        return Outcome(reply, effects)
 
     def end_state(self, state: Poll) -> list[PollEvent]:
         return state.cancel()

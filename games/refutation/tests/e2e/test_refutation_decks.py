@@ -168,9 +168,9 @@ def issue_hand_deck() -> bytes:
 
 HOSTILE_UPLOADS: list[tuple[str, bytes, str, str]] = [
     # (file name, bytes, English answer contains, French answer contains)
-    ("big.toml", b"#" * (300 * 1024), "at most 262144 are allowed", "262144 au maximum"),
+    ("big.toml", b"#" * (300 * 1024), "the limit is 262144", "262144 au maximum"),
     ("latin1.toml", "[deck]\nid = 'café'\n".encode("latin-1"), "not UTF-8", "pas du texte UTF-8"),
-    ("deep.toml", b"x = " + b"[" * 50_000 + b"]" * 50_000, "more than 32 deep", "plus de 32"),
+    ("deep.toml", b"x = " + b"[" * 50_000 + b"]" * 50_000, "32 levels deep", "plus de 32"),
     ("dots.toml", b"k" + b".k" * 50_000 + b" = 1\n", "32 dotted parts", "parties pointées"),
     ("passwd.toml", b"root:x:0:0:root:/root:/bin/bash\n", "not valid TOML", "pas du TOML"),
     ("hand.toml", issue_hand_deck(), "A hand of the largest size", "Une main de la plus grande"),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.demos import run_demo
+from tests.e2e.demos import assert_readable, run_demo
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -17,3 +17,8 @@ def test_the_refutation_demo_plays_a_whole_game(tmp_path: Path) -> None:
     assert "Revealed cards" in out and "Reference page" in out
     assert "DM → Chloé" in out and "Votre main" in out  # her DMs in French
     assert "Demo finished." in out
+    assert_readable(out)
+    assert "Players (3, 2 to 6): Alice, Bruno, Chloé" in out  # the lobby fills up
+    assert "[Abstain] [Reference page]" in out and "[menu «Choose a card, or pass»:" in out
+    assert "▶ Chloé types /réfutation " in out  # in French, as her client names it
+    assert "▶ Moderator types /refutation new techniques: True choice_hours: 0.001" in out

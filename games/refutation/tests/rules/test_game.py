@@ -20,7 +20,14 @@ from games.refutation.rules import (
     Result,
     parse_deck,
 )
-from games.refutation.rules.events import CardChosen, CardsRevealed, RefutationStarted, VoteRecorded
+from games.refutation.rules.events import (
+    CardChosen,
+    CardsRevealed,
+    RefutationStarted,
+    TurnPassed,
+    TurnSkipped,
+    VoteRecorded,
+)
 
 from .helpers import (
     DECK,
@@ -328,6 +335,63 @@ def test_turn_actions_wait_for_the_refutation() -> None:
     illegal(game, lambda: game.watch(P2, game.feed[0]), "refutation_in_progress")
     illegal(game, lambda: game.refute(P2, P2), "refutation_in_progress")
     illegal(game, lambda: game.refresh_feed(P1), "refutation_in_progress")
+
+
+# ----------------------------------------------------------------------------------------------
+# A turn not taken
+
+
+def test_a_skipped_turn_passes_to_the_next_seat_with_no_card_played() -> None:
+    game = new_game(3)
+    arrange(game, active=P3, in_front={P1: D_A0})
+    zones, turn = game.zones(), game.turn
+    events = game.skip_turn()
+    assert kinds(events) == ["turn_skipped", "turn_passed"]
+    assert events[0] == TurnSkipped(player=P3, turn=turn, by_moderator=False)
+    assert events[1] == TurnPassed(active=P1, turn=turn + 1)  # round the table to seat 0
+    assert game.active_player == P1 and game.turn == turn + 1 and game.phase is Phase.TURN
+    assert game.zones() == zones  # nothing placed, returned, drawn or discarded
+    assert game.actions[-1] == {"action": "skip_turn", "by_moderator": False}
+    assert game.skip_turn(by_moderator=True)[0].data == {
+        "player": P1,
+        "turn": turn + 1,
+        "by_moderator": True,
+    }
+    assert game.active_player == P2
+    check_zones(game)
+
+
+def test_a_turn_skipped_after_a_refresh_keeps_the_new_feed() -> None:
+    game = new_game(3)
+    arrange(game, active=P1)
+    game.refresh_feed(P1)
+    feed = list(game.feed)
+    assert game.must_place
+    game.skip_turn()
+    assert game.feed == feed and game.active_player == P2
+    assert not game.must_place and not game.refreshed  # P2's turn is a whole new turn
+    game.refresh_feed(P2)  # which may refresh again
+
+
+def test_no_turn_to_skip_during_a_refutation_or_after_the_end() -> None:
+    game = in_choice()
+    illegal(game, game.skip_turn, "no_turn_open")
+    assert not game.can_skip_turn()
+    game.choose(P2, R_A1)
+    game.reveal()
+    illegal(game, lambda: game.skip_turn(by_moderator=True), "no_turn_open")
+    game.end()
+    illegal(game, game.skip_turn, "game_over")
+
+
+def test_a_skipped_turn_replays_and_round_trips() -> None:
+    game = new_game(3)
+    arrange(game, active=P2, in_front={P3: D_A0})
+    game.skip_turn()
+    game.skip_turn(by_moderator=True)
+    saved = json.loads(json.dumps(game.to_dict()))
+    assert Refutation.from_dict(saved, DECK).to_dict() == game.to_dict()
+    assert Refutation.replay(game.setup_record, game.actions, DECK).to_dict() == game.to_dict()
 
 
 # ----------------------------------------------------------------------------------------------

@@ -48,6 +48,8 @@ def can(game: Refutation, r: Record) -> bool:
         return game.can_consult_reference(r["player"])
     if action == "close_vote":
         return game.can_close_vote()
+    if action == "skip_turn":
+        return game.can_skip_turn(r["by_moderator"])
     if action == "end":
         return game.can_end()
     if action == "substitute":
@@ -75,6 +77,7 @@ def candidates(game: Refutation) -> list[Record]:
         out += [watch(p, card, back=back) for card in game.feed]
         out += [watch(p, None, refresh=True), {"action": "refresh_feed", "player": p}]
         out += [{"action": "refute", "player": p, "target_player": t} for t in ids]
+        out += [{"action": "skip_turn", "by_moderator": by} for by in (False, True)]
     elif game.phase is Phase.CHOICE:
         for p in ids:
             out += [{"action": "choose", "player": p, "card": c} for c in game.eligible_cards(p)]
@@ -102,6 +105,7 @@ def random_record(game: Refutation, rng: random.Random) -> Record:
             {"action": "vote", "player": player, "card": card},
             {"action": "consult_reference", "player": player},
             {"action": "close_vote"},
+            {"action": "skip_turn", "by_moderator": rng.random() < 0.5},
             {
                 "action": "substitute",
                 "old": player,
@@ -294,3 +298,47 @@ def test_the_table_loses_when_hands_run_out(seed: int) -> None:
         assert not game.table_can_refute()
     else:
         assert game.result is Result.WON and len(game.refuted) == 7
+
+
+@settings(max_examples=40, deadline=None)
+@given(games_, st.integers(0, 40), st.booleans())
+def test_a_skipped_turn_passes_to_the_next_seat_and_changes_nothing_else(
+    params: tuple[int, int, bool, int], steps: int, by_moderator: bool
+) -> None:
+    """Wherever the game is: during a turn (a refresh included), a skip moves the marker to the
+    next seat and the turn on by one, with nothing placed, returned or drawn; outside a turn
+    it is refused and changes nothing."""
+    seed, n, techniques, target = params
+    rng = random.Random(seed)
+    game, _ = Refutation.setup(players(n), DECK, rng, Options(target=target, techniques=techniques))
+    for _ in range(steps):
+        if game.phase is Phase.OVER:
+            break
+        game.apply(rng.choice([r for r in candidates(game) if can(game, r)]))
+    before = game.to_dict()
+    if game.phase is not Phase.TURN:
+        assert not game.can_skip_turn(by_moderator)
+        try:
+            game.skip_turn(by_moderator)
+        except GameError as error:
+            expected = "no_turn_open" if game.phase is not Phase.OVER else "game_over"
+            assert error.key == f"refutation.error.{expected}"
+            assert_renders(error)
+        else:
+            raise AssertionError("a skip outside a turn was accepted")
+        assert game.to_dict() == before
+        return
+    seat, turn, active = game.active_seat, game.turn, game.active_player
+    events = game.skip_turn(by_moderator)
+    assert [e.kind for e in events] == ["turn_skipped", "turn_passed"]
+    assert events[0].data == {"player": active, "turn": turn, "by_moderator": by_moderator}
+    assert events[1].data == {"active": game.active_player, "turn": turn + 1}
+    assert game.active_seat == (seat + 1) % n and game.turn == turn + 1
+    assert game.phase is Phase.TURN and not game.refreshed and not game.must_place
+    after = game.to_dict()
+    for key in ("seats", "draw", "feed", "reserve", "discard", "refuted", "successes"):
+        assert after[key] == before[key], key
+    assert game.actions[-1] == {"action": "skip_turn", "by_moderator": by_moderator}
+    watcher = Watcher(game)
+    watcher.check(events)
+    watcher.check_saved()

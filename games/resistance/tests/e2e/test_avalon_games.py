@@ -71,6 +71,12 @@ async def test_ten_players_every_role_the_lady_and_the_assassination(table: Any,
         )
         start = await game.new_public(0, "**Avalon** begins")
         assert "Roles in play: Merlin, Percival, the Assassin, Morgana, Mordred, Oberon" in start
+        # The game is named Avalon everywhere, as the channel says: the lobby, the DMs.
+        assert "**Avalon** — new game!" in game.public()[0]
+        chloe = next(u for u in players if u.name == "Chloé")
+        first_dm = text_of(sb.dms(chloe)[0])
+        assert first_dm.startswith("La partie d’Avalon dans "), first_dm
+        assert "The Resistance" not in " ".join(text_of(m) for u in players for m in sb.dms(u))
 
         # What each role DM shows.
         merlin, percival = game.one("merlin"), game.one("percival")
@@ -268,7 +274,7 @@ async def test_the_lobby_says_avalon_and_its_roles_in_the_servers_language(
     game = AvalonGame(table, table.users[:7])
     await game.open_avalon(percival=True, morgana=True, lady_of_the_lake=True)
     text = await until(lambda: "Players (7" in lobby_of(table.channel) and lobby_of(table.channel))
-    line = next(x for x in text.splitlines() if "Avalon" in x)
+    line = next(x for x in text.splitlines() if "variant." in x)
     assert line == "🏰 **Avalon** variant. Special roles: Merlin, Percival, the Assassin, Morgana."
     assert "🌊 With the Lady of the Lake." in text.splitlines()
     assert_transcript_keeps_secrets(game)
@@ -281,6 +287,7 @@ async def test_the_lobby_says_avalon_and_its_roles_in_the_servers_language(
         text.splitlines()
     )
     assert "Dame du Lac" not in text
+    assert text.startswith("**Avalon** — nouvelle partie\u202f!"), text  # the variant’s own name
 
     await game.slash(table.mod, "resistance cancel")
     await game.slash(table.mod, "resistance new")
