@@ -9,8 +9,10 @@ interaction's one callback (type 4, the answer itself); a slower one is deferred
 "thinking…") while it goes on, then answered by a follow-up, as a long text's further parts are.
 Any error is turned into a private, localized message by :func:`bot.errors.report`: a domain
 refusal (a rule, a moderator-only command, "too late", a stale button), a channel that already
-holds a game, a database kept busy past its retries. Nothing else is written: the service call
-is the only work, so a click costs the call and one REST call (two when deferred).
+holds a game, a database kept busy past its retries. ``respond_in_place`` answers a component
+by updating its own message instead (a select whose choice the message shows). Nothing else is
+written: the service call is the only work, so a click costs the call and one REST call (two
+when deferred).
 """
 
 from __future__ import annotations
@@ -75,10 +77,13 @@ def answer_budget(snowflake: int, now: float | None = None) -> float:
 
 class Responder:
     """The wrapper: ``respond`` answers privately (every command and button but one),
-    ``respond_publicly`` in the channel (the leaderboard), mentioning nobody."""
+    ``respond_publicly`` in the channel (the leaderboard), mentioning nobody;
+    ``respond_in_place`` answers a component by updating the message it is on (a select whose
+    choice the message shows), an error privately as always."""
 
-    def __init__(self, *, private: bool) -> None:
+    def __init__(self, *, private: bool, in_place: bool = False) -> None:
         self.private = private
+        self.in_place = in_place
         self.mentions = discord.utils.MISSING if private else discord.AllowedMentions.none()
 
     async def __call__(
@@ -109,6 +114,9 @@ class Responder:
             return False
 
     async def defer(self, interaction: discord.Interaction) -> None:
+        if self.in_place and interaction.message is not None:  # "deferred update" (type 6)
+            await interaction.response.defer()
+            return
         await interaction.response.defer(ephemeral=self.private, thinking=True)
 
     async def within(
@@ -152,10 +160,25 @@ class Responder:
                 content, ephemeral=self.private, allowed_mentions=self.mentions, **extra
             )
 
+    async def update(self, interaction: discord.Interaction, reply: Answer) -> None:
+        """The component's message updated with the answer: its text (cut to one message) and,
+        for a :class:`~bot.service.Reply`, its view; by the interaction's callback (type 7),
+        else, after a deferred update, by editing that message."""
+        content = reply.content if isinstance(reply, Reply) else reply or "✅"
+        extra: dict[str, Any] = {"content": split_message(content)[0] if content else "\u200b"}
+        if isinstance(reply, Reply) and reply.view is not None:
+            extra["view"] = reply.view
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**extra)
+        else:
+            await interaction.response.edit_message(**extra)
+
     async def send(self, interaction: discord.Interaction, reply: Answer) -> None:
         """The answer; a text over 2,000 characters goes in several messages (the first is the
         callback when the interaction was not deferred, the rest follow-ups)."""
-        if isinstance(reply, str) and 0 < len(reply) <= MESSAGE_CONTENT:  # a click's answer
+        if self.in_place and interaction.message is not None:
+            await self.update(interaction, reply)
+        elif isinstance(reply, str) and 0 < len(reply) <= MESSAGE_CONTENT:  # a click's answer
             await self.post(interaction, reply)
         elif isinstance(reply, Reply):
             parts = split_message(reply.content) or ["\u200b"]
@@ -176,6 +199,7 @@ class Responder:
 
 respond = Responder(private=True)
 respond_publicly = Responder(private=False)
+respond_in_place = Responder(private=True, in_place=True)
 
 
 async def answer(interaction: discord.Interaction, work: Callable[[], Awaitable[Answer]]) -> bool:

@@ -2,8 +2,8 @@
 read back and compared, cell by cell, with the grid built here from the engines' own tables
 (games/resistance/rules/tables.py, games/refutation/rules/model.py) at every player count.
 
-A new checked table (say the published box game's team sizes, once the engine has them) is a
-marker in the document and one entry of :data:`EXPECTED`; a marker without an entry, or an entry
+A new checked table is a marker in the document and one entry of :data:`EXPECTED` (as the box
+table of team sizes, ``resistance.team_sizes.box``); a marker without an entry, or an entry
 whose table is gone from the document, fails."""
 
 from __future__ import annotations
@@ -162,7 +162,8 @@ def refutation_reach() -> Grid:
 EXPECTED: dict[str, Callable[[], Grid]] = {
     "resistance.numbers": resistance_numbers,
     "resistance.roles": resistance_roles,
-    "resistance.team_sizes.forum": team_sizes(resistance.MISSION_SIZES),
+    "resistance.team_sizes.forum": team_sizes(resistance.TEAM_SIZES[resistance.TeamTable.FORUM]),
+    "resistance.team_sizes.box": team_sizes(resistance.TEAM_SIZES[resistance.TeamTable.BOX]),
     "resistance.sabotages": sabotages,
     "refutation.numbers": refutation_numbers,
     "refutation.reach": refutation_reach,
@@ -184,7 +185,7 @@ def test_the_table_holds_the_engines_values(name: str) -> None:
 def test_the_tables_cover_every_player_count() -> None:
     """The engine's tables themselves span MIN..MAX players, so the grids above do too."""
     players = set(player_counts())
-    assert set(resistance.MISSION_SIZES) == players
+    assert all(set(sizes) == players for sizes in resistance.TEAM_SIZES.values())
     assert set(resistance.SPY_COUNT) == players == set(resistance.RESISTANCE_COUNT)
     for n in players:
         assert resistance.SPY_COUNT[n] + resistance.RESISTANCE_COUNT[n] == n

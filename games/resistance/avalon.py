@@ -27,12 +27,14 @@ from games.resistance import render as render
 from games.resistance.render import ROLE_ORDER, key
 from games.resistance.rules import (
     AVALON_OPTIONS,
+    AVALON_TABLE,
     AvalonOnly,
     MissingVote,
     Options,
     Phase,
     Resistance,
     ResistanceEvent,
+    TeamTable,
     Variant,
     evil_characters,
     good_characters,
@@ -48,12 +50,14 @@ AVALON_PHASES = (Phase.LADY, Phase.ASSASSINATION)
 LADY_ACT, KILL_ACT = "lady", "kill"
 
 
-def engine_options(options: dict[str, Any]) -> Options:
-    """The rules' options of a game from its stored options (old games: classic)."""
+def engine_options(options: Mapping[str, Any]) -> Options:
+    """The rules' options of a game from its stored options (old games: classic, and the
+    forum's table: a game stored before ``team_table`` plays the table it was opened with)."""
     return Options(
         missing_vote=MissingVote(options.get("missing_vote", "reject")),
         variant=Variant(options.get("variant") or "classic"),
         **{name: bool(options.get(name)) for name in AVALON_OPTIONS},
+        team_table=TeamTable(options.get("team_table") or TeamTable.FORUM.value),
     )
 
 
@@ -107,13 +111,22 @@ class AvalonSteps(GameService):
     def shape_options(self, options: dict[str, Any], given: Mapping[str, Any]) -> None:
         """The guild's Avalon defaults count only in an Avalon game; typed for a classic game,
         an Avalon option is refused. The roles together are the schema's check (Morgana needs
-        Percival: games/resistance/options.py); the count is checked at start."""
+        Percival: games/resistance/options.py); the count is checked at start.
+
+        Avalon plays its own table of team sizes (the box's): ``team_table`` from the config
+        or the guild's defaults does not count in an Avalon game, and ``team_table:forum``
+        typed for one is refused."""
         if (options.get("variant") or "classic") != Variant.AVALON.value:
             for name in AVALON_OPTIONS:
                 if given.get(name):  # the engine's refusal, the option named as the reader's
                     # command names it (a Localized parameter: the app's UserError carries it)
                     raise UserError(AvalonOnly.KEY, option=OptionName("resistance", name))
                 options[name] = False
+            return
+        typed = given.get("team_table")
+        if typed is not None and typed != AVALON_TABLE.value:
+            raise UserError(key("error.own_table"), option=OptionName("resistance", "team_table"))
+        options["team_table"] = AVALON_TABLE.value
 
     def lobby_text(self, game: Game, players: list[Player]) -> str:
         """An Avalon game's lobby says so, with its special roles and the Lady, on lines of

@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.service import Actor, Reply
 from cogs.game import GameCog, new_game_command
 from games.resistance import records
-from games.resistance.components import CHOICES
+from games.resistance.components import CHOICES, built
 from games.resistance.options import RESISTANCE_OPTIONS
 from games.resistance.service import ResistanceService
 
@@ -22,7 +22,10 @@ class ResistanceCog(
     service: ResistanceService
     new = new_game_command("Open a game of The Resistance in this channel", RESISTANCE_OPTIONS)
 
-    @app_commands.command(name="propose", description="Propose the mission team (active leader)")
+    @app_commands.command(
+        name="propose",
+        description="Propose the mission team (active leader); without players, a menu of them",
+    )
     @app_commands.describe(
         player1="A team member",
         player2="A team member",
@@ -33,15 +36,24 @@ class ResistanceCog(
     async def propose(
         self,
         interaction: discord.Interaction,
-        player1: discord.User,
-        player2: discord.User,
+        player1: discord.User | None = None,
+        player2: discord.User | None = None,
         player3: discord.User | None = None,
         player4: discord.User | None = None,
         player5: discord.User | None = None,
     ) -> None:
+        """With players: propose them. Without: the leader's menu, privately (a select of the
+        players, then Propose), as in the leader's DM."""
         team = [p.id for p in (player1, player2, player3, player4, player5) if p is not None]
+        if team:
+            await self.in_game(interaction, self.service.propose, team)
+            return
 
-        await self.in_game(interaction, self.service.propose, team)
+        async def menu(actor: Actor, game_id: int) -> Reply:
+            text, view = await self.service.open_team_menu(actor, game_id)
+            return Reply(text, view=built(view))
+
+        await self.in_game(interaction, menu)
 
     @app_commands.command(
         name="status", description="Missions, rejections, leader, deadline, who has not voted"

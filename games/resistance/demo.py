@@ -3,8 +3,8 @@
 They are the end-to-end tests' players (games/resistance/players.py): they act only through the
 sandbox, as people would — slash commands in the channel, the buttons of their DMs — and each
 reads only their own DMs (a spy knows it is a spy from its role DM). The Leader proposes once
-called (the debate announcement, then the call by DM); a player may forget to vote, and the
-deadline still resolves the round.
+called (the debate announcement, then the call by DM), in the menu of that DM; a player may
+forget to vote, and the deadline still resolves the round.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ async def play_resistance(table: DemoTable, rng: random.Random) -> None:
         others = [u for u in game.players if u is not leader]
         team = [leader, *rng.sample(others, game.size_asked() - 1)]
         since = len(game.public())
-        await game.propose(team)
+        await game.propose_in_menu(team)
         silent = rng.choice(game.players) if rng.random() < 0.3 else None
         spies_on_team = bool(spies & {u.id for u in team})
         for user in game.players:

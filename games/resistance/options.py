@@ -103,6 +103,13 @@ RESISTANCE_OPTIONS = OptionsSchema(
         *DAILY_OPTIONS,
         *STANDBY_OPTIONS,
         Option(
+            "team_table",
+            str,
+            "forum",
+            "Team sizes: forum (the adaptation's), or box (the published game's; Avalon plays it)",
+            choices=("forum", "box"),
+        ),
+        Option(
             "variant",
             str,
             "classic",

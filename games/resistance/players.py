@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from bot.players import TableGame, text_of, until
-from games.resistance.rules import MISSION_SIZES
+from games.resistance.rules import AVALON_TABLE, TEAM_SIZES, TeamTable
 
 RESULT_MARKERS = ("Team accepted", "Team rejected", "Équipe acceptée", "Équipe refusée")
 #: The channel's call for a team, and the Leader's DM that asks for it.
@@ -32,6 +32,8 @@ class Game(TableGame):
         super().__init__(table, players, channel)
         self.by_name = {u.name: u for u in players}
         self.roles: dict[int, str] = {}
+        #: the table of team sizes, as the options given to :meth:`open` choose it
+        self.table = TeamTable.FORUM
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -82,6 +84,8 @@ class Game(TableGame):
     # -- acting -------------------------------------------------------------------------------
 
     async def open(self, **options: Any) -> None:
+        avalon = options.get("variant") == "avalon"
+        self.table = AVALON_TABLE if avalon else TeamTable(options.get("team_table", "forum"))
         since = len(self.sb.channel_messages(self.channel))
         reply = await self.slash(self.t.mod, "resistance new", **options)
         assert "open" in reply or "ouvertes" in reply, reply
@@ -129,6 +133,61 @@ class Game(TableGame):
         for user in self.players:
             await until(partial(has_vote_dm, user), what=f"{user.name}'s vote DM")
         return reply
+
+    async def propose_in_menu(self, team: Iterable[Any]) -> None:
+        """The Leader picks ``team`` in the menu of their call DM, then presses Propose, as a
+        player would without typing a command; returns once every player has a vote DM."""
+        leader, team = self.leader(), list(team)
+        before = {u.id: len(self.sb.dms(u)) for u in self.players}
+        menu = await self.wait_team_menu(leader)
+        await self.reply(await self.select(leader, menu, [str(u.id) for u in team]))
+        menu = self.sb.messages.get(menu.id, menu)  # as the pick updated it
+        propose = next(
+            c["custom_id"]
+            for c in menu.all_components
+            if str(c.get("custom_id", "")).startswith("rs:propose:")
+        )
+        await self.reply(await self.press(leader, menu, custom_id=propose))
+
+        def has_vote_dm(u: Any) -> bool:
+            return any(m.labels for m in self.sb.dms(u)[before[u.id] :])
+
+        for user in self.players:
+            await until(partial(has_vote_dm, user), what=f"{user.name}'s vote DM")
+
+    async def wait_team_menu(self, user: Any, since: int = 0) -> Any:
+        """The leader's call DM with its menu, sent after the ``since`` first DMs of ``user``."""
+
+        def check() -> Any:
+            recent = self.sb.dms(user)[since:]
+            return next(
+                (
+                    m
+                    for m in reversed(recent)
+                    if any(str(s.get("custom_id", "")).startswith("rs:team:") for s in m.selects)
+                ),
+                None,
+            )
+
+        return await until(check, 15.0, f"{user.name}'s leader menu")
+
+    async def pick_team(
+        self, user: Any, message: Any, team: Iterable[Any], channel: Any | None = None
+    ) -> str:
+        """``user`` picks ``team`` in the leader's menu of ``message``; the answer is the
+        message as updated (or a private refusal)."""
+        ix = await self.sb.select(user, message, values=[str(u.id) for u in team], channel=channel)
+        return await self.reply(ix)
+
+    async def press_propose(self, user: Any, message: Any, channel: Any | None = None) -> str:
+        """``user`` presses Propose under the leader's menu of ``message``."""
+        custom_id = next(
+            c["custom_id"]
+            for c in message.all_components
+            if str(c.get("custom_id", "")).startswith("rs:propose:")
+        )
+        ix = await self.sb.click(user, message, custom_id=custom_id, channel=channel)
+        return await self.reply(ix)
 
     async def click(self, user: Any, choice: str) -> str:
         """Click a vote button by its meaning (labels are in the player's language)."""
@@ -188,7 +247,7 @@ class Game(TableGame):
         return await self.resolve()
 
     def team_size(self, mission: int) -> int:
-        return MISSION_SIZES[len(self.players)][mission - 1]
+        return TEAM_SIZES[self.table][len(self.players)][mission - 1]
 
     def ended(self) -> str | None:
         return next((x for x in self.public() if any(m in x for m in END_MARKERS)), None)

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from bot.plugins import GamePlugin
 from games.resistance import LOCALES, records, rulebook, stats
-from games.resistance.components import ChoiceMenu, VoteButton, choice_view, vote_view
+from games.resistance.components import (
+    ChoiceMenu,
+    ProposeButton,
+    TeamMenu,
+    VoteButton,
+    choice_view,
+    team_view,
+    vote_view,
+)
 from games.resistance.options import RESISTANCE_OPTIONS
 from games.resistance.rules import ResistanceEvent
 from games.resistance.service import ResistanceService
@@ -16,8 +24,8 @@ PLUGIN = GamePlugin(
     service=ResistanceService,
     cog="games.resistance.cog",
     options=RESISTANCE_OPTIONS,
-    buttons=(VoteButton, ChoiceMenu),
-    views={"rs_vote": vote_view, "rs_avalon_choice": choice_view},
+    buttons=(VoteButton, ChoiceMenu, TeamMenu, ProposeButton),
+    views={"rs_vote": vote_view, "rs_avalon_choice": choice_view, "rs_team": team_view},
     files=records.files,
     locales=LOCALES,
     demos={

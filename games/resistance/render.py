@@ -11,6 +11,7 @@ from bot.i18n import DEFAULT_LANG, t
 from bot.names import listing, shown
 from bot.render.common import ts
 from games.resistance.rules import (
+    AVALON_TABLE,
     Assassination,
     AssassinationStarted,
     Character,
@@ -20,12 +21,14 @@ from games.resistance.rules import (
     LadyPassed,
     LeaderSkipped,
     MissionResult,
+    Options,
     Phase,
     PlayerSubstituted,
     Resistance,
     ResistanceEvent,
     Role,
     TeamProposed,
+    TeamTable,
     TeamVoteResult,
     Winner,
 )
@@ -185,6 +188,32 @@ def leader_list_text(state: Resistance, lang: str) -> str:
     return "\n".join(lines)
 
 
+def sizes_text(sizes: Sequence[int]) -> str:
+    """A table's team sizes of missions 1..5: ``2-3-2-3-3``."""
+    return "-".join(str(n) for n in sizes)
+
+
+def table_name(table: TeamTable, avalon: bool, lang: str) -> str:
+    """A table of team sizes by name: the forum adaptation's, the published game's, or (the
+    same table in an Avalon game) Avalon's."""
+    which = "avalon" if avalon and table is AVALON_TABLE else table.value
+    return t(f"resistance.table.{which}", lang)
+
+
+def options_table_name(options: Options, lang: str) -> str:
+    return table_name(options.table, options.is_avalon, lang)
+
+
+def teams_text(state: Resistance, lang: str) -> str:
+    """The table in force: ``Team sizes: 2-3-2-3-3 (Avalon's table)``."""
+    return t(
+        "resistance.status.teams",
+        lang,
+        sizes=sizes_text(state.team_sizes),
+        table=options_table_name(state.options, lang),
+    )
+
+
 def debate_text(state: Resistance, lang: str) -> str:
     return t(
         "resistance.round.debate",
@@ -196,19 +225,27 @@ def debate_text(state: Resistance, lang: str) -> str:
     )
 
 
-def leader_dm(state: Resistance, lang: str, link: str, due: datetime | None) -> str:
-    """The new leader's DM: their turn, a link to the game, the skip's deadline if any."""
-    text = t(
-        "resistance.dm.leader",
-        lang,
-        mission=state.mission,
-        attempt=state.rejections + 1,
-        size=state.team_size,
-        link=link,
-    )
+def leader_dm(
+    state: Resistance, lang: str, link: str, due: datetime | None, chosen: Sequence[int] = ()
+) -> str:
+    """The new leader's DM, over the menu: their turn, a link to the game, the table in force,
+    the skip's deadline if any and, once picked in the menu, the team chosen."""
+    lines = [
+        t(
+            "resistance.dm.leader",
+            lang,
+            mission=state.mission,
+            attempt=state.rejections + 1,
+            size=state.team_size,
+            link=link,
+        ),
+        teams_text(state, lang),
+    ]
     if due is not None:
-        text += "\n" + t("resistance.dm.leader_deadline", lang, deadline=ts(due))
-    return text
+        lines.append(t("resistance.dm.leader_deadline", lang, deadline=ts(due)))
+    if chosen:
+        lines.append(t("resistance.menu.chosen", lang, team=names(state, chosen, lang, bold=True)))
+    return "\n".join(lines)
 
 
 def leader_reminder_dm(state: Resistance, lang: str, link: str, due: datetime) -> str:
@@ -483,7 +520,10 @@ def status_text(
         track_text(state, lang),
         t("resistance.status.leader", lang, name=name(state, view.leader)),
         t(f"resistance.status.phase_{view.phase.value}", lang),
+        teams_text(state, lang),
     ]
+    if view.phase is Phase.DEBATE:
+        lines.append(t("resistance.status.size", lang, mission=view.mission, size=view.team_size))
     if view.phase is Phase.VOTE:
         lines.append(t("resistance.status.team", lang, team=names(state, state.team or (), lang)))
         count = len(team_votes or {})

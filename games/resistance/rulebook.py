@@ -3,7 +3,8 @@
 Every number comes from the engine's tables (games/resistance/rules/tables.py): players, spies,
 team sizes, the two-sabotage mission, the missions and rejections that end a game. The
 catalogue's texts hold only words around placeholders, so the rules a leader reads are the ones
-the bot enforces.
+the bot enforces. The team sizes are those of the table in force when a game runs here (its
+``team_table``; Avalon's own), else both tables.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.i18n import t
+from games.resistance.render import table_name
 from games.resistance.rules import tables
+from games.resistance.rules.tables import TeamTable
 
 
 def groups(values: Mapping[int, Any]) -> list[tuple[int, int, Any]]:
@@ -50,17 +53,47 @@ def two_fails() -> tuple[int, int]:
         for count in range(tables.MIN_PLAYERS, tables.MAX_PLAYERS + 1):
             if tables.sabotages_needed(count, mission) == 2:
                 return mission, count
-    raise AssertionError("no mission needs two sabotages")  # the forum table has one
+    raise AssertionError("no mission needs two sabotages")  # every table has one
 
 
-def facts(lang: str) -> dict[str, Any]:
-    """The placeholders of the rules texts, from the engine's tables."""
+def table_here(options: Mapping[str, Any]) -> TeamTable | None:
+    """The table of team sizes of the game running here (its stored options: a game stored
+    before ``team_table`` plays the forum's), or None when no game runs here."""
+    if not options:
+        return None
+    return TeamTable(options.get("team_table") or TeamTable.FORUM.value)
+
+
+def teams(lang: str, options: Mapping[str, Any]) -> str:
+    """The team sizes: of the table in force here, else of both tables, each named."""
+    table = table_here(options)
+    if table is not None:
+        avalon = options.get("variant") == "avalon"
+        return t(
+            "resistance.rules.teams_here",
+            lang,
+            missions=tables.MISSIONS,
+            table=table_name(table, avalon, lang),
+            teams=by_players(tables.TEAM_SIZES[table], sizes, lang),
+        )
+    return t(
+        "resistance.rules.teams_both",
+        lang,
+        missions=tables.MISSIONS,
+        forum=by_players(tables.TEAM_SIZES[TeamTable.FORUM], sizes, lang),
+        box=by_players(tables.TEAM_SIZES[TeamTable.BOX], sizes, lang),
+    )
+
+
+def facts(lang: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The placeholders of the rules texts, from the engine's tables (the team sizes: of the
+    game whose stored ``options`` are given, else both tables)."""
     mission, count = two_fails()
     return {
         "min": tables.MIN_PLAYERS,
         "max": tables.MAX_PLAYERS,
         "spies": by_players(tables.SPY_COUNT, str, lang),
-        "teams": by_players(tables.MISSION_SIZES, sizes, lang),
+        "teams": teams(lang, options or {}),
         "missions": tables.MISSIONS,
         "two_fail_mission": mission,
         "two_fail_players": count,
@@ -74,7 +107,7 @@ SECTIONS = ("setup", "round", "end")
 
 def rules(lang: str, options: Mapping[str, Any]) -> list[str]:
     """The sections of ``/resistance rules``; Avalon's too when the game here plays it."""
-    found = facts(lang)
+    found = facts(lang, options)
     parts = [t(f"resistance.rules.{section}", lang, **found) for section in SECTIONS]
     if options.get("variant") == "avalon":
         parts.append(t("resistance.rules.avalon", lang, **found))

@@ -7,6 +7,7 @@ never overwrite each other. At the result the recorded choices are applied to th
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Sequence
@@ -23,7 +24,7 @@ from bot.batch import GroupCommit
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import t
-from bot.names import shown
+from bot.names import shown, sort_key
 from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
@@ -59,6 +60,21 @@ LEADER = "rs_leader"
 LEADER_REMINDER = "rs_leader_reminder"
 LEADER_KINDS = (LEADER, LEADER_REMINDER)
 KINDS = (VOTE, REMINDER, *LEADER_KINDS, *AVALON_KINDS)
+#: The leader's menu: a select of the players and a Propose button (games/resistance/components.py).
+TEAM_VIEW = "rs_team"
+
+
+def pick_key(game_id: int) -> str:
+    """The ``bot_state`` key of the team a leader chose in the menu and has not proposed yet
+    (one per game: the menu of the current debate; the step it belongs to is in the value)."""
+    return f"resistance:team:{game_id}"
+
+
+def debate_step(state: Resistance) -> tuple[int, int]:
+    """The debate a leader's menu belongs to: (the number its proposal will have, the
+    attempt). A proposal moves the first on, a skipped leader the second: each debate has its
+    own, so a menu of an earlier one is refused."""
+    return state.proposal_number + 1, state.rejections + 1
 
 
 @dataclass(frozen=True)
@@ -163,27 +179,121 @@ class ResistanceService(AvalonSteps, GameService):
     # -- propose ------------------------------------------------------------------------------
 
     async def propose(self, actor: Actor, game_id: int, team: Sequence[int]) -> str:
+        """``/resistance propose`` with its players: the leader proposes ``team``."""
         async with self.action(game_id, actor) as (s, game):
+            outcome = await self.propose_in(s, game, self.running(game), actor, team)
+        return await self.run(outcome)
+
+    async def propose_in(
+        self, s: AsyncSession, game: Game, state: Resistance, actor: Actor, team: Sequence[int]
+    ) -> Outcome:
+        """The proposal, checked by the rules (leader, phase, team) and committed in the
+        caller's transaction: the command's and the menu's alike."""
+        if not state.is_player(actor.id):
+            raise GameError("resistance.error.not_a_player", {})
+        events = state.propose(actor.id, list(team))
+        now = self.now()
+        due = await self.due_at(s, game, "vote_hours")
+        await self.cancel_deadlines(s, game, LEADER_KINDS)
+        await repo.delete_bot_state(s, pick_key(game.id))
+        await self.save(s, game, state, events, actor.id)
+        effects = await self.arm_vote_deadlines(s, game, state, now, due)
+        proposal = state.proposal_number
+        effects.append(self.announce(game, render.proposal_text(state, actor.id, game.lang, due)))
+        if game.options.get("lock_during_vote", True):
+            effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=True))
+        effects.append(self.vote_dms(game, state, await repo.players(s, game.id), proposal, due))
+        outcome = Outcome(t("resistance.proposal.done", actor.lang), effects)
+        return await self.commit_outcome(s, game, outcome)
+
+    # -- the leader's menu --------------------------------------------------------------------
+
+    def team_menu(
+        self, game: Game, state: Resistance, lang: str, chosen: Sequence[int] = ()
+    ) -> View:
+        """The leader's menu of the current debate (a view record): a select of every player,
+        exactly the mission's size to pick, ``chosen`` shown picked, then a Propose button."""
+        proposal, attempt = debate_step(state)
+        # Select labels are plain text (no Markdown): sorted like every list of names.
+        ids = sorted(state.leader_order, key=lambda i: sort_key(i, state.player(i).name))
+        options = [[state.player(pid).name, pid] for pid in ids]
+        placeholder = t("resistance.menu.placeholder", lang, size=state.team_size)
+        label = t("resistance.button.propose", lang)
+        size = state.team_size
+        args = (game.id, proposal, attempt, size, options, list(chosen), placeholder, label)
+        return View(TEAM_VIEW, args)
+
+    def debate_of(self, game: Game, proposal: int, attempt: int) -> Resistance:
+        """The game's state if the debate of a menu (``proposal``, ``attempt``) is the one
+        open; else the menu is stale."""
+        if game.status != "running":
+            raise UserError("resistance.error.stale_team_menu")
+        state = self.load(game)
+        if state.phase is not Phase.DEBATE or debate_step(state) != (proposal, attempt):
+            raise UserError("resistance.error.stale_team_menu")
+        return state
+
+    async def chosen_team(self, s: AsyncSession, game: Game, state: Resistance) -> list[int]:
+        """The team the current leader chose in the menu of this debate, if any."""
+        raw = await repo.get_bot_state(s, pick_key(game.id))
+        pick = json.loads(raw) if raw else {}
+        if pick.get("step") != list(debate_step(state)) or pick.get("leader") != state.leader:
+            return []
+        return [int(pid) for pid in pick.get("team", [])]
+
+    async def leader_text(
+        self, s: AsyncSession, game: Game, state: Resistance, lang: str, chosen: Sequence[int]
+    ) -> str:
+        """The leader's call DM as it stands (the skip's deadline, the team chosen so far)."""
+        open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
+        due = open_[0].due_at if open_ else None
+        return render.leader_dm(state, lang, self.link(game), due, chosen)
+
+    async def open_team_menu(self, actor: Actor, game_id: int) -> tuple[str, View]:
+        """``/resistance propose`` without players: the leader's menu, privately."""
+        await self.settled(game_id)
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            assert game is not None
             state = self.running(game)
             if not state.is_player(actor.id):
                 raise GameError("resistance.error.not_a_player", {})
-            events = state.propose(actor.id, list(team))
-            now = self.now()
-            due = await self.due_at(s, game, "vote_hours")
-            await self.cancel_deadlines(s, game, LEADER_KINDS)
-            await self.save(s, game, state, events, actor.id)
-            effects = await self.arm_vote_deadlines(s, game, state, now, due)
-            proposal = state.proposal_number
-            effects.append(
-                self.announce(game, render.proposal_text(state, actor.id, game.lang, due))
-            )
-            if game.options.get("lock_during_vote", True):
-                effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=True))
-            effects.append(
-                self.vote_dms(game, state, await repo.players(s, game.id), proposal, due)
-            )
-            outcome = Outcome(t("resistance.proposal.done", actor.lang), effects)
-            await self.commit_outcome(s, game, outcome)
+            state.verify_lead(actor.id)
+            chosen = await self.chosen_team(s, game, state)
+            text = await self.leader_text(s, game, state, actor.lang, chosen)
+            return text, self.team_menu(game, state, actor.lang, chosen)
+
+    async def choose_team(
+        self, actor: Actor, game_id: int, proposal: int, attempt: int, team: Sequence[int]
+    ) -> tuple[str, View]:
+        """The leader picked ``team`` in the menu: checked as a proposal is (leader, phase,
+        players, size), kept for the Propose button (a Discord select's values reach only its
+        own interaction) in ``bot_state``, durable across processes and restarts. The answer
+        is the menu's message again, with the team chosen."""
+        async with self.action(game_id, actor) as (s, game):
+            state = self.debate_of(game, proposal, attempt)
+            if not state.is_player(actor.id):
+                raise GameError("resistance.error.not_a_player", {})
+            team = list(team)
+            state.verify_propose(actor.id, team)
+            pick = {"step": [proposal, attempt], "leader": actor.id, "team": team}
+            await repo.set_bot_state(s, pick_key(game.id), json.dumps(pick), at=self.now())
+            text = await self.leader_text(s, game, state, actor.lang, team)
+            await self.commit_outcome(s, game, Outcome(text))
+        return text, self.team_menu(game, state, actor.lang, team)
+
+    async def propose_chosen(self, actor: Actor, game_id: int, proposal: int, attempt: int) -> str:
+        """The Propose button: the team chosen in the menu of this debate, proposed as the
+        command proposes (the same checks, in the same transaction as the proposal)."""
+        async with self.action(game_id, actor) as (s, game):
+            state = self.debate_of(game, proposal, attempt)
+            if not state.is_player(actor.id):
+                raise GameError("resistance.error.not_a_player", {})
+            state.verify_lead(actor.id)
+            team = await self.chosen_team(s, game, state)
+            if not team:
+                raise UserError("resistance.error.no_team_chosen")
+            outcome = await self.propose_in(s, game, state, actor, team)
         return await self.run(outcome)
 
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
@@ -262,10 +372,18 @@ class ResistanceService(AvalonSteps, GameService):
         due, effects = await self.arm_leader_deadline(s, game, state)
         leader = state.leader
         effects.append(self.announce(game, render.debate_text(state, game.lang), mention=leader))
+        effects.append(await self.leader_call_dm(s, game, state, due))
+        return effects
+
+    async def leader_call_dm(
+        self, s: AsyncSession, game: Game, state: Resistance, due: datetime | None
+    ) -> Effect:
+        """The leader's DM: their turn, a link to the game, the skip's deadline, the menu."""
+        leader = state.leader
         row = await repo.player(s, game.id, leader)
         lang = row.locale if row is not None else game.lang
-        effects.append(DirectMessage(leader, render.leader_dm(state, lang, self.link(game), due)))
-        return effects
+        text = render.leader_dm(state, lang, self.link(game), due)
+        return DirectMessage(leader, text, view=self.team_menu(game, state, lang))
 
     async def arm_leader_deadline(
         self, s: AsyncSession, game: Game, state: Resistance
@@ -692,6 +810,7 @@ class ResistanceService(AvalonSteps, GameService):
             return None
         skipped = state.leader
         events = state.skip_leader()
+        await repo.delete_bot_state(s, pick_key(game.id))  # that leader's menu is stale now
         phase: Phase = state.phase  # read again: skip_leader() may end the game
         effects: list[Effect] = [self.announce(game, render.result_text(state, events, game.lang))]
         if phase is Phase.OVER:
@@ -779,6 +898,7 @@ class ResistanceService(AvalonSteps, GameService):
         """The debate reopened, the leader list's last edit, the end and, as every end does
         (RULES.md, End), every role and the history."""
         effects: list[Effect] = []
+        await repo.delete_bot_state(s, pick_key(game.id))
         if game.options.get("lock_during_vote", True):
             effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=False))
         effects.append(self.post_leader_list(game, state))
@@ -809,6 +929,11 @@ class ResistanceService(AvalonSteps, GameService):
         if state.phase is Phase.VOTE:
             due = await self.vote_due(s, game) or self.now()
             effects.append(self.vote_dms(game, state, [row], state.proposal_number, due))
+        if state.phase is Phase.DEBATE and state.leader == new.id:
+            # the newcomer leads this debate: the call DM and its menu are theirs now
+            open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
+            due_lead = open_[0].due_at if open_ else None
+            effects.append(await self.leader_call_dm(s, game, state, due_lead))
         effects += await self.avalon_after_substitute(s, game, state, row)
         return Outcome(
             t(

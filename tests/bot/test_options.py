@@ -30,6 +30,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "deadline_time": "",
         "min_hours": 12.0,
         "replace_after": 0,
+        "team_table": "forum",
         "variant": "classic",
         "percival": False,
         "morgana": False,

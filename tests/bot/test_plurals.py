@@ -74,6 +74,10 @@ COUNTS = {
 #: mission, refutation, turn numbers: "card 12", "mission 3"), percentages, lists.
 NOT_COUNTS = {
     "action",
+    "box",  # the published game's team sizes, a list ("2, 3, 2, 3, 3")
+    "forum",  # the forum adaptation's team sizes, a list
+    "sizes",  # a table of team sizes, a list
+    "table",  # a table of team sizes, named
     "position",  # a place on the replacement list (an ordinal)
     "active",
     "actual",

@@ -163,9 +163,17 @@ async def test_rules_privately_in_the_readers_language_with_the_options_here(
     whole = await rules(table, english, "resistance rules", "No game is running")
     assert "forum (play-by-post) adaptation" in whole
     assert "mission 4 with 7 players or more" in whole
-    assert "Avalon" not in whole
+    assert "Avalon" not in whole.replace("which Avalon always plays", "")
+    # No game here: both tables of team sizes, each named.
+    forum = "5 players: 2-2-3-3-3 · 6–7 players: 2-3-3-4-4 · 8–10 players: 3-4-4-5-5"
+    box = "5 players: 2-3-2-3-3 · 6 players: 2-3-4-3-4 · 7 players: 2-3-3-4-4 · 8–10 players"
+    assert f"The forum adaptation's table, played by default: {forum}." in whole
+    assert f"(`team_table:box`), which Avalon always plays: {box}: 3-4-4-5-5." in whole
     await game.open(vote_hours=12.0)
     whole = await rules(table, french, "resistance rules", "Options de la partie")
+    # A game here: the table in force only.
+    assert "(missions 1 à 5, la table de l’adaptation pour le forum)\u00a0: 5 joueurs" in whole
+    assert "2-2-3-3-3" in whole and "2-3-2-3-3" not in whole
     # each option by the name a French player types (/resistance nouvelle heures_vote:…), its
     # value as French writes it, in the alphabetical order of those names
     assert "adaptation pour le forum" in whole and "`heures_vote` = 12," in whole
@@ -176,6 +184,22 @@ async def test_rules_privately_in_the_readers_language_with_the_options_here(
     assert "page de référence" in whole
     whole = await rules(table, english, "refutation rules", "No game is running")
     assert "reference page" in whole and "cooperative" in whole
+
+
+async def test_rules_give_the_table_in_force(table: Any, bot: Any) -> None:
+    game = Game(table, table.users[:5])
+    _, english = french_and_english(game)
+    await game.open(team_table="box")
+    whole = await rules(table, english, "resistance rules", "Options of the game")
+    assert (
+        "**Team sizes** (missions 1–5, the published game's table): 5 players: 2-3-2-3-3 · "
+        "6 players: 2-3-4-3-4 · 7 players: 2-3-3-4-4 · 8–10 players: 3-4-4-5-5." in whole
+    )
+    assert "2-2-3-3-3" not in whole and "`team_table` = box" in whole
+    assert "cancelled" in await game.slash(table.mod, "resistance cancel")
+    await game.open(variant="avalon")
+    whole = await rules(table, english, "resistance rules", "Options of the game")
+    assert "(missions 1–5, Avalon's table): 5 players: 2-3-2-3-3 · 6 players: 2-3-4-3-4" in whole
 
 
 async def rules(table: Any, user: Any, command: str, last: str) -> str:

@@ -102,7 +102,10 @@ async def test_dm_storm_every_dm_arrives_once_within_budget(table: Any, bot: Any
     for user in players:
         texts = dm_texts(sb, user)
         assert sum("You are" in x or "Vous incarnez" in x for x in texts) == 1, texts  # the role
-        assert sum(bool(m.labels) for m in sb.dms(user)) == 1  # the vote DM, once
+        votes = [m for m in sb.dms(user) if "Accept" in m.labels or "Pour" in m.labels]
+        assert len(votes) == 1  # the vote DM, once
+        menus = [m for m in sb.dms(user) if m.selects]  # the leader's call and its menu
+        assert len(menus) == (1 if user is leader else 0)
         # The DM check before the roles, and the leader's call to propose: nothing twice.
         called = sum("It is your turn" in x or "C’est à vous" in x for x in texts)
         assert called == (1 if user is leader else 0), texts

@@ -33,6 +33,7 @@ from games.resistance.rules import (
     Resistance,
     ResistanceEvent,
     Role,
+    TeamTable,
     TeamVote,
     TeamVoteResult,
     Variant,
@@ -104,6 +105,8 @@ def test_old_saved_states_keep_their_history_unchanged() -> None:
             game = Resistance.from_dict(state)
             assert all(isinstance(e, ResistanceEvent) for e in game.history)
             assert same_json(game.to_dict(), state)
+            # saved before the team tables could be chosen: the forum's, Avalon's games too
+            assert game.team_table is TeamTable.FORUM
 
 
 def test_old_rows_read_as_typed_values() -> None:

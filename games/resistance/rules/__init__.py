@@ -98,6 +98,7 @@ from .model import (
     Winner,
 )
 from .tables import (
+    AVALON_TABLE,
     MAX_PLAYERS,
     MAX_REJECTIONS,
     MIN_PLAYERS,
@@ -106,6 +107,8 @@ from .tables import (
     MISSIONS_TO_WIN,
     RESISTANCE_COUNT,
     SPY_COUNT,
+    TEAM_SIZES,
+    TeamTable,
     sabotages_needed,
     team_size,
 )
@@ -114,6 +117,7 @@ from .views import PrivateView, PublicView
 __all__ = [
     "ACTION_NAMES",
     "AVALON_OPTIONS",
+    "AVALON_TABLE",
     "ERROR_CLASSES",
     "ERROR_KEYS",
     "ERROR_PREFIX",
@@ -128,6 +132,7 @@ __all__ = [
     "RESISTANCE_COUNT",
     "SPY_COUNT",
     "STATE_VERSION",
+    "TEAM_SIZES",
     "AlreadyAPlayer",
     "AssassinTurn",
     "Assassination",
@@ -177,6 +182,7 @@ __all__ = [
     "RoleDealt",
     "SabotageRecordedAsSupport",
     "TeamProposed",
+    "TeamTable",
     "TeamVote",
     "TeamVoteResult",
     "TooManyEvilRoles",

@@ -75,9 +75,10 @@ from .tables import (
     MAX_PLAYERS,
     MAX_REJECTIONS,
     MIN_PLAYERS,
-    MISSION_SIZES,
     MISSIONS_TO_WIN,
     SPY_COUNT,
+    TEAM_SIZES,
+    TeamTable,
     sabotages_needed,
 )
 from .views import PrivateView, PublicView
@@ -389,8 +390,18 @@ class Resistance:
         return self._team
 
     @property
+    def team_table(self) -> TeamTable:
+        """The table of team sizes this game plays (its options': saved with its setup)."""
+        return self._options.table
+
+    @property
+    def team_sizes(self) -> tuple[int, ...]:
+        """The team sizes of missions 1..5 at this game's player count, in its table."""
+        return TEAM_SIZES[self.team_table][len(self._players)]
+
+    @property
     def team_size(self) -> int:
-        return MISSION_SIZES[len(self._players)][self._mission - 1]
+        return self.team_sizes[self._mission - 1]
 
     @property
     def sabotages_needed(self) -> int:
@@ -489,6 +500,8 @@ class Resistance:
             characters=self.characters if self._phase is Phase.OVER else {},
             lady_holder=self.lady_holder,
             lady_holders=self.lady_holders,
+            team_table=self.team_table,
+            team_sizes=self.team_sizes,
         )
 
     def private_view(self, player: int) -> PrivateView:
@@ -511,12 +524,18 @@ class Resistance:
 
     # ------------------------------------------------------------------ propose
 
-    def verify_propose(self, leader: int, team: Sequence[int]) -> None:
+    def verify_lead(self, player: int) -> None:
+        """Raise the GameError that stops ``player`` from proposing now, whatever the team
+        (the game is over, they do not play, no debate is open, someone else leads): what a
+        leader's menu checks before any team is chosen."""
         self._verify_not_over()
-        self._verify_is_player(leader)
+        self._verify_is_player(player)
         self._verify_phase(Phase.DEBATE)
-        if leader != self.leader:
+        if player != self.leader:
             raise NotLeader(leader=self.player(self.leader).name, leader_id=self.leader)
+
+    def verify_propose(self, leader: int, team: Sequence[int]) -> None:
+        self.verify_lead(leader)
         seen: set[int] = set()
         for member in team:
             if not self.is_player(member):

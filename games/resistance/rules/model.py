@@ -9,6 +9,8 @@ from typing import Any
 
 from games.common import Player as Player
 
+from .tables import AVALON_TABLE, TeamTable
+
 
 class Role(StrEnum):
     """The side of a player: the Resistance (Avalon: good) or the spies (Avalon: evil)."""
@@ -103,7 +105,12 @@ class Options:
 
     ``variant`` and the Avalon flags: Merlin and the Assassin are always in an Avalon game;
     ``percival``, ``morgana``, ``mordred``, ``oberon`` add those roles and ``lady_of_the_lake``
-    the Lady. The flags mean nothing in a classic game (see ``verify_options``)."""
+    the Lady. The flags mean nothing in a classic game (see ``verify_options``).
+
+    ``team_table``: the table of team sizes (:data:`~.tables.TEAM_SIZES`); None, the variant's
+    own: the forum's for The Resistance, the box's for Avalon (:data:`~.tables.AVALON_TABLE`).
+    A game saved before the tables could be chosen reads as the forum's (``from_dict``), Avalon
+    included: it goes on with the table it started with."""
 
     missing_vote: MissingVote = MissingVote.REJECT
     variant: Variant = Variant.CLASSIC
@@ -112,22 +119,35 @@ class Options:
     mordred: bool = False
     oberon: bool = False
     lady_of_the_lake: bool = False
+    team_table: TeamTable | None = None
 
     def __post_init__(self) -> None:
         # Accept the plain strings too (``variant="avalon"``), as the enums they name.
         object.__setattr__(self, "missing_vote", MissingVote(self.missing_vote))
         object.__setattr__(self, "variant", Variant(self.variant))
+        table = self.team_table
+        if table is None:
+            table = AVALON_TABLE if self.variant is Variant.AVALON else TeamTable.FORUM
+        object.__setattr__(self, "team_table", TeamTable(table))
+
+    @property
+    def table(self) -> TeamTable:
+        """The table of team sizes in force (``team_table``, never None once made)."""
+        return TeamTable(self.team_table or TeamTable.FORUM)
 
     @property
     def is_avalon(self) -> bool:
         return self.variant is Variant.AVALON
 
     def to_dict(self) -> dict[str, Any]:
-        """A classic game's options keep their original shape (``missing_vote`` alone)."""
+        """A classic game's options on the forum's table keep their original shape
+        (``missing_vote`` alone); ``team_table`` is written only when it is not the forum's."""
         d: dict[str, Any] = {"missing_vote": self.missing_vote.value}
         if self.variant is not Variant.CLASSIC or any(self.avalon_flags().values()):
             d["variant"] = self.variant.value
             d.update(self.avalon_flags())
+        if self.table is not TeamTable.FORUM:
+            d["team_table"] = self.table.value
         return d
 
     def avalon_flags(self) -> dict[str, bool]:
@@ -135,7 +155,8 @@ class Options:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Options:
-        """Unknown keys are ignored; missing keys take their default."""
+        """Unknown keys are ignored; missing keys take their default (``team_table``: the
+        forum's, the only table before it could be chosen)."""
         return cls(
             missing_vote=MissingVote(d.get("missing_vote", MissingVote.REJECT.value)),
             variant=Variant(d.get("variant", Variant.CLASSIC.value)),
@@ -144,4 +165,5 @@ class Options:
             mordred=bool(d.get("mordred", False)),
             oberon=bool(d.get("oberon", False)),
             lady_of_the_lake=bool(d.get("lady_of_the_lake", False)),
+            team_table=TeamTable(d.get("team_table", TeamTable.FORUM.value)),
         )

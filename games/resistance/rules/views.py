@@ -15,6 +15,7 @@ from .model import (
     Variant,
     Winner,
 )
+from .tables import TeamTable
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ class PublicView:
     """Who holds the Lady of the Lake (Avalon with the Lady), else None."""
     lady_holders: tuple[int, ...] = ()
     """Everyone who has held the Lady, in order (the first holder first)."""
+    team_table: TeamTable = TeamTable.FORUM
+    """The table of team sizes the game plays."""
+    team_sizes: tuple[int, ...] = ()
+    """The team sizes of missions 1..5 at this player count, in that table."""
 
 
 @dataclass(frozen=True)
