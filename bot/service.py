@@ -1126,9 +1126,20 @@ class GameService(ABC):
         effects = await self.offer_seat(s, game, int(payload.get("seat", 0)), declined)
         return Outcome("", effects)
 
-    @abstractmethod
     async def status(self, actor: Actor, game_id: int) -> str:
-        """Where the game stands, as anyone may see it."""
+        """Where the game stands, as anyone may see it: the lobby, or the game running."""
+        await self.settled(game_id)
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            if game is None:
+                raise UserError("common.error.no_game")
+            if game.status == "lobby":
+                return self.lobby_text(game, await repo.players(s, game.id))
+            return await self.running_status(s, game, actor.lang)
+
+    @abstractmethod
+    async def running_status(self, s: AsyncSession, game: Game, lang: str) -> str:
+        """The game's own status text once it started (its phase, its deadline…)."""
         raise NotImplementedError
 
     # -- start --------------------------------------------------------------------------------

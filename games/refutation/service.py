@@ -1079,27 +1079,20 @@ class RefutationService(GameService):
                 out[state.target_card] = (state.refutation_count, self.where(g))
         return out
 
-    async def status(self, actor: Actor, game_id: int) -> str:
-        await self.settled(game_id)
-        async with self.app.sessions() as s:
-            game = await repo.get_game(s, game_id)
-            assert game is not None
-            lang = actor.lang
-            if game.status == "lobby":
-                return self.lobby_text(game, await repo.players(s, game.id))
-            await self.ensure_deck(s, game)
-            state = self.load(game)
-            n, due, answered = state.refutation_count, None, 0
-            if state.phase is Phase.TURN:
-                due = await self.due(s, game, TURN)
-            elif state.phase is Phase.CHOICE:
-                due = await self.due(s, game, CHOICE)
-                answered = len(await repo.votes_for(s, game.id, f"r{n}", "choice"))
-            elif state.phase is Phase.VOTE:
-                due = await self.due(s, game, VOTE)
-                recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
-                answered = len(self.valid_votes(state, recorded))
-            return render.status_text(state, lang, due=due, answered=answered)
+    async def running_status(self, s: AsyncSession, game: Game, lang: str) -> str:
+        await self.ensure_deck(s, game)
+        state = self.load(game)
+        n, due, answered = state.refutation_count, None, 0
+        if state.phase is Phase.TURN:
+            due = await self.due(s, game, TURN)
+        elif state.phase is Phase.CHOICE:
+            due = await self.due(s, game, CHOICE)
+            answered = len(await repo.votes_for(s, game.id, f"r{n}", "choice"))
+        elif state.phase is Phase.VOTE:
+            due = await self.due(s, game, VOTE)
+            recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
+            answered = len(self.valid_votes(state, recorded))
+        return render.status_text(state, lang, due=due, answered=answered)
 
     # -- autocomplete -------------------------------------------------------------------------
 

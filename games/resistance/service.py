@@ -947,28 +947,21 @@ class ResistanceService(AvalonSteps, GameService):
 
     # -- read-only views ----------------------------------------------------------------------
 
-    async def status(self, actor: Actor, game_id: int) -> str:
-        await self.settled(game_id)
-        async with self.app.sessions() as s:
-            game = await repo.get_game(s, game_id)
-            assert game is not None
-            lang = actor.lang
-            if game.status == "lobby":
-                return self.lobby_text(game, await repo.players(s, game.id))
-            state = self.load(game)
-            team_votes: dict[int, str] = {}
-            due = None
-            if state.phase is Phase.VOTE:
-                team_votes, mission_votes = await self.ballots(s, game, state)
-                self.apply_ballots(state, team_votes, mission_votes)
-                due = await self.vote_due(s, game)
-            elif state.phase is Phase.DEBATE:
-                # With leader_hours, the leader is skipped at this deadline.
-                leader_due = await repo.open_deadlines(s, game.id, kinds=[LEADER])
-                due = leader_due[0].due_at if leader_due else None
-            elif state.phase in AVALON_PHASES:
-                due = await self.avalon_due(s, game)
-            return render.status_text(state, lang, team_votes=team_votes, due=due)
+    async def running_status(self, s: AsyncSession, game: Game, lang: str) -> str:
+        state = self.load(game)
+        team_votes: dict[int, str] = {}
+        due = None
+        if state.phase is Phase.VOTE:
+            team_votes, mission_votes = await self.ballots(s, game, state)
+            self.apply_ballots(state, team_votes, mission_votes)
+            due = await self.vote_due(s, game)
+        elif state.phase is Phase.DEBATE:
+            # With leader_hours, the leader is skipped at this deadline.
+            leader_due = await repo.open_deadlines(s, game.id, kinds=[LEADER])
+            due = leader_due[0].due_at if leader_due else None
+        elif state.phase in AVALON_PHASES:
+            due = await self.avalon_due(s, game)
+        return render.status_text(state, lang, team_votes=team_votes, due=due)
 
     async def history(self, actor: Actor, game_id: int) -> str:
         await self.settled(game_id)

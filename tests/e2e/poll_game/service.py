@@ -244,19 +244,12 @@ class PollService(GameService):
     def game_over(self) -> Exception:
         return GameError("poll.error.closed")
 
-    async def status(self, actor: Actor, game_id: int) -> str:
-        async with self.app.sessions() as s:
-            game = await repo.get_game(s, game_id)
-            if game is None:
-                raise UserError("common.error.no_game")
-            if game.status == "lobby":
-                players = await repo.players(s, game.id)
-                return self.lobby_text(game, players)
-            state = self.load(game)
-            due = await self.vote_due(s, game)
+    async def running_status(self, s: AsyncSession, game: Game, lang: str) -> str:
+        state = self.load(game)
+        due = await self.vote_due(s, game)
         return t(
             "poll.status",
-            actor.lang,
+            lang,
             question=self.question(game),
             answered=len(state.players) - len(state.owing()),
             count=len(state.players),
