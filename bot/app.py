@@ -28,6 +28,7 @@ from bot.errors import GameCommandTree
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
 from bot.plugins import GamePlugin, Registry
+from bot.ready import ReadyOnceLoaded, ready_once_loaded
 from bot.records import file_builders
 from bot.scheduler import DeadlineScheduler
 from bot.service import AfterCommit, GameService, Services
@@ -177,6 +178,11 @@ class GameBot(commands.AutoShardedBot):
         self.effects_listener = DeadlineListener(
             engine.url, self.dispatcher.sweep, owns=self.scheduler.owns, channel=EFFECTS_CHANNEL
         )
+
+    def _get_state(self, **options: Any) -> ReadyOnceLoaded:
+        # discord.py's state, but READY is dispatched once every guild it listed has arrived,
+        # not after two more seconds without one (bot/ready.py).
+        return ready_once_loaded(self, **options)
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         self.process_lock.acquire()  # AlreadyRunning: another process runs on this SQLite file
