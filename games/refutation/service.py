@@ -353,6 +353,22 @@ class RefutationService(GameService):
         text = m("turn.reminder", lang, turn=turn, link=self.link(game), deadline=ts(due))
         return Outcome("", [DirectMessage(active, text)])
 
+    async def prod_turn(
+        self, s: AsyncSession, game: Game, state: Refutation, actor: Actor
+    ) -> Outcome:
+        """A moderator's ``remind`` during a turn: the active player's reminder DM."""
+        active, turn = state.active_player, state.turn
+        row = await repo.player(s, game.id, active)
+        lang = row.locale if row is not None else game.lang
+        due, link = await self.due(s, game, TURN), self.link(game)
+        if due is not None:
+            text = m("turn.reminder", lang, turn=turn, link=link, deadline=ts(due))
+        else:
+            text = m("turn.reminder_open", lang, turn=turn, link=link)
+        names = listing([(active, state.player(active).name)], actor.lang, bold=True)
+        reply = m("moderation.reminded", actor.lang, count=1, names=names)
+        return Outcome(reply, [DirectMessage(active, text)])
+
     # -- start --------------------------------------------------------------------------------
 
     def bad_player_count(self, count: int) -> Exception:
@@ -930,44 +946,56 @@ class RefutationService(GameService):
         return await self.run(outcome)
 
     async def remind(self, actor: Actor, game_id: int) -> str:
-        """DM the players who have not chosen (choice) or not voted (vote)."""
+        """DM the players who have not chosen (choice) or not voted (vote); during a turn, the
+        active player (a prod before the turn's deadline, or with no deadline at all)."""
         async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
-            kind, n = self.step(state), state.refutation_count
-            if kind == CHOICE:
-                answered = set(await repo.votes_for(s, game.id, f"r{n}", "choice"))
-            elif kind == VOTE:
-                recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
-                answered = set(self.valid_votes(state, recorded))
+            if state.phase is Phase.TURN:
+                await self.require_remind_allowed(s, game, actor, f"{TURN} t{state.turn}")
+                outcome = await self.prod_turn(s, game, state, actor)
             else:
-                raise UserError("refutation.refusal.nothing_open")
-            await self.require_remind_allowed(s, game, actor, f"{kind} r{n}")
-            due = await self.due(s, game, kind)
-            where = channel(self.where(game))
-            waiting = [
-                p
-                for p in await repo.players(s, game.id)
-                if state.is_player(p.user_id) and p.user_id not in answered
-            ]
-            dms: list[Effect] = [
-                DirectMessage(
-                    p.user_id,
-                    m(
-                        f"moderation.remind_{kind}",
-                        p.locale,
-                        n=n,
-                        where=where,
-                        deadline=ts(due) if due else m("end.none", p.locale),
-                    ),
-                )
-                for p in waiting
-            ]
-
-            names = listing([(p.user_id, p.display_name) for p in waiting], actor.lang, bold=True)
-            reply = m("moderation.reminded", actor.lang, count=len(waiting), names=names)
-            outcome = await self.commit_outcome(s, game, Outcome(reply, dms))
+                outcome = await self.remind_step(s, game, state, actor)
+            await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
+
+    async def remind_step(
+        self, s: AsyncSession, game: Game, state: Refutation, actor: Actor
+    ) -> Outcome:
+        """``remind`` during a secret choice or a vote: whoever has not answered, by DM."""
+        kind, n = self.step(state), state.refutation_count
+        if kind == CHOICE:
+            answered = set(await repo.votes_for(s, game.id, f"r{n}", "choice"))
+        elif kind == VOTE:
+            recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
+            answered = set(self.valid_votes(state, recorded))
+        else:
+            raise UserError("refutation.refusal.nothing_open")
+        await self.require_remind_allowed(s, game, actor, f"{kind} r{n}")
+        due = await self.due(s, game, kind)
+        where = channel(self.where(game))
+        waiting = [
+            p
+            for p in await repo.players(s, game.id)
+            if state.is_player(p.user_id) and p.user_id not in answered
+        ]
+        dms: list[Effect] = [
+            DirectMessage(
+                p.user_id,
+                m(
+                    f"moderation.remind_{kind}",
+                    p.locale,
+                    n=n,
+                    where=where,
+                    deadline=ts(due) if due else m("end.none", p.locale),
+                ),
+            )
+            for p in waiting
+        ]
+
+        names = listing([(p.user_id, p.display_name) for p in waiting], actor.lang, bold=True)
+        reply = m("moderation.reminded", actor.lang, count=len(waiting), names=names)
+        return Outcome(reply, dms)
 
     async def skip(self, actor: Actor, game_id: int) -> str:
         """A moderator passes the active player's turn to the next player, no card played, as

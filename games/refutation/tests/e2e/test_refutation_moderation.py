@@ -48,9 +48,9 @@ async def test_extend_remind_and_resolve_the_choice_then_the_vote(table: Any, bo
     game = RfGame(table, players)
     await game.open(techniques=True, choice_hours=48.0, vote_hours=48.0)
     await game.start()
-    # (During a turn, extend moves the turn's deadline: test_refutation_turns.py.)
-    for command in ("refutation resolve", "refutation remind"):
-        await refused(game, table.mod, command, "No secret choice or vote is open")
+    # (During a turn, extend moves the turn's deadline and remind prods the active player:
+    # test_refutation_turns.py.)
+    await refused(game, table.mod, "refutation resolve", "No secret choice or vote is open")
 
     active, owner, target, hands = await setup_target(game, two_eligible)
     cards = playable(hands, target)

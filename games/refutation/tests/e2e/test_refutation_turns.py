@@ -305,3 +305,34 @@ async def test_the_turn_reminder_is_in_the_players_language(table: Any) -> None:
 
         text = (await until(rappel, what="Chloé's reminder"))[0]
         assert "c’est toujours votre tour" in text and "\u00a0:" in text, text
+
+
+async def test_a_moderator_reminds_the_active_player_during_a_turn(table: Any, bot: Any) -> None:
+    """``remind`` during a turn prods the active player alone, by DM with the turn's deadline;
+    once per turn within the cooldown; a player cannot."""
+    players = [table.users[i] for i in (0, 1, 3)]
+    game = await started(table, players)
+    gid = await game_id(bot, table)
+    turn, active = game.turn()
+    others = [u for u in players if u is not active]
+    (deadline, _) = await turn_deadlines(bot, gid)
+    refusal = await game.slash(others[0], "refutation remind")
+    assert "Only moderators" in refusal, refusal
+    reply = await game.slash(table.mod, "refutation remind")
+    assert f"Reminder sent to 1 player: **{active.name}**" in reply, reply
+    dm = await until(lambda: reminders(game, active), what="the moderator's reminder")
+    assert f"turn {turn}" in dm[0] and f"<t:{int(deadline.due_at.timestamp())}:F>" in dm[0], dm
+    assert all(not reminders(game, u) for u in others)
+    again = await game.slash(table.mod, "refutation remind")
+    assert "Reminder sent" not in again, again
+    assert len(reminders(game, active)) == 1
+    assert game.turn() == (turn, active)  # a reminder plays nothing
+
+
+async def test_without_turn_hours_the_reminder_names_no_deadline(table: Any, bot: Any) -> None:
+    players = [table.users[i] for i in (0, 1)]
+    game = await started(table, players, turn_hours=0.0)
+    _, active = game.turn()
+    assert "Reminder sent to 1 player" in await game.slash(table.mod, "refutation remind")
+    dm = await until(lambda: reminders(game, active), what="the moderator's reminder")
+    assert "it is still your turn" in dm[0] and "<t:" not in dm[0], dm
