@@ -1,9 +1,11 @@
 """End-to-end fixtures: the sandbox, a guild with players, and the real bot on a SQLite file.
 
-Every e2e folder's conftest imports them (tests/e2e/, games/<kind>/tests/e2e/)."""
+Every e2e folder's conftest imports them (tests/e2e/, games/<kind>/tests/e2e/), and the migrated
+template database (``sqlite_template``, tests/db/support.py) where its parent does not."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +48,11 @@ async def sb() -> AsyncIterator[Any]:
 
 
 @pytest.fixture
-def table(sb: Any, tmp_path: Path) -> Table:
+def table(sb: Any, tmp_path: Path, sqlite_template: Path) -> Table:
+    """The guild, and the bot's database: a copy of the template migrated once per test
+    process (the bot's start finds it at the head and leaves it alone)."""
+    db = tmp_path / "bot.sqlite3"
+    shutil.copyfile(sqlite_template, db)
     guild = sb.add_guild("Play-by-post")
     mods = guild.add_role("Game masters", permissions=discord.Permissions(manage_guild=True).value)
     mod = sb.add_user("Moderator")
@@ -58,7 +64,7 @@ def table(sb: Any, tmp_path: Path) -> Table:
         users.append(user)
     channel = guild.add_text_channel("resistance")
     forum = guild.add_forum_channel("games")
-    return Table(sb, guild, channel, forum, mod, users, tmp_path / "bot.sqlite3")
+    return Table(sb, guild, channel, forum, mod, users, db)
 
 
 @pytest.fixture
