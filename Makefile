@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Four test processes on two cores: the end-to-end tests wait on the sandbox and the bot's
+# child processes as much as they compute; worksteal evens out the long ones at the end.
+PYTEST_ARGS ?= -n 4 --dist worksteal
 
 .PHONY: run test lint demo bench clean
 
