@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bench.load import CAPACITY_RATES, SCENARIOS, format_table, markdown_targets, run
 from bot import english
+from games.builtin import builtin_registry
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -61,6 +62,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    # The composition root, as ``python -m bot``: the built-in games' catalogues (the vote
+    # buttons' labels the bench posts) and events are registered before any is read.
+    builtin_registry()
     games = [int(g) for g in args.games.split(",") if g.strip()]
     scenarios = tuple(s.strip() for s in args.only.split(",") if s.strip())
     unknown = set(scenarios) - set(SCENARIOS)
