@@ -163,7 +163,7 @@ async def test_the_time_spent_writing_is_counted_also_when_a_write_fails() -> No
         await asyncio.sleep(0.02)
         if batch == [-1]:
             raise RuntimeError("the transaction failed")
-        return batch
+        return list(batch)
 
     group: GroupCommit[int, int] = GroupCommit(slow)
     before = metrics.REGISTRY.get_sample_value("pbp_group_commit_busy_seconds_total") or 0.0
