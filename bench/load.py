@@ -698,13 +698,18 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 async def scenario_rss(
-    url: str, tmp: Path, n_games: int = RSS_GAMES, *, seconds: float = 20.0
+    url: str,
+    tmp: Path,
+    n_games: int = RSS_GAMES,
+    *,
+    seconds: float = 20.0,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
     """``n_games`` games seeded and each made active, one of its players voting, at random
     moments of ``seconds`` (10,000 games: 10,000 clicks in 20 s, 500 a second): the bot's peak
     RSS (its high-water mark, start-up included) with every game's state loaded."""
     return await scenario_load(
-        url, tmp, n_games, burst=seconds, mission=False, label="rss", voters=1
+        url, tmp, n_games, burst=seconds, mission=False, label="rss", voters=1, profile=profile
     )
 
 
@@ -1193,8 +1198,9 @@ async def run(
             if "round" in scenarios:
                 res["round"] = await _guard(scenario_round(url, tmp))
             if "rss" in scenarios:
+                prof = RESULTS / f"profile-rss-{backend.name}.txt" if profile else None
                 res[f"rss-{rss_games}"] = await _guard(
-                    scenario_rss(url, tmp, rss_games, seconds=2 * burst)
+                    scenario_rss(url, tmp, rss_games, seconds=2 * burst, profile=prof)
                 )
             if "startup" in scenarios:
                 prof = RESULTS / f"profile-startup-{backend.name}.txt" if profile else None
