@@ -1,5 +1,7 @@
-"""``python -m bench load [--games 10,100,500] [--pg URL] [--only round,floor,load,rss,startup]
-[--repeat 3] [--no-capacity] [--profile] [--out FILE]``."""
+"""``python -m bench load [--games 1000] [--pg URL | --no-pg]
+[--only round,floor,load,capacity,rss,startup] [--repeat 3] [--no-capacity] [--rates …]
+[--profile] [--out FILE] [--plot FILE]``: with no option, the run of record (every scenario at
+the targets' sizes, docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,18 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.load import CAPACITY_RATES, SCENARIOS, format_table, markdown_targets, run
+from bench.load import (
+    CAPACITY_RATES,
+    LOAD_GAMES,
+    RSS_GAMES,
+    SCENARIOS,
+    STARTUP_DEADLINES,
+    format_table,
+    markdown_targets,
+    run,
+)
 from bot import english
+from games.builtin import builtin_registry
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -19,7 +31,10 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     load = sub.add_parser("load", help="the real bot (child process) under simulated players")
     load.add_argument(
-        "--games", default="10,100,500", help="comma-separated G (default 10,100,500)"
+        "--games",
+        default=str(LOAD_GAMES),
+        help=f"comma-separated G of the load scenario (default {LOAD_GAMES}: 13,000 clicks in "
+        "10 s); the largest is the headline",
     )
     load.add_argument(
         "--pg",
@@ -31,8 +46,18 @@ def _parser() -> argparse.ArgumentParser:
         "--only", default=",".join(SCENARIOS), help=f"scenarios (default {','.join(SCENARIOS)})"
     )
     load.add_argument("--burst", type=float, default=10.0, help="seconds of clicking (default 10)")
-    load.add_argument("--rss-games", type=int, default=1000, help="games of the RSS scenario")
-    load.add_argument("--deadlines", type=int, default=10_000, help="open deadlines at start-up")
+    load.add_argument(
+        "--rss-games",
+        type=int,
+        default=RSS_GAMES,
+        help=f"active games of the RSS scenario (default {RSS_GAMES:,})",
+    )
+    load.add_argument(
+        "--deadlines",
+        type=int,
+        default=STARTUP_DEADLINES,
+        help=f"open deadlines at start-up, 1 %% overdue (default {STARTUP_DEADLINES:,})",
+    )
     load.add_argument("--no-pg", action="store_true", help="SQLite only")
     load.add_argument(
         "--profile", action="store_true", help="run the bot under py-spy (speedscope files)"
@@ -48,19 +73,38 @@ def _parser() -> argparse.ArgumentParser:
         "--no-capacity", action="store_true", help="skip the capacity search (rate steps)"
     )
     load.add_argument(
+        "--step", type=float, default=4.0, help="seconds of each capacity step (default 4)"
+    )
+    load.add_argument(
         "--capacity-games", type=int, default=500, help="games of the capacity search (500)"
     )
     load.add_argument(
         "--rates",
         default=",".join(str(r) for r in CAPACITY_RATES),
-        help=f"click rates of the capacity search (default {','.join(map(str, CAPACITY_RATES))})",
+        help="click rates of the capacity search, stepped through until one fails twice "
+        f"(default {','.join(map(str, CAPACITY_RATES))}: ×1.25 from 1,250 up to 10,000)",
     )
-    load.add_argument("--out", type=Path, default=None, help="JSON file (default bench/results/)")
+    load.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="JSON file (default bench/results/load-<time>.json; the Markdown table of targets "
+        "beside it, .md)",
+    )
+    load.add_argument(
+        "--plot",
+        type=Path,
+        default=None,
+        help="PNG of the ceiling plot (default: beside the JSON, .png), when capacity ran",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    # The composition root, as ``python -m bot``: the built-in games' catalogues (the vote
+    # buttons' labels the bench posts) and events are registered before any is read.
+    builtin_registry()
     games = [int(g) for g in args.games.split(",") if g.strip()]
     scenarios = tuple(s.strip() for s in args.only.split(",") if s.strip())
     unknown = set(scenarios) - set(SCENARIOS)
@@ -78,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             deadlines=args.deadlines,
             profile=args.profile,
             out=args.out,
+            plot=args.plot,
+            step=args.step,
             repeat=max(1, args.repeat),
             capacity=not args.no_capacity,
             capacity_games=args.capacity_games,
@@ -85,8 +131,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     print(format_table(results))
-    print("\ndocs/performance.md (Markdown):\n" + markdown_targets(results))
-    print(f"\nJSON: {results['json']}")
+    markdown = markdown_targets(results)
+    print("\ndocs/performance.md (Markdown):\n" + markdown)
+    table = Path(results["json"]).with_suffix(".md")
+    table.write_text(markdown + "\n", encoding="utf-8")
+    print(f"\nJSON: {results['json']}\nMarkdown: {table}")
+    if results.get("plot"):
+        print(f"plot: {results['plot']}")
     return 0
 
 

@@ -181,3 +181,161 @@ def launch(
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     log.close()
     return BotProcess(proc, log_path, started)
+
+
+def machine_jiffies() -> tuple[float, float] | None:
+    """(busy, total) clock ticks of every core so far (``/proc/stat``'s ``cpu`` line: idle and
+    iowait are not busy), or None where there is no /proc."""
+    try:
+        with open("/proc/stat", encoding="ascii") as fh:
+            fields = [float(x) for x in fh.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    total = sum(fields[:8])  # guest time is already counted in user
+    return total - idle, total
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now (for the child's metrics endpoint)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def scrape(port: int, timeout: float = 5.0) -> dict[str, float]:
+    """The child's ``/metrics``: sample name (``le`` of a bucket appended, other labels summed
+    over) → value; empty if it does not answer."""
+    import aiohttp
+    from prometheus_client.parser import text_string_to_metric_families
+
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http,
+            http.get(f"http://127.0.0.1:{port}/metrics") as response,
+        ):
+            text = await response.text()
+    except (aiohttp.ClientError, TimeoutError, OSError):
+        return {}
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            le = sample.labels.get("le")
+            key = sample.name if le is None else f"{sample.name}@{le}"
+            out[key] = out.get(key, 0.0) + sample.value
+    return out
+
+
+def bucket_max(before: dict[str, float], after: dict[str, float], name: str) -> float | None:
+    """The upper bound of the highest bucket of histogram ``name`` that grew between two
+    scrapes (``inf`` past the last bound; None: no observation between them, or no scrape)."""
+    prefix = f"{name}_bucket@"
+    grew = sorted(
+        (float(key[len(prefix) :]), value - before.get(key, 0.0))
+        for key, value in after.items()
+        if key.startswith(prefix)
+    )
+    top: float | None = None
+    below = 0.0  # the buckets are cumulative: a bound that grew more than the one below it
+    for bound, count in grew:
+        if count > below:
+            top = bound
+        below = max(below, count)
+    return top
+
+
+def spy_on(pid: int, path: Path, py_spy: str | None = None) -> subprocess.Popen[bytes] | None:
+    """``py-spy record`` of the running process ``pid`` (this one: the sandbox and the
+    players) into ``path``, until :func:`stop_spy`; None if py-spy cannot start."""
+    spy = py_spy or shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    cmd = [spy, "record", "-o", str(path), "-f", "raw", "-r", "100", "--nonblocking"]
+    try:
+        return subprocess.Popen(
+            [*cmd, "--pid", str(pid)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
+
+
+async def stop_spy(spy: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
+    """SIGINT (py-spy writes its file), then SIGKILL after ``timeout`` seconds."""
+    if spy.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            spy.send_signal(signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            await asyncio.to_thread(spy.wait, timeout)
+        if spy.poll() is None:
+            spy.kill()
+
+
+#: Where a sample's time goes, by the first frame from the leaf up that is in one of these
+#: (py-spy shows Python frames: a C call, sqlite3's included, counts in its Python caller).
+LAYERS = (
+    ("the sandbox's spec check", ("jsonschema/", "sandbox/spec.py", "referencing/")),
+    ("the sandbox", ("sandbox/",)),
+    ("the bench's players", ("bench/",)),
+    ("SQLAlchemy", ("sqlalchemy/",)),
+    ("aiosqlite", ("aiosqlite/",)),
+    ("asyncpg", ("asyncpg/",)),
+    ("the bot", ("bot/", "games/", "db/", "cogs/")),
+    ("discord.py", ("discord/",)),
+    ("aiohttp", ("aiohttp/", "yarl/", "multidict/")),
+    ("asyncio", ("asyncio/", "selectors.py")),
+)
+
+
+IDLE = "EpollSelector.select ("
+
+
+def profile_summary(path: Path, top: int = 10) -> dict[str, Any] | None:
+    """A py-spy raw profile (``frame;frame;… count`` lines) in a few figures: the samples, the
+    idle share (the loop in ``select``), then of the work: each layer's share (:data:`LAYERS`,
+    from the leaf up; "other" for the rest) and the ``top`` functions by self time (None if
+    the file is missing or empty)."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    total = 0
+    layers: dict[str, int] = {}
+    leaves: dict[str, int] = {}
+    for line in lines:
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = stack.split(";")
+        layer = next(
+            (
+                name
+                for frame in reversed(frames)
+                for name, marks in LAYERS
+                if any(mark in frame for mark in marks)
+            ),
+            "other",
+        )
+        leaf = frames[-1].rsplit(":", 1)[0] + ")" if ":" in frames[-1] else frames[-1]
+        leaves[leaf] = leaves.get(leaf, 0) + n
+        if not leaf.startswith(IDLE):
+            layers[layer] = layers.get(layer, 0) + n
+    if not total:
+        return None
+    idle = sum(n for leaf, n in leaves.items() if leaf.startswith(IDLE))
+    busy = max(1, total - idle)
+    return {
+        "samples": total,
+        # the loop waiting for I/O (py-spy samples it too): the rest is the process's work
+        "idle": round(idle / total, 3),
+        # shares of the work (the idle samples left out)
+        "layers": {k: round(v / busy, 3) for k, v in sorted(layers.items(), key=lambda i: -i[1])},
+        "top_self": [
+            [name, round(v / busy, 3)]
+            for name, v in sorted(leaves.items(), key=lambda i: -i[1])
+            if not name.startswith(IDLE)
+        ][:top],
+    }

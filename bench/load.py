@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import os
 import random
 import re
 import statistics
@@ -33,10 +34,35 @@ from typing import Any
 
 import discord
 from sqlalchemy import select
+from sqlalchemy import text as sql
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
-from bench.child import BotProcess, launch, write_config
+from bench.capacity import (
+    LIMIT_P99_MS,
+    capacity_rates,
+    ceiling_text,
+    first_saturated,
+    judge,
+    saturation,
+    search,
+    shares,
+    usage,
+)
+from bench.child import (
+    BotProcess,
+    bucket_max,
+    free_port,
+    launch,
+    machine_jiffies,
+    proc_cpu_seconds,
+    profile_summary,
+    scrape,
+    spy_on,
+    stop_spy,
+    write_config,
+)
+from bench.plot import draw_ceiling
 from bench.seed import SeedGame, fresh_database, seed_games, seed_rows
 from bot.english import counted
 from db.engine import make_engine
@@ -48,15 +74,25 @@ GAMES_PER_GUILD = 100
 ON_RECORD = "On record"
 CALLBACK = "POST /interactions/{interaction_id}/{interaction_token}/callback"
 
-TARGETS = {
-    "ratio_p99": {"sqlite": 1.5, "postgresql": 2.0},
+#: The run of record's scenarios (``python -m bench load``'s defaults) and its targets.
+LOAD_GAMES = 1000
+RSS_GAMES = 10_000
+STARTUP_DEADLINES = 100_000
+TARGETS: dict[str, Any] = {
+    # the headline burst: LOAD_GAMES games × 10 (13,000 clicks in 10 s)
+    "load_games": LOAD_GAMES,
+    "ratio_p99": {"sqlite": 1.5, "postgresql": 1.5},
     "lost": 0,
     "unanswered": 0,
     "unknown_interaction": 0,
-    "capacity_share_of_floor": {"sqlite": 0.7, "postgresql": 0.5},
+    # each ceiling over the floor's (confirmation p99 < 300 ms, nothing unanswered, offered)
+    "capacity_share_of_floor": {"sqlite": 0.9, "postgresql": 0.75},
     "capacity_p99_ms": 300.0,
-    "rss_1000_mb": 250.0,
+    "rss_games": RSS_GAMES,
+    "rss_mb": 400.0,
+    "startup_deadlines": STARTUP_DEADLINES,
     "ready_s": 5.0,
+    "overdue_resolved_s": 60.0,
 }
 
 
@@ -304,12 +340,23 @@ class Click:
     ix: Any = None
 
 
-def plan_clicks(world: World, burst: float, *, mission: bool, rng: random.Random) -> list[Click]:
+def plan_clicks(
+    world: World,
+    burst: float,
+    *,
+    mission: bool,
+    rng: random.Random,
+    voters: int | None = None,
+) -> list[Click]:
+    """Every player of every game votes (``voters``: that many of each game's players, drawn
+    at random), and the team's members choose too (``mission``), at random moments of
+    ``burst`` seconds."""
     clicks: list[Click] = []
     for g in world.games:
         if g.id not in world.channels:
             continue
-        for uid, _ in g.players:
+        players = g.players if voters is None else rng.sample(g.players, voters)
+        for uid, _ in players:
             vote = "accept" if rng.random() < 0.6 else "reject"
             clicks.append(Click(rng.uniform(0, burst), g, uid, vote))
             if mission and uid in g.team:
@@ -552,9 +599,11 @@ async def scenario_load(
     profile: Path | None = None,
     label: str = "load",
     keep_log: bool = True,
+    voters: int | None = None,
 ) -> dict[str, Any]:
     """G games × 10 players click once each (and the team's mission choice) at random moments
-    of ``burst`` seconds. ``url`` None: the floor answers instead of the bot."""
+    of ``burst`` seconds (``voters``: only that many players of each game vote). ``url``
+    None: the floor answers instead of the bot."""
     floor = url is None
     name = f"{'floor' if floor else label}-{n_games}"
     async with Sandbox(interaction_timeout=3.0) as sb:
@@ -564,7 +613,9 @@ async def scenario_load(
         try:
             await ready(world, bot, floor)
             rss_ready = bot.rss_kb()
-            clicks = plan_clicks(world, burst, mission=mission, rng=random.Random(seed))
+            clicks = plan_clicks(
+                world, burst, mission=mission, rng=random.Random(seed), voters=voters
+            )
             mark = len(sb.requests)
             cpu0 = bot.cpu_seconds()
             wal = WalSize(url)
@@ -643,10 +694,37 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+# -- scenario: memory of many active games --------------------------------------------------
+
+
+#: The rss scenario's clicks a second: each is a game's first (its state read and parsed,
+#: about 2 ms of the bot's CPU on a shared 2-core machine), kept well under what the bot
+#: sustains so that no backlog swells the memory measured.
+RSS_RATE = 250
+
+
+async def scenario_rss(
+    url: str,
+    tmp: Path,
+    n_games: int = RSS_GAMES,
+    *,
+    seconds: float | None = None,
+    profile: Path | None = None,
+) -> dict[str, Any]:
+    """``n_games`` games seeded and each made active, one of its players voting, at random
+    moments of ``seconds`` (default: :data:`RSS_RATE` clicks a second; 10,000 games: 10,000
+    clicks in 40 s): the bot's peak RSS (its high-water mark, start-up included) with every
+    game's state loaded."""
+    burst = seconds if seconds is not None else max(1.0, n_games / RSS_RATE)
+    return await scenario_load(
+        url, tmp, n_games, burst=burst, mission=False, label="rss", voters=1, profile=profile
+    )
+
+
 # -- scenario: capacity ----------------------------------------------------------------------
 
-CAPACITY_RATES = (100, 200, 300, 400, 500, 650, 800, 1000, 1250)
-CAPACITY_P99_MS = 300.0
+CAPACITY_RATES = capacity_rates()
+CAPACITY_P99_MS = LIMIT_P99_MS
 
 
 def plan_rate(world: World, rate: float, seconds: float, rng: random.Random) -> list[Click]:
@@ -663,6 +741,80 @@ def plan_rate(world: World, rate: float, seconds: float, rng: random.Random) -> 
     return clicks
 
 
+async def pg_backends(url: str | None) -> set[int]:
+    """The server pids of the PostgreSQL backends connected to ``url``'s database (the bot's;
+    empty for SQLite, the floor, or a server this bench cannot ask)."""
+    if not url or url.startswith("sqlite"):
+        return set()
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as conn:
+            rows = await conn.execute(
+                sql(
+                    "SELECT pid FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            )
+            return {int(pid) for pid in rows.scalars()}
+    except Exception:
+        return set()
+    finally:
+        await engine.dispose()
+
+
+@dataclass
+class Meter:
+    """What the parties of a step used: the bench process, the child, PostgreSQL's backends
+    (their pids, read from the server), the machine, and the child's own metrics (the writer's
+    busy seconds, its loop lag, its batch sizes) when it serves them."""
+
+    bot: BotProcess
+    url: str | None
+    metrics_port: int | None
+    pids: set[int] = field(default_factory=set)
+
+    async def read(self) -> tuple[dict[str, float | None], dict[str, float]]:
+        if self.url is not None and not self.url.startswith("sqlite"):
+            self.pids |= await pg_backends(self.url)
+        scraped = await scrape(self.metrics_port) if self.metrics_port is not None else {}
+        machine = machine_jiffies()
+        db = [proc_cpu_seconds(pid) for pid in self.pids]
+        known = [c for c in db if c is not None]
+        counters: dict[str, float | None] = {
+            "wall": time.monotonic(),
+            "bench": time.process_time(),
+            "child": self.bot.cpu_seconds(),
+            "db": sum(known) if known else None,
+            "machine_busy": machine[0] if machine else None,
+            "machine_total": machine[1] if machine else None,
+            "writer_busy": scraped.get("pbp_group_commit_busy_seconds_total"),
+        }
+        return counters, scraped
+
+    @staticmethod
+    def figures(
+        before: tuple[dict[str, float | None], dict[str, float]],
+        after: tuple[dict[str, float | None], dict[str, float]],
+    ) -> dict[str, Any]:
+        (c0, m0), (c1, m1) = before, after
+        if c1.get("db") is not None and c0.get("db") is None:
+            c0 = {**c0, "db": 0.0}  # backends opened during the step
+        used = usage(c0, c1)
+        cpus = os.cpu_count() or 1
+        machine = used["machine_busy"]
+        ours = sum(used[k] or 0.0 for k in ("bench_cores", "child_cores", "db_cores"))
+        lag = bucket_max(m0, m1, "pbp_event_loop_lag_seconds")
+        batch = bucket_max(m0, m1, "pbp_vote_batch_size")
+        return {
+            **used,
+            # the machine's busy cores that are none of the bench's, the child's or its backends'
+            "other_cores": None if machine is None else round(max(0.0, machine * cpus - ours), 2),
+            "child_loop_lag_ms": None if lag is None else round(1000 * lag, 1),
+            "batch_max": None if batch is None else batch,
+            "outbox_pending": m1.get("pbp_effects_pending"),
+        }
+
+
 async def scenario_capacity(
     url: str | None,
     tmp: Path,
@@ -672,72 +824,94 @@ async def scenario_capacity(
     step: float = 4.0,
     limit_ms: float = CAPACITY_P99_MS,
     seed: int = 2,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
-    """The highest click rate sustained with confirmation p99 under ``limit_ms`` and nothing
-    unanswered: one bot (or floor), ``step`` seconds at each rate of ``rates`` in turn, until
-    one fails twice in a row (bounded: at most 2 × len(rates) steps)."""
+    """The highest click rate sustained with confirmation p99 under ``limit_ms``, nothing
+    unanswered and the rate really offered: one bot (or floor), ``step`` seconds at each rate
+    of ``rates`` in turn until one fails twice (:func:`bench.capacity.search`); each step with
+    what every party used over it, and what saturated first. ``profile`` (a file name's
+    prefix): each step's child and bench process under py-spy
+    (``<profile>-<rate>-<attempt>-child.txt`` and ``-bench.txt``), a summary of both in the
+    step (:func:`bench.child.profile_summary`)."""
     floor = url is None
-    name = f"capacity-{'floor' if floor else 'bot'}"
+    database = None if url is None else ("sqlite" if url.startswith("sqlite") else "postgresql")
+    name = f"capacity-{'floor' if floor else database}"
     rng = random.Random(seed)
-    steps: list[dict[str, Any]] = []
-    capacity = 0
     async with Sandbox(interaction_timeout=3.0) as sb:
         world = await prepare_world(url, sb, n_games, seed)
-        bot = await start_bot(sb, url, tmp, name)
+        port = None if floor else free_port()
+        bot = await start_bot(sb, url, tmp, name, metrics_port=port)
         try:
             await ready(world, bot, floor)
-            for rate in rates:
-                # A failed step is run once more before the search stops: one stall of a
-                # shared machine must not end it (both runs are kept in ``steps``).
-                for attempt in (1, 2):
-                    clicks = plan_rate(world, rate, step, rng)
-                    with Quiet() as lag:
-                        real = await drive_clicks(world, clicks)
-                        await wait_answers(clicks, timeout=30, stall=5)
-                    stats = click_stats(clicks)
-                    offered = len(clicks) / real if real else 0.0
-                    # A bench that could not offer the rate (its own loop saturated) proves
-                    # nothing.
-                    ok = (
-                        stats["unanswered"] == 0
-                        and stats["confirm_p99_ms"] < limit_ms
-                        and offered >= 0.9 * rate
-                    )
-                    steps.append(
-                        {
-                            "rate": rate,
-                            "attempt": attempt,
-                            "offered_per_s": round(offered, 1),
-                            "ok": ok,
-                            "bench_loop_lag_max_ms": round(lag.max * 1000, 1),
-                            **{
-                                k: stats[k]
-                                for k in (
-                                    "clicks",
-                                    "unanswered",
-                                    "confirm_p50_ms",
-                                    "confirm_p99_ms",
-                                    "ack_p99_ms",
-                                    "confirmed_per_s",
-                                )
-                            },
-                        }
-                    )
-                    await wait_quiet(sb, 0.5, 10)
-                    if ok:
-                        break
-                if not ok:
-                    break
-                capacity = rate
+            meter = Meter(bot, url, port)
+
+            async def one(rate: int, attempt: int) -> dict[str, Any]:
+                clicks = plan_rate(world, rate, step, rng)
+                files = {
+                    who: Path(f"{profile}-{rate}-{attempt}-{who}.txt")
+                    for who in ("child", "bench")
+                    if profile is not None
+                }
+                spies = [spy_on(pid, files[who]) for who, pid in pids(files)]
+                before = await meter.read()
+                with Quiet() as lag:
+                    real = await drive_clicks(world, clicks)
+                    await wait_answers(clicks, timeout=30, stall=5)
+                after = await meter.read()
+                for spy in spies:
+                    if spy is not None:
+                        await stop_spy(spy)
+                stats = click_stats(clicks)
+                offered = len(clicks) / real if real else 0.0
+                ok, why = judge(rate, stats, offered, limit_ms)
+                await wait_quiet(sb, 0.5, 10)
+                return {
+                    "offered_per_s": round(offered, 1),
+                    "ok": ok,
+                    "why": why,
+                    "bench_loop_lag_max_ms": round(lag.max * 1000, 1),
+                    **{
+                        k: stats[k]
+                        for k in (
+                            "clicks",
+                            "unanswered",
+                            "confirm_p50_ms",
+                            "confirm_p99_ms",
+                            "ack_p99_ms",
+                            "confirmed_per_s",
+                        )
+                    },
+                    **Meter.figures(before, after),
+                    **(
+                        {"profile": {who: profile_summary(f, top=8) for who, f in files.items()}}
+                        if files
+                        else {}
+                    ),
+                }
+
+            def pids(files: dict[str, Path]) -> list[tuple[str, int]]:
+                return [(w, bot.pid if w == "child" else os.getpid()) for w in files]
+
+            found = await search(rates, one)
         finally:
             await bot.stop()
         bot.keep_log(RESULTS / f"bot-{name}.log")
-    return {
-        "capacity_clicks_per_s": capacity,
+    steps = found["steps"]
+    knee = steps[-1] if found["failed_at"] is not None and steps else None
+    out: dict[str, Any] = {
+        "capacity_clicks_per_s": found["ceiling"],
+        "bound": found["bound"],
+        "failed_at": found["failed_at"],
         "limit_p99_ms": limit_ms,
         "step_s": step,
+        "games": n_games,
+        "saturated_first": first_saturated(steps, database),
+        "at_knee": None
+        if knee is None
+        else {"what": saturation(knee, database), "loads": shares(knee, database)},
         "steps": steps,
     }
+    return out
 
 
 # -- scenario: start-up with 10,000 open deadlines -------------------------------------------
@@ -947,8 +1121,10 @@ def backends(tmp: Path, pg: str | None) -> list[Backend]:
     return out
 
 
-SCENARIOS = ("round", "floor", "load", "rss", "startup")
+SCENARIOS = ("round", "floor", "load", "capacity", "rss", "startup")
 FLOOR = "floor"
+#: The summary's key of each side.
+KEYS = {FLOOR: "floor", "SQLite": "sqlite", "PostgreSQL": "postgresql"}
 
 
 async def run(
@@ -957,22 +1133,29 @@ async def run(
     pg: str | None,
     scenarios: tuple[str, ...] = SCENARIOS,
     burst: float = 10.0,
-    rss_games: int = 1000,
-    deadlines: int = 10_000,
+    rss_games: int = RSS_GAMES,
+    deadlines: int = STARTUP_DEADLINES,
     profile: bool = False,
     out: Path | None = None,
+    plot: Path | None = None,
     repeat: int = 3,
     capacity: bool = True,
     capacity_games: int = 500,
     rates: tuple[int, ...] = CAPACITY_RATES,
+    step: float = 4.0,
 ) -> dict[str, Any]:
+    """Every scenario of ``scenarios`` (the floor beside the bot in ``load`` and
+    ``capacity``), the JSON written to ``out`` (default ``bench/results/load-<time>.json``) and
+    the ceiling plot to ``plot`` (default: beside the JSON, ``.png``) when capacity ran."""
     results: dict[str, Any] = {
         "started": now_utc().isoformat(),
         "targets": TARGETS,
         "rss_games": rss_games,
+        "deadlines": deadlines,
         "games": games,
         "burst_s": burst,
         "repeat": repeat,
+        "rates": list(rates),
         "backends": {},
     }
     b: dict[str, dict[str, Any]] = results["backends"]
@@ -988,14 +1171,15 @@ async def run(
             b[backend.name] = {}
             if backend.url is None:
                 b[backend.name]["skipped"] = "no --pg URL and no TEST_DATABASE_URL"
-            elif "load" in scenarios:
+            else:
                 sides.append((backend.name, backend.url))
+        loaded = [(n, u) for n, u in sides if n == FLOOR or "load" in scenarios]
         top = max(games) if games else 0
-        for g in games:
-            runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in sides}
+        for g in games if loaded else []:
+            runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in loaded}
             # The headline (the largest G) is the median of ``repeat`` runs; the others run once.
             for rep in range(repeat if g == top else 1):
-                for name, url in sides:
+                for name, url in loaded:
                     prof = (
                         RESULTS / f"profile-{name}-{g}.txt"
                         if profile and url is not None and rep == 0
@@ -1004,12 +1188,15 @@ async def run(
                     runs[name].append(
                         await _guard(scenario_load(url, tmp, g, burst=burst, profile=prof))
                     )
-            for name, _ in sides:
+            for name, _ in loaded:
                 b[name][f"load-{g}"] = median_of(runs[name])
-        if capacity:
+        if capacity and "capacity" in scenarios:
             for name, url in sides:
+                prof = RESULTS / f"profile-capacity-{KEYS[name]}" if profile else None
                 b[name]["capacity"] = await _guard(
-                    scenario_capacity(url, tmp, min(capacity_games, max(games)), rates=rates)
+                    scenario_capacity(
+                        url, tmp, capacity_games, rates=rates, step=step, profile=prof
+                    )
                 )
         for backend in backends(tmp, pg):
             res = b[backend.name]
@@ -1019,8 +1206,9 @@ async def run(
             if "round" in scenarios:
                 res["round"] = await _guard(scenario_round(url, tmp))
             if "rss" in scenarios:
+                prof = RESULTS / f"profile-rss-{backend.name}.txt" if profile else None
                 res[f"rss-{rss_games}"] = await _guard(
-                    scenario_load(url, tmp, rss_games, burst=2 * burst, mission=False, label="rss")
+                    scenario_rss(url, tmp, rss_games, profile=prof)
                 )
             if "startup" in scenarios:
                 prof = RESULTS / f"profile-startup-{backend.name}.txt" if profile else None
@@ -1039,6 +1227,12 @@ async def run(
         RESULTS.mkdir(parents=True, exist_ok=True)
         stamp = now_utc().strftime("%Y%m%d-%H%M%S")
         out = RESULTS / f"load-{stamp}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if any("capacity" in r for r in b.values()):
+        plot = plot or out.with_suffix(".png")
+        plot.parent.mkdir(parents=True, exist_ok=True)
+        draw_ceiling(results, plot)
+        results["plot"] = str(plot)
     out.write_text(json.dumps(results, indent=2, default=str), encoding="utf-8")
     results["json"] = str(out)
     return results
@@ -1053,20 +1247,34 @@ def _figure(res: dict[str, Any] | None, key: str) -> Any:
 
 def summary(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The headline, at the largest G: confirmation and acknowledgement p99 of the floor and of
-    the bot on each backend, the bot's confirmation p99 over the floor's, clicks unanswered,
-    and the capacity (clicks per second with confirmation p99 < 300 ms, none unanswered)."""
+    the bot on each backend, the bot's confirmation p99 over the floor's, clicks unanswered and
+    votes lost; each capacity ceiling (clicks per second with confirmation p99 < 300 ms, none
+    unanswered, the rate offered), how it is bounded (``knee``: found; ``bench``: the bench
+    could not offer more; ``top``: every rate held), the bot's ceiling over the floor's and
+    what saturated first; the peak RSS of the ``rss`` games and the start-up times."""
     b = results["backends"]
     g = max(results["games"]) if results["games"] else 0
-    keys = {FLOOR: "floor", "SQLite": "sqlite", "PostgreSQL": "postgresql"}
     out: dict[str, dict[str, Any]] = {
-        "confirm_p99_ms": {},
-        "ack_p99_ms": {},
-        "ratio_p99": {},
-        "unanswered": {},
-        "capacity_clicks_per_s": {},
+        key: {}
+        for key in (
+            "confirm_p99_ms",
+            "ack_p99_ms",
+            "ratio_p99",
+            "unanswered",
+            "lost",
+            "capacity_clicks_per_s",
+            "capacity_bound",
+            "capacity_ratio",
+            "saturated_first",
+            "rss_peak_mb",
+            "startup_ready_s",
+            "startup_overdue_resolved_s",
+        )
     }
     floor_p99 = _figure(b.get(FLOOR, {}).get(f"load-{g}"), "confirm_p99_ms")
-    for name, key in keys.items():
+    floor_cap = _figure(b.get(FLOOR, {}).get("capacity"), "capacity_clicks_per_s")
+    rss = f"rss-{results.get('rss_games', RSS_GAMES)}"
+    for name, key in KEYS.items():
         res = b.get(name)
         if res is None or res.get("skipped"):
             continue
@@ -1077,11 +1285,27 @@ def summary(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
             out["ack_p99_ms"][key] = _figure(load, "ack_p99_ms")
         if name != FLOOR and load is not None:
             out["unanswered"][key] = _figure(load, "unanswered")
+            out["lost"][key] = _figure(load, "lost")
             out["ratio_p99"][key] = (
                 round(p99 / floor_p99, 2) if p99 is not None and floor_p99 else None
             )
-        if "capacity" in res:
-            out["capacity_clicks_per_s"][key] = _figure(res["capacity"], "capacity_clicks_per_s")
+        cap = res.get("capacity")
+        if cap is not None:
+            ceiling = _figure(cap, "capacity_clicks_per_s")
+            out["capacity_clicks_per_s"][key] = ceiling
+            out["capacity_bound"][key] = _figure(cap, "bound")
+            out["saturated_first"][key] = _figure(cap, "saturated_first")
+            if name != FLOOR:
+                out["capacity_ratio"][key] = (
+                    round(ceiling / floor_cap, 2) if ceiling is not None and floor_cap else None
+                )
+        if name != FLOOR and rss in res:
+            out["rss_peak_mb"][key] = _figure(res[rss], "peak_rss_mb")
+        if name != FLOOR and "startup" in res:
+            out["startup_ready_s"][key] = _figure(res["startup"], "launch_to_ready_s")
+            out["startup_overdue_resolved_s"][key] = _figure(
+                res["startup"], "launch_to_overdue_resolved_s"
+            )
     return out
 
 
@@ -1141,8 +1365,9 @@ def noise(results: dict[str, Any]) -> str | None:
 
 def headline(results: dict[str, Any]) -> str:
     """Per backend, the bot's confirmation p50/p95/p99 and its ratio to the floor's, with the
-    acknowledgement figures beside them (the largest G, median of the repetitions), and a
-    warning when the machine was too noisy for them to mean much (:func:`noise`)."""
+    acknowledgement figures beside them (the largest G, median of the repetitions), each
+    capacity ceiling and its ratio, and a warning when the machine was too noisy for them to
+    mean much (:func:`noise`)."""
     b = results["backends"]
     g = max(results["games"]) if results["games"] else 0
     summ = results.get("summary") or {}
@@ -1150,7 +1375,7 @@ def headline(results: dict[str, Any]) -> str:
         f"HEADLINE: {g} games × 10, median of {counted(results.get('repeat', 1), 'repetition')}; "
         'confirmation = click → the answer "On record", ack = click → first callback'
     ]
-    for name, key in ((FLOOR, "floor"), ("SQLite", "sqlite"), ("PostgreSQL", "postgresql")):
+    for name, key in KEYS.items():
         res = b.get(name)
         if res is None:
             continue
@@ -1158,24 +1383,30 @@ def headline(results: dict[str, Any]) -> str:
             lines.append(f"  {name:<10} skipped ({res['skipped']})")
             continue
         load = res.get(f"load-{g}")
-        if not load or "error" in load:
-            lines.append(f"  {name:<10} {'error: ' + load['error'][:200] if load else '—'}")
-            continue
+        parts = [f"  {name:<10}"]
+        if load and "error" not in load:
 
-        def ms(prefix: str, data: dict[str, Any] = load) -> str:
-            return " / ".join(f"{data[f'{prefix}_{q}_ms']:g}" for q in ("p50", "p95", "p99"))
+            def ms(prefix: str, data: dict[str, Any] = load) -> str:
+                return " / ".join(f"{data[f'{prefix}_{q}_ms']:g}" for q in ("p50", "p95", "p99"))
 
-        ratio = summ.get("ratio_p99", {}).get(key)
-        cap = summ.get("capacity_clicks_per_s", {}).get(key)
-        parts = [
-            f"  {name:<10} confirmation p50/p95/p99 {ms('confirm')} ms",
-            f"= {ratio:g} × the floor's p99" if ratio is not None else "",
-            f"| ack {ms('ack')} ms",
-            f"| CPU {load.get('cpu_ms_per_click', '—')} ms/click",
-            f"| unanswered {load['unanswered']}",
-            "" if name == FLOOR else f"| lost {load['lost']}",
-            f"| capacity {cap} clicks/s" if cap is not None else "",
-        ]
+            ratio = summ.get("ratio_p99", {}).get(key)
+            parts += [
+                f"confirmation p50/p95/p99 {ms('confirm')} ms",
+                f"= {ratio:g} × the floor's p99" if ratio is not None else "",
+                f"| ack {ms('ack')} ms",
+                f"| CPU {load.get('cpu_ms_per_click', '—')} ms/click",
+                f"| unanswered {load['unanswered']}",
+                "" if name == FLOOR else f"| lost {load['lost']}",
+            ]
+        elif load:
+            parts.append(f"error: {load['error'][:200]}")
+        cap = res.get("capacity")
+        if cap is not None:
+            share = summ.get("capacity_ratio", {}).get(key)
+            parts.append(
+                f"| ceiling {ceiling_text(cap)} clicks/s"
+                + (f" = {100 * share:.0f} % of the floor's" if share is not None else "")
+            )
         lines.append(" ".join(p for p in parts if p))
     warning = noise(results)
     if warning is not None:
@@ -1183,12 +1414,54 @@ def headline(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+HOLDS, FAILS = "**holds**", "**does not hold**"
+
+
+def verdict(ok: bool | None, unknown: str = "—") -> str:
+    return unknown if ok is None else (HOLDS if ok else FAILS)
+
+
+def capacity_verdict(results: dict[str, Any]) -> str:
+    """Each bot's ceiling against its share of the floor's (:data:`TARGETS`): measured only
+    when the floor's ceiling was found (a knee); a bot's bench-bound or top ceiling is a lower
+    bound, enough to hold, and a floor's lower bound is enough to fail."""
+    b = results["backends"]
+    floor = b.get(FLOOR, {}).get("capacity")
+    if not floor or "error" in floor:
+        return "not measured (no floor)"
+    f_cap, f_bound = floor.get("capacity_clicks_per_s") or 0, floor.get("bound")
+    oks: list[bool | None] = []
+    for name, key in KEYS.items():
+        cap = b.get(name, {}).get("capacity")
+        if name == FLOOR or cap is None:
+            continue
+        if "error" in cap:
+            oks.append(False)
+            continue
+        share = TARGETS["capacity_share_of_floor"][key]
+        c_cap, c_bound = cap.get("capacity_clicks_per_s") or 0, cap.get("bound")
+        if f_bound == "knee":
+            ok: bool | None = c_cap >= share * f_cap or (None if c_bound != "knee" else False)
+        else:  # the floor's real ceiling is higher than measured
+            ok = False if c_bound == "knee" and c_cap < share * f_cap else None
+        oks.append(ok)
+    if not oks:
+        return "—"
+    if any(ok is False for ok in oks):
+        return FAILS
+    if any(ok is None for ok in oks):
+        return "not measured: a ceiling is a lower bound (the bench's or the top rate's)"
+    return HOLDS
+
+
 def markdown_targets(results: dict[str, Any]) -> str:
-    """The targets against this run's figures, as docs/performance.md's Markdown table."""
+    """The targets against this run's figures, as docs/performance.md's Markdown table: one
+    row per target (its verdict in the last column), figures between them."""
     b = results["backends"]
     g = max(results["games"]) if results["games"] else 0
     summ = results.get("summary") or {}
-    names = [n for n in (FLOOR, "SQLite", "PostgreSQL") if n in b]
+    names = [n for n in KEYS if n in b]
+    bots = [n for n in names if n != FLOOR and not b[n].get("skipped")]
 
     def fig(name: str, scenario: str, *keys: str, sep: str = " / ") -> str:
         data = b.get(name, {})
@@ -1199,118 +1472,184 @@ def markdown_targets(results: dict[str, Any]) -> str:
             return "—"
         if "error" in res:
             return "error"
-        return sep.join(
-            f"{res.get(k, '—'):g}" if isinstance(res.get(k), float) else str(res.get(k, "—"))
-            for k in keys
-        )
+        return sep.join(_num(res.get(k)) for k in keys)
 
-    def verdict(ok: bool | None) -> str:
-        return "—" if ok is None else ("**holds**" if ok else "**does not hold**")
+    def each(scenario: str, test: Any) -> bool | None:
+        """Whether every bot's figures of ``scenario`` pass ``test`` (None: none ran)."""
+        ran = [b[n].get(scenario) for n in bots if b[n].get(scenario) is not None]
+        if not ran:
+            return None
+        return all("error" not in r and bool(test(r)) for r in ran)
 
     ratio = summ.get("ratio_p99", {})
-    caps = summ.get("capacity_clicks_per_s", {})
-    floor_cap = caps.get("floor")
-    rows = [
-        ["target", *names, "holds?"],
-        [
-            f"{g} games × 10: confirmation p50 / p95 / p99 ms "
-            f"(median of {results.get('repeat', 1)})",
-            *[
-                fig(n, f"load-{g}", "confirm_p50_ms", "confirm_p95_ms", "confirm_p99_ms")
-                for n in names
-            ],
-            "",
-        ],
-        [
-            "… confirmation p99 / the floor's: ≤ 1.5 SQLite, ≤ 2.0 PostgreSQL",
-            *["1" if n == FLOOR else str(ratio.get(n.lower(), "—")) for n in names],
-            verdict(
-                None
-                if not ratio
-                else all(
-                    ratio.get(k) is not None and ratio[k] <= lim
-                    for k, lim in (("sqlite", 1.5), ("postgresql", 2.0))
-                    if k in ratio
-                )
-            ),
-        ],
-        [
-            "… ack p50 / p95 / p99 ms",
-            *[fig(n, f"load-{g}", "ack_p50_ms", "ack_p95_ms", "ack_p99_ms") for n in names],
-            "",
-        ],
-        [
-            "… clicks unanswered / votes lost: 0",
-            *[fig(n, f"load-{g}", "unanswered", "lost") for n in names],
-            verdict(
-                all(
-                    (b[n].get(f"load-{g}") or {}).get("unanswered") == 0
-                    and (b[n].get(f"load-{g}") or {}).get("lost") == 0
+    load = f"load-{g}"
+    clicks = next((r[load].get("clicks") for r in b.values() if r.get(load)), None)
+    lim = TARGETS["ratio_p99"]
+    rows = [["target", *names, "holds?"]]
+    if any(load in b[n] for n in names):
+        rows += [
+            [
+                f"{g:,} games × 10"
+                + (f" ({clicks:,} clicks in {results.get('burst_s', 10):g} s)" if clicks else "")
+                + f": confirmation p50 / p95 / p99 ms (median of {results.get('repeat', 1)})",
+                *[
+                    fig(n, load, "confirm_p50_ms", "confirm_p95_ms", "confirm_p99_ms")
                     for n in names
-                    if n != FLOOR and not b[n].get("skipped")
-                )
-            ),
-        ],
-        [
-            "… CPU ms per click (the child process)",
-            *[fig(n, f"load-{g}", "cpu_ms_per_click") for n in names],
-            "",
-        ],
-        [
-            "capacity, clicks/s with confirmation p99 < 300 ms: "
-            "≥ 70 % (SQLite) / 50 % (PG) of the floor's",
-            *[
-                str(caps.get(k, "—"))
-                + (
-                    f" ({100 * caps[k] / floor_cap:.0f} %)"
-                    if k != "floor" and floor_cap and caps.get(k) is not None
-                    else ""
-                )
-                for k in (n.lower() if n != FLOOR else "floor" for n in names)
+                ],
+                "",
             ],
-            verdict(
-                None
-                if not floor_cap
-                else all(
-                    caps.get(k) is not None and caps[k] >= share * floor_cap
-                    for k, share in (("sqlite", 0.7), ("postgresql", 0.5))
-                    if k in caps
-                )
-            ),
-        ],
-    ]
-    rss = f"rss-{results.get('rss_games', 1000)}"
+            [
+                f"… confirmation p99 / the floor's: ≤ {lim['sqlite']:g} (SQLite), "
+                f"≤ {lim['postgresql']:g} (PostgreSQL)",
+                *["1" if n == FLOOR else _num(ratio.get(KEYS[n])) for n in names],
+                verdict(
+                    None
+                    if not bots or FLOOR not in b
+                    else all(
+                        ratio.get(KEYS[n]) is not None and ratio[KEYS[n]] <= lim[KEYS[n]]
+                        for n in bots
+                        if load in b[n]
+                    )
+                ),
+            ],
+            [
+                "… ack p50 / p95 / p99 ms",
+                *[fig(n, load, "ack_p50_ms", "ack_p95_ms", "ack_p99_ms") for n in names],
+                "",
+            ],
+            [
+                "… clicks unanswered / votes lost: 0",
+                *[fig(n, load, "unanswered", "lost") for n in names],
+                verdict(each(load, lambda r: r.get("unanswered") == 0 and r.get("lost") == 0)),
+            ],
+            [
+                "… CPU ms per click (the child process)",
+                *[fig(n, load, "cpu_ms_per_click") for n in names],
+                "",
+            ],
+        ]
+    if any("capacity" in b[n] for n in names):
+        share = TARGETS["capacity_share_of_floor"]
+        caps = summ.get("capacity_ratio", {})
+        rows += [
+            [
+                f"capacity, clicks/s (confirmation p99 < {TARGETS['capacity_p99_ms']:g} ms, "
+                f"none unanswered, the rate offered): ≥ {100 * share['sqlite']:.0f} % "
+                f"(SQLite) / {100 * share['postgresql']:.0f} % (PostgreSQL) of the floor's",
+                *[
+                    ("skipped" if b[n].get("skipped") else ceiling_text(b[n].get("capacity")))
+                    + (
+                        f" ({100 * caps[KEYS[n]]:.0f} %)"
+                        if n != FLOOR and caps.get(KEYS[n]) is not None
+                        else ""
+                    )
+                    for n in names
+                ],
+                capacity_verdict(results),
+            ],
+            [
+                "… what saturated first (at the rate)",
+                *[_saturated(b[n].get("capacity")) for n in names],
+                "",
+            ],
+        ]
+    rss = f"rss-{results.get('rss_games', RSS_GAMES)}"
     if any(rss in b[n] for n in names):
         rows.append(
             [
-                "1,000 active games: bot peak RSS < 250 MB",
+                f"{results.get('rss_games', RSS_GAMES):,} active games: bot peak RSS MB "
+                f"< {TARGETS['rss_mb']:g}",
                 *["—" if n == FLOOR else fig(n, rss, "peak_rss_mb") for n in names],
-                verdict(
-                    all(
-                        (b[n].get(rss) or {}).get("peak_rss_mb", 1e9) < 250
-                        for n in names
-                        if n != FLOOR and not b[n].get("skipped")
-                    )
-                ),
+                verdict(each(rss, lambda r: r.get("peak_rss_mb", 1e9) < TARGETS["rss_mb"])),
             ]
         )
     if any("startup" in b[n] for n in names):
-        rows.append(
+        deadlines = results.get("deadlines", STARTUP_DEADLINES)
+        rows += [
             [
-                "10,000 open deadlines: launch → ready (first command answered) < 5 s",
+                f"{deadlines:,} open deadlines (1 % overdue): launch → ready (first command "
+                f"answered) s < {TARGETS['ready_s']:g}",
                 *["—" if n == FLOOR else fig(n, "startup", "launch_to_ready_s") for n in names],
                 verdict(
-                    all(
-                        (b[n].get("startup") or {}).get("launch_to_ready_s", 1e9) < 5
-                        for n in names
-                        if n != FLOOR and not b[n].get("skipped")
+                    each(
+                        "startup",
+                        lambda r: (r.get("launch_to_ready_s") or 1e9) < TARGETS["ready_s"],
                     )
                 ),
-            ]
-        )
+            ],
+            [
+                f"… launch → the overdue deadlines resolved s < {TARGETS['overdue_resolved_s']:g}",
+                *[
+                    "—" if n == FLOOR else fig(n, "startup", "launch_to_overdue_resolved_s")
+                    for n in names
+                ],
+                verdict(
+                    each(
+                        "startup",
+                        lambda r: (
+                            (r.get("launch_to_overdue_resolved_s") or 1e9)
+                            < TARGETS["overdue_resolved_s"]
+                        ),
+                    )
+                ),
+            ],
+        ]
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
     return "\n".join(lines)
+
+
+def _num(value: Any) -> str:
+    """A figure as the tables print it (thousands separated, floats as short as they are)."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return "—" if value != value else (f"{value:,.0f}" if value >= 10_000 else f"{value:g}")
+    return str(value)
+
+
+def _saturated(cap: dict[str, Any] | None) -> str:
+    """``the child's CPU at 1,950/s``; ``nothing (the busiest, …)``; ``—`` without a capacity
+    search."""
+    if not cap or "error" in cap or not cap.get("saturated_first"):
+        return "—"
+    first = cap["saturated_first"]
+    rate, load = first.get("at_rate"), first.get("load")
+    at = f" at {rate:,}/s" if isinstance(rate, int) else ""
+    if first.get("what") == "none":
+        busiest = PARTY_NAMES.get(first.get("busiest"), str(first.get("busiest")))
+        return f"nothing (the busiest, {busiest}, at {_num(load)} of its limit{at})"
+    return PARTY_NAMES.get(first.get("what"), str(first.get("what"))) + at
+
+
+def _knee(cap: dict[str, Any] | None) -> str:
+    """The last step of a search that stopped: its rate, p99, what the bench offered and the
+    cores each process used (``—`` when every rate held)."""
+    if not cap or "error" in cap or cap.get("failed_at") is None or not cap.get("steps"):
+        return "—"
+    step = cap["steps"][-1]
+    cores = "/".join(_num(step.get(k)) for k in ("bench_cores", "child_cores", "db_cores"))
+    return (
+        f"{step['rate']:,}: {_num(step.get('confirm_p99_ms'))} ms, "
+        f"{_num(step.get('offered_per_s'))}/s, {cores}"
+    )
+
+
+#: The short names of :data:`bench.capacity.PARTIES` in the tables.
+PARTY_NAMES = {
+    "bench": "the bench (could not offer the rate)",
+    "sandbox": "the sandbox's loop",
+    "child_cpu": "the child's CPU",
+    "child_loop": "the child's event loop (blocked)",
+    "sqlite": "SQLite's writer",
+    "postgresql": "PostgreSQL",
+    "machine": "the machine's cores",
+    "none": "nothing",
+}
 
 
 def format_table(results: dict[str, Any]) -> str:
@@ -1355,7 +1694,10 @@ def format_table(results: dict[str, Any]) -> str:
             ),
             (
                 f"{label}: confirmation p99 / the floor's",
-                "≤ 1.5 SQLite, ≤ 2.0 PG" if g == top else "",
+                f"≤ {TARGETS['ratio_p99']['sqlite']:g} SQLite, "
+                f"≤ {TARGETS['ratio_p99']['postgresql']:g} PG"
+                if g == top
+                else "",
                 ratios,
             ),
             (
@@ -1376,70 +1718,86 @@ def format_table(results: dict[str, Any]) -> str:
             ),
             (f"{label}: peak RSS MB", "", [_cell(b[n], sc, "peak_rss_mb") for n in names]),
         ]
-    caps = summ.get("capacity_clicks_per_s") or {}
-    if caps:
-        floor_cap = caps.get("floor")
-        cells = []
-        for n in names:
-            data = b[n].get("capacity")
-            if b[n].get("skipped"):
-                cells.append("skipped")
-            elif not data:
-                cells.append("—")
-            elif "error" in data:
-                cells.append("error")
-            else:
-                cap = data.get("capacity_clicks_per_s", 0)
-                share = f" ({100 * cap / floor_cap:.0f} %)" if n != FLOOR and floor_cap else ""
-                cells.append(f"{cap}{share}")
-        rows.append(
+    if any("capacity" in r for r in b.values()):
+        share = TARGETS["capacity_share_of_floor"]
+        cap_ratios = summ.get("capacity_ratio") or {}
+        rows += [
             (
-                "capacity clicks/s (confirm p99 < 300 ms, 0 unanswered)",
-                "≥ 70 % SQLite, ≥ 50 % PG",
-                cells,
-            )
-        )
+                f"capacity clicks/s (confirm p99 < {TARGETS['capacity_p99_ms']:g} ms, "
+                "0 unanswered, offered)",
+                f"≥ {100 * share['sqlite']:.0f} % SQLite, ≥ {100 * share['postgresql']:.0f} % PG",
+                [
+                    "skipped"
+                    if b[n].get("skipped")
+                    else ceiling_text(b[n].get("capacity"))
+                    + (
+                        f" ({100 * cap_ratios[KEYS[n]]:.0f} %)"
+                        if cap_ratios.get(KEYS[n]) is not None
+                        else ""
+                    )
+                    for n in names
+                ],
+            ),
+            (
+                "capacity: saturated first",
+                "",
+                [_saturated(b[n].get("capacity")) for n in names],
+            ),
+            (
+                "capacity: at the failed step (rate: p99 ms, offered/s, cores bench/child/db)",
+                "",
+                [_knee(b[n].get("capacity")) for n in names],
+            ),
+        ]
     rss_keys = sorted({k for r in b.values() for k in r if k.startswith("rss-")})
     for key in rss_keys:
         rows.append(
             (
-                f"{key[4:]} active games: bot peak RSS MB",
-                "< 250",
+                f"{int(key[4:]):,} active games: bot peak RSS MB",
+                f"< {TARGETS['rss_mb']:g}",
                 [_cell(b[n], key, "peak_rss_mb") for n in names],
             )
         )
         rows.append(
             (
-                f"{key[4:]} active games: confirmation p99 ms / lost / unanswered",
+                f"{int(key[4:]):,} active games: confirmation p99 ms / lost / unanswered",
                 "",
                 joined(key, ("confirm_p99_ms", "lost", "unanswered")),
             )
         )
         rows.append(
             (
-                f"{key[4:]} active games: SQLite WAL peak MB (during the clicks)",
+                f"{int(key[4:]):,} active games: SQLite WAL peak MB (during the clicks)",
                 "",
                 [_cell(b[n], key, "wal_peak_mb") for n in names],
             )
         )
     if any("startup" in r for r in b.values()):
+        deadlines = results.get("deadlines", STARTUP_DEADLINES)
         rows += [
             (
-                "start-up, 10,000 open deadlines: launch → IDENTIFY s",
+                f"start-up, {deadlines:,} open deadlines: launch → IDENTIFY s",
                 "",
                 [_cell(b[n], "startup", "launch_to_identify_s") for n in names],
             ),
             (
                 "start-up: launch → first slash command answered s",
-                "< 5",
+                f"< {TARGETS['ready_s']:g}",
                 [_cell(b[n], "startup", "launch_to_ready_s") for n in names],
             ),
             (
-                "start-up: overdue deadlines resolved / open after",
+                "start-up: launch → overdue deadlines resolved s",
+                f"< {TARGETS['overdue_resolved_s']:g}",
+                [_cell(b[n], "startup", "launch_to_overdue_resolved_s") for n in names],
+            ),
+            (
+                "start-up: overdue deadlines resolved / open after / peak RSS MB",
                 "",
                 [
-                    f"{_cell(b[n], 'startup', 'resolved_at_start')} / "
-                    f"{_cell(b[n], 'startup', 'open_after')}"
+                    " / ".join(
+                        _cell(b[n], "startup", k)
+                        for k in ("resolved_at_start", "open_after", "peak_rss_mb")
+                    )
                     if "skipped" not in _cell(b[n], "startup", "open_after")
                     else "skipped"
                     for n in names

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeVar
+
+from bot import metrics
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +49,11 @@ class GroupCommit(Generic[R, T]):
         self._queues: list[list[tuple[R, asyncio.Future[T]]]] = []
         self._tasks: list[asyncio.Task[None] | None] = []
         self.set_lanes(lanes)
-        #: batches written and requests in them (for the metrics and the tests)
+        #: batches written and requests in them, and the seconds spent writing them (for the
+        #: metrics and the tests)
         self.batches = 0
         self.requests = 0
+        self.busy_seconds = 0.0
 
     @property
     def lanes(self) -> int:
@@ -80,32 +85,15 @@ class GroupCommit(Generic[R, T]):
             futures = [f for _, f in batch]
             self.batches += 1
             self.requests += len(batch)
+            began = time.perf_counter()
             try:
-                results = await self._write([r for r, _ in batch])
-            except asyncio.CancelledError:
-                for f in futures:
-                    f.cancel()
-                raise
-            except Exception as exc:
-                if len(batch) == 1:
-                    if not futures[0].done():
-                        futures[0].set_exception(exc)
-                    continue
-                # One bad request must not spoil the others: each is written alone, and only
-                # the ones that fail by themselves are refused (this costs a transaction per
-                # request, and only when a batch fails).
-                log.warning("a batch of %d failed (%s): writing each alone", len(batch), exc)
-                each: list[T | BaseException] = []
-                for request, _ in batch:
-                    try:
-                        each += list(await self._write([request]))
-                    except asyncio.CancelledError:
-                        for f in futures:
-                            f.cancel()
-                        raise
-                    except Exception as alone:
-                        each.append(alone)
-                results = each
+                results = await self._write_batch(batch, futures)
+            finally:
+                elapsed = time.perf_counter() - began
+                self.busy_seconds += elapsed
+                metrics.WRITER_BUSY.inc(elapsed)
+            if results is None:
+                continue
             if len(results) != len(batch):  # a bug in ``write``: refuse rather than guess
                 error = RuntimeError(f"group commit: {len(results)} results for {len(batch)}")
                 results = [error] * len(batch)
@@ -116,3 +104,34 @@ class GroupCommit(Generic[R, T]):
                     f.set_exception(result)
                 else:
                     f.set_result(result)
+
+    async def _write_batch(
+        self, batch: list[tuple[R, asyncio.Future[T]]], futures: list[asyncio.Future[T]]
+    ) -> Sequence[T | BaseException] | None:
+        """The batch's results (None: a lone request's failure, already given to it)."""
+        try:
+            return await self._write([r for r, _ in batch])
+        except asyncio.CancelledError:
+            for f in futures:
+                f.cancel()
+            raise
+        except Exception as exc:
+            if len(batch) == 1:
+                if not futures[0].done():
+                    futures[0].set_exception(exc)
+                return None
+            # One bad request must not spoil the others: each is written alone, and only
+            # the ones that fail by themselves are refused (this costs a transaction per
+            # request, and only when a batch fails).
+            log.warning("a batch of %d failed (%s): writing each alone", len(batch), exc)
+            each: list[T | BaseException] = []
+            for request, _ in batch:
+                try:
+                    each += list(await self._write([request]))
+                except asyncio.CancelledError:
+                    for f in futures:
+                        f.cancel()
+                    raise
+                except Exception as alone:
+                    each.append(alone)
+            return each

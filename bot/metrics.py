@@ -75,6 +75,13 @@ VOTE_BATCH = Histogram(
     registry=REGISTRY,
     buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
 )
+WRITER_BUSY = Counter(
+    "pbp_group_commit_busy_seconds",
+    "Seconds the group-commit writers spent writing batches (a batch taken to its results): "
+    "over wall time, how busy the database writer is (SQLite's direct path runs on the event "
+    "loop, so this is loop time too)",
+    registry=REGISTRY,
+)
 DEADLINES_DUE = Counter(
     "pbp_deadlines_due",
     "Deadlines claimed for resolution because they fell due (a rolled-back attempt that the "

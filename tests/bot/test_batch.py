@@ -154,3 +154,22 @@ async def test_lanes_are_set_before_the_first_request() -> None:
     assert await task == 10
     group.set_lanes(3)
     assert group.lanes == 3
+
+
+async def test_the_time_spent_writing_is_counted_also_when_a_write_fails() -> None:
+    from bot import metrics
+
+    async def slow(batch: list[int]) -> list[int | BaseException]:
+        await asyncio.sleep(0.02)
+        if batch == [-1]:
+            raise RuntimeError("the transaction failed")
+        return list(batch)
+
+    group: GroupCommit[int, int] = GroupCommit(slow)
+    before = metrics.REGISTRY.get_sample_value("pbp_group_commit_busy_seconds_total") or 0.0
+    assert await group.submit(1) == 1
+    with pytest.raises(RuntimeError):
+        await group.submit(-1)
+    assert group.busy_seconds >= 0.04  # both writes, the failed one too
+    after = metrics.REGISTRY.get_sample_value("pbp_group_commit_busy_seconds_total") or 0.0
+    assert after - before == pytest.approx(group.busy_seconds)

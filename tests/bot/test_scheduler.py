@@ -5,9 +5,10 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TypedDict, Unpack
+from typing import Any, TypedDict, Unpack
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock, FakeClock, utcnow
@@ -95,6 +96,9 @@ async def make_scheduler(
         handler: DeadlineHandler = handler, **kw: Unpack[SchedulerOptions]
     ) -> DeadlineScheduler:
         kw.setdefault("clock", clock)
+        # A window of a day: the deadlines these tests add (hours ahead) are jobs at once; the
+        # window's own tests set a shorter one.
+        kw.setdefault("window_seconds", 86_400)
         scheduler = DeadlineScheduler(sessions, handler, **kw)
         made.append(scheduler)
         return scheduler
@@ -461,7 +465,7 @@ async def test_shutdown_lets_a_resolution_finish(
     assert await status(sessions, deadline_id) == "done"
 
 
-# -- the job window: deadlines further ahead wait in the timetable, not as APScheduler jobs --
+# -- the job window: deadlines further ahead wait in the database alone, not as jobs --------
 
 
 async def test_a_deadline_beyond_the_window_becomes_a_job_at_a_sweep_and_fires_once(
@@ -475,11 +479,11 @@ async def test_a_deadline_beyond_the_window_becomes_a_job_at_a_sweep_and_fires_o
     await scheduler.start()
     near = await add(scheduler, sessions, game_id, T0 + timedelta(minutes=5))
     far = await add(scheduler, sessions, game_id, T0 + timedelta(hours=2))
-    # Both are scheduled at their time; only the one within the window is a job.
+    # Only the one within the window is a job; the other is in the database alone.
     assert scheduler.scheduled_at(near) == T0 + timedelta(minutes=5)
-    assert scheduler.scheduled_at(far) == T0 + timedelta(hours=2)
+    assert scheduler.scheduled_at(far) is None
     assert scheduler.jobs_within_window() == [near]
-    assert scheduler.scheduled_ids() == [near, far]
+    assert scheduler.scheduled_ids() == [near]
     clock.advance(minutes=10)
     assert await scheduler.sweep() == 1  # near is due (its job did not run: a fake clock)
     assert scheduler.jobs_within_window() == []
@@ -508,6 +512,9 @@ async def test_a_deadline_moved_beyond_the_window_leaves_its_job(
     assert scheduler.jobs_within_window() == [deadline_id]
     assert await scheduler.extend(deadline_id, T0 + timedelta(hours=3)) is True
     assert scheduler.jobs_within_window() == []
+    assert scheduler.scheduled_at(deadline_id) is None
+    clock.advance(hours=2, minutes=55)  # 5 minutes before its new time: a job again
+    assert await scheduler.sweep() == 0
     assert scheduler.scheduled_at(deadline_id) == T0 + timedelta(hours=3)
     assert await scheduler.cancel(deadline_id) is True
     assert scheduler.scheduled_ids() == []
@@ -529,7 +536,7 @@ async def test_real_sweep_turns_a_later_deadline_into_a_job_that_fires_on_time(
     due = utcnow() + timedelta(seconds=1.5)
     deadline_id = await add(scheduler, sessions, game_id, due)
     assert scheduler.jobs_within_window() == []
-    assert scheduler.scheduled_at(deadline_id) == due
+    assert scheduler.scheduled_at(deadline_id) is None
     await asyncio.wait_for(handler.done.wait(), timeout=10)
     assert handler.calls == [deadline_id]
     async with sessions() as s:
@@ -554,11 +561,25 @@ async def test_start_makes_jobs_only_within_the_window(
                 due_at=T0 + timedelta(seconds=36 * (i + 1)),
                 at=T0,
             )
-    scheduler = make_scheduler()  # 60 s sweeps: a window of 10 minutes
-    await scheduler.start(overdue_in_background=True)
+    scheduler = make_scheduler(window_seconds=None)  # 60 s sweeps: a window of 10 minutes
+    read: list[str] = []
+
+    def reads(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if "FROM deadlines" in statement:
+            read.append(statement)
+
+    engine = sessions.kw["bind"].sync_engine
+    event.listen(engine, "before_cursor_execute", reads)
+    try:
+        await scheduler.start(overdue_in_background=True)
+    finally:
+        event.remove(engine, "before_cursor_execute", reads)
     assert await scheduler.overdue_resolved() == 0
-    assert len(scheduler.scheduled_ids()) == 2_000
     assert len(scheduler.jobs_within_window()) == 600 // 36
+    assert scheduler.scheduled_ids() == scheduler.jobs_within_window()
+    # The start read the deadlines due within the window only (by the (status, due_at) index),
+    # not the 2,000 open ones: nothing is held in memory for those further ahead.
+    assert read and all("due_at <=" in statement for statement in read)
 
 
 # -- overdue deadlines resolved in the background, their games locked until then ------------

@@ -57,8 +57,9 @@ async def test_channel_deleted_mid_vote(table: Any, bot: Any) -> None:
     await game.vote(accept=game.players[:2])
     gid = await game_in(bot, table.channel.id)
     status, open_ids = await state_of(bot, gid)
+    # Its deadlines are open in the database; those within the scheduler's window have a job
+    # (the vote's, hours ahead, gets one from the sweep that finds it within the window).
     assert status == "running" and open_ids
-    assert set(open_ids) <= set(bot.scheduler.scheduled_ids())
 
     # A public post that Discord keeps failing (503): its outbox row waits for a retry.
     sb.fail_route("POST", rf"/channels/{table.channel.id}/messages$", status=503, times=1000)

@@ -34,6 +34,7 @@ EXPECTED = {
     "pbp_clicks": {"kind"},
     "pbp_votes_recorded": {"game", "kind"},
     "pbp_vote_batch_size": set(),
+    "pbp_group_commit_busy_seconds": set(),
     "pbp_deadlines_due": {"kind"},
     "pbp_deadlines_resolved": {"kind", "how"},
     "pbp_deadline_lateness_seconds": {"kind"},
@@ -170,6 +171,7 @@ async def test_metrics_names_labels_and_a_click_moves_them(table: Any, sb: Any) 
         assert value(after, "pbp_vote_batch_size_count") > value(
             before, "pbp_vote_batch_size_count"
         )
+        assert moved(after, before, "pbp_group_commit_busy_seconds_total") > 0  # time in the writer
         # The vote's deadline falls due (4 s) and is resolved, a little late; the result post
         # meets one 429 first (discord.py waits and retries).
         sb.fail_route("POST", r"/channels/\d+/messages", status=429, retry_after=0.05)

@@ -1,0 +1,227 @@
+"""The capacity search, without the bot: the rate steps, each step's verdict, what saturated
+first, and the ceiling (:func:`search` drives any step function; ``bench.load`` gives it the
+real one).
+
+- **The steps**: the rates of :data:`BASE_RATES`, then ×1.25 from 1,250 up to 10,000 clicks/s
+  (:func:`capacity_rates`). A step that fails is run once more; the search stops at the first
+  rate that fails twice (one stall of a shared machine must not end it).
+- **A step holds** when its confirmation p99 is under 300 ms, no click went unanswered, and the
+  bench really offered the rate (at least 90 % of it: :data:`OFFERED_SHARE`).
+- **The ceiling** is the highest rate that held. It is the bot's (``bound = "knee"``) only when
+  the search stopped on a step the bench offered in full; when the bench could not offer the
+  failing rate (its own loop saturated) the ceiling is the bench's, a lower bound of the bot's
+  (``bound = "bench"``), and when every rate held it is a lower bound too (``bound = "top"``).
+- **What saturated**: each step carries what each party used over it (:func:`usage`: cores of
+  the bench process — the sandbox and the players —, of the child — the bot or the floor —, of
+  PostgreSQL's backends, of the whole machine; the share of the time the bot's group-commit
+  writer was writing; the bot's event-loop lag). :func:`saturation` names the party nearest its
+  limit in a step, :func:`first_saturated` the first one that reached it as the rate went up.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+#: Below the knee region: the rates the search always starts with.
+BASE_RATES = (100, 200, 300, 400, 500, 650, 800, 1000)
+KNEE_FROM = 1250
+FACTOR = 1.25
+TOP_RATE = 10_000
+LIMIT_P99_MS = 300.0
+#: A step the bench offered less than this share of is the bench's failure, not the bot's.
+OFFERED_SHARE = 0.9
+#: A single-threaded party (an event loop, the writer, a backend) past this share of one core
+#: (or, the writer, of the time) is saturated.
+SATURATED = 0.9
+#: The machine: every core busy past this share.
+MACHINE_SATURATED = 0.95
+#: The bot's event loop lagging past this (ms) while its CPU is below saturation: blocked.
+LOOP_BLOCKED_MS = 100.0
+
+
+def capacity_rates(
+    top: int = TOP_RATE, *, base: Sequence[int] = BASE_RATES, start: int = KNEE_FROM
+) -> tuple[int, ...]:
+    """``base``, then ``start`` × 1.25ⁿ (rounded to 10) while under ``top``, then ``top``:
+    100 … 1,000, 1,250, 1,560, 1,950, 2,440, 3,050, 3,810, 4,770, 5,960, 7,450, 9,310, 10,000."""
+    rates = [r for r in base if r < start and r <= top]
+    rate = float(start)
+    while rate < top:
+        rates.append(round(rate / 10) * 10)
+        rate *= FACTOR
+    rates.append(top)
+    return tuple(sorted(set(rates)))
+
+
+def judge(
+    rate: float, stats: dict[str, Any], offered: float, limit_ms: float = LIMIT_P99_MS
+) -> tuple[bool, list[str]]:
+    """Whether a step held, and why not (``"p99"``, ``"unanswered"``, ``"not offered"``)."""
+    why: list[str] = []
+    if offered < OFFERED_SHARE * rate:
+        why.append("not offered")
+    if stats.get("unanswered", 0):
+        why.append("unanswered")
+    p99 = stats.get("confirm_p99_ms")
+    if not isinstance(p99, int | float) or math.isnan(p99) or p99 >= limit_ms:
+        why.append("p99")
+    return not why, why
+
+
+# -- what each party used over a step ------------------------------------------------------
+
+
+def usage(before: dict[str, float | None], after: dict[str, float | None]) -> dict[str, Any]:
+    """Shares over a step from two readings of the same counters (``wall``, and CPU seconds
+    ``bench``, ``child``, ``db``; ``machine_busy`` / ``machine_total`` jiffies; the bot's
+    ``writer_busy`` seconds): cores used (``*_cores``), the machine's busy share, the writer's
+    busy share. A counter missing from either reading gives None."""
+    wall = (after.get("wall") or 0.0) - (before.get("wall") or 0.0)
+
+    def delta(key: str) -> float | None:
+        a, b = after.get(key), before.get(key)
+        return None if a is None or b is None else a - b
+
+    def per_wall(key: str) -> float | None:
+        d = delta(key)
+        return None if d is None or wall <= 0 else round(d / wall, 3)
+
+    busy, total = delta("machine_busy"), delta("machine_total")
+    return {
+        "wall_s": round(wall, 2),
+        "bench_cores": per_wall("bench"),
+        "child_cores": per_wall("child"),
+        "db_cores": per_wall("db"),
+        "writer_busy": per_wall("writer_busy"),
+        "machine_busy": None if busy is None or not total else round(busy / total, 3),
+    }
+
+
+#: The parties a step can saturate, as the report names them.
+PARTIES = {
+    "bench": "the bench's own loop (it could not offer the rate)",
+    "sandbox": "the sandbox's loop (the bench process's core: answers stamped late)",
+    "child_cpu": "the child's CPU (its one event loop's core)",
+    "child_loop": "the child's event loop (lagging, its core not saturated: blocked)",
+    "sqlite": "SQLite's writer (busy all the time)",
+    "postgresql": "PostgreSQL (its backends' CPU, or the writer waiting on it all the time)",
+    "machine": "the machine's cores (all busy, no single party saturated)",
+    "none": "nothing measured was saturated",
+}
+
+
+def shares(step: dict[str, Any], database: str | None) -> dict[str, float]:
+    """Each party's load in a step against its own limit, 1 = saturated: the bench's rate
+    short of :data:`OFFERED_SHARE` (above 1: not offered), a process's cores over
+    :data:`SATURATED` of one, the writer's busy share over the same, the child's loop lag
+    over :data:`LOOP_BLOCKED_MS` (counted only while its core is not saturated), the machine's
+    busy share over :data:`MACHINE_SATURATED`."""
+    out: dict[str, float] = {}
+
+    def put(party: str, value: object, limit: float) -> None:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out[party] = round(value / limit, 3)
+
+    rate, offered = step.get("rate") or 0, step.get("offered_per_s")
+    if isinstance(offered, int | float) and rate:
+        out["bench"] = round(min(9.99, OFFERED_SHARE * rate / max(offered, 1e-9)), 3)
+    put("sandbox", step.get("bench_cores"), SATURATED)
+    put("child_cpu", step.get("child_cores"), SATURATED)
+    if out.get("child_cpu", 0.0) < 1.0:
+        put("child_loop", step.get("child_loop_lag_ms"), LOOP_BLOCKED_MS)
+    if database == "sqlite":
+        put("sqlite", step.get("writer_busy"), SATURATED)
+    elif database == "postgresql":
+        figures = [v for v in (step.get("db_cores"), step.get("writer_busy")) if v is not None]
+        put("postgresql", max(figures, default=None), SATURATED)
+    put("machine", step.get("machine_busy"), MACHINE_SATURATED)
+    return out
+
+
+def saturation(step: dict[str, Any], database: str | None) -> str:
+    """The party nearest its limit in ``step`` (a key of :data:`PARTIES`): the bench when it
+    did not offer the rate; else the single party most loaded, if saturated; else the machine
+    if all its cores were busy; else the most loaded party ("none" without figures)."""
+    use = shares(step, database)
+    if use.get("bench", 0.0) > 1.0:
+        return "bench"
+    single = {k: v for k, v in use.items() if k not in ("bench", "machine")}
+    top = max(single, key=lambda k: single[k], default=None)
+    if top is not None and single[top] >= 1.0:
+        return top
+    if use.get("machine", 0.0) >= 1.0:
+        return "machine"
+    return top or "none"
+
+
+def first_saturated(steps: Iterable[dict[str, Any]], database: str | None) -> dict[str, Any]:
+    """The first step (in the order run) where a party reached its limit: which
+    (:func:`saturation`), at what rate, its load (1 = the limit); else ``what = "none"``, with
+    the most loaded party of the last step as ``busiest``."""
+    last: dict[str, Any] | None = None
+    for step in steps:
+        last = step
+        use = shares(step, database)
+        if use.get("bench", 0.0) > 1.0 or any(v >= 1.0 for k, v in use.items() if k != "bench"):
+            what = saturation(step, database)
+            return {"what": what, "at_rate": step.get("rate"), "load": use.get(what)}
+    if last is None:
+        return {"what": "none", "at_rate": None, "load": None}
+    busiest = saturation(last, database)
+    return {
+        "what": "none",
+        "busiest": busiest,
+        "at_rate": last.get("rate"),
+        "load": shares(last, database).get(busiest),
+    }
+
+
+# -- the search ------------------------------------------------------------------------------
+
+#: ``step(rate, attempt)`` runs one step and returns its figures, with ``ok`` and ``why``.
+StepRunner = Callable[[int, int], Awaitable[dict[str, Any]]]
+
+
+async def search(rates: Sequence[int], step: StepRunner) -> dict[str, Any]:
+    """Step through ``rates`` in order until one fails twice; the ceiling (the highest rate
+    that held), how it is bounded (``knee``, ``bench``, ``top``) and every step run."""
+    steps: list[dict[str, Any]] = []
+    ceiling = 0
+    bound = "top"
+    failed_at: int | None = None
+    for rate in rates:
+        ok = False
+        for attempt in (1, 2):
+            result = await step(rate, attempt)
+            steps.append({"rate": rate, "attempt": attempt, **result})
+            ok = bool(result.get("ok"))
+            if ok:
+                break
+        if not ok:
+            failed_at = rate
+            tries = [s for s in steps if s["rate"] == rate]
+            # The bench's own shortfall in both tries: the rate was never offered.
+            bound = "bench" if all("not offered" in s.get("why", ()) for s in tries) else "knee"
+            break
+        ceiling = rate
+    return {"ceiling": ceiling, "bound": bound, "failed_at": failed_at, "steps": steps}
+
+
+def ceiling_text(result: dict[str, Any] | None) -> str:
+    """``1,950``; ``≥ 10,000`` when every step held; ``≥ 2,440 (bench-bound)`` when the bench
+    could not offer the next rate; ``error`` / ``—``."""
+    if not result:
+        return "—"
+    if "error" in result:
+        return "error"
+    value = result.get("capacity_clicks_per_s")
+    if not isinstance(value, int):
+        return "—"
+    bound = result.get("bound")
+    if bound == "top":
+        return f"≥ {value:,}"
+    if bound == "bench":
+        return f"≥ {value:,} (bench-bound)"
+    return f"{value:,}"
