@@ -388,13 +388,22 @@ async def running_games(
 async def set_status(
     s: AsyncSession, game: Game, status: str, *, at: datetime | None = None
 ) -> None:
-    """Change the game's status; sets ``started_at`` / ``ended_at`` when it starts / ends."""
+    """Change the game's status; sets ``started_at`` / ``ended_at`` when it starts / ends. An
+    end also drops what the game kept in ``bot_state`` while it ran (its keys
+    ``<kind>:<what>:<game id>``, e.g. a leader's team picked and not proposed)."""
     now = _now(at)
     game.status = status
     if status == GameStatus.RUNNING.value and game.started_at is None:
         game.started_at = now
-    if status in (GameStatus.ENDED.value, GameStatus.CANCELLED.value) and game.ended_at is None:
-        game.ended_at = now
+    if status in (GameStatus.ENDED.value, GameStatus.CANCELLED.value):
+        if game.ended_at is None:
+            game.ended_at = now
+        await s.execute(
+            delete(BotState).where(
+                BotState.key.startswith(f"{game.kind}:", autoescape=True),
+                BotState.key.endswith(f":{game.id}", autoescape=True),
+            )
+        )
     await s.flush()
 
 

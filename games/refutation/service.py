@@ -407,8 +407,7 @@ class RefutationService(GameService):
         game.started_at = self.now()
         over = state.phase is Phase.OVER
         if over:
-            game.status = "ended"
-            game.ended_at = self.now()
+            await repo.set_status(s, game, "ended", at=self.now())
         await self.save(s, game, state, events, actor.id)
         effects: list[Effect] = [
             self.post(game, render.start_text(state, game.lang)),
@@ -729,8 +728,7 @@ class RefutationService(GameService):
         else:
             effects += await self.posts_in(s, game, state, events)
             if phase is Phase.OVER:
-                game.status = "ended"
-                game.ended_at = self.now()
+                await repo.set_status(s, game, "ended", at=self.now())
         await self.save(s, game, state, events, None)
         if phase is Phase.OVER:
             effects.append(self.archive_post(game))
@@ -807,8 +805,7 @@ class RefutationService(GameService):
     ) -> Outcome:
         await self.cancel_deadlines(s, game, (VOTE,))
         if state.phase is Phase.OVER:
-            game.status = "ended"
-            game.ended_at = self.now()
+            await repo.set_status(s, game, "ended", at=self.now())
         await self.save(s, game, state, events, None)
         posts = await self.posts_in(s, game, state, events)
         effects = [self.close_vote_buttons(game), *posts]

@@ -282,8 +282,7 @@ class AvalonSteps(GameService):
     ) -> list[Effect]:
         from games.resistance import records as rs_records
 
-        game.status = "ended"
-        game.ended_at = self.now()
+        await repo.set_status(s, game, "ended", at=self.now())
         await self.save(s, game, state, events, actor)
         end = "\n".join(part for part in (head, render.end_text(state, game.lang)) if part)
         return [

@@ -732,8 +732,7 @@ class ResistanceService(AvalonSteps, GameService):
         if game.options.get("lock_during_vote", True):
             effects.append(self.debate_lock(game, players, lock=False))
         if phase is Phase.OVER:
-            game.status = "ended"
-            game.ended_at = self.now()
+            await repo.set_status(s, game, "ended", at=self.now())
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
             effects.append(self.announce(game, render.end_text(state, game.lang)))
@@ -814,8 +813,7 @@ class ResistanceService(AvalonSteps, GameService):
         phase: Phase = state.phase  # read again: skip_leader() may end the game
         effects: list[Effect] = [self.announce(game, render.result_text(state, events, game.lang))]
         if phase is Phase.OVER:
-            game.status = "ended"
-            game.ended_at = self.now()
+            await repo.set_status(s, game, "ended", at=self.now())
             await self.save(s, game, state, events, None)
             effects.append(self.announce(game, render.end_text(state, game.lang)))
             effects.append(await rs_records.end_post(self, s, game, state))

@@ -375,6 +375,29 @@ async def test_deleting_a_game_deletes_what_belongs_to_it(sessions: Sessions) ->
         assert await repo.open_deadlines(s) == []
 
 
+@pytest.mark.parametrize("end", ["ended", "cancelled"])
+async def test_an_end_drops_the_games_own_bot_state_keys_only(sessions: Sessions, end: str) -> None:
+    game_id = await new_game(sessions)
+    other = await new_game(sessions, channel_id=101)
+    kept = [
+        f"resistance:team:{other}",
+        f"resistance:team:1{game_id}",  # another game whose id ends with this one's
+        f"refutation:team:{game_id}",  # another kind's game of the same id
+        "commands:sync",
+    ]
+    async with sessions.begin() as s:
+        for key in [f"resistance:team:{game_id}", f"resistance:menu:{game_id}", *kept]:
+            await repo.set_bot_state(s, key, "x", at=T0)
+        game = await s.get(Game, game_id)
+        assert game is not None
+        await repo.set_status(s, game, end, at=T0)
+    async with sessions.begin() as s:
+        assert await repo.get_bot_state(s, f"resistance:team:{game_id}") is None
+        assert await repo.get_bot_state(s, f"resistance:menu:{game_id}") is None
+        for key in kept:
+            assert await repo.get_bot_state(s, key) == "x", key
+
+
 async def test_concurrent_saves_never_lose_an_update(sessions: Sessions) -> None:
     """Ten actions load the game and save at once: each save either lands on its own version
     or raises StaleState (PostgreSQL; SQLite serializes the transactions instead)."""
