@@ -35,8 +35,10 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 
 def _decades(low: float, high: float) -> tuple[float, float]:
-    """The powers of ten around ``low`` … ``high`` (both > 0)."""
-    return 10 ** math.floor(math.log10(low)), 10 ** math.ceil(math.log10(high))
+    """The powers of ten around ``low`` … ``high`` (both > 0); at least one decade (a single
+    rate asked, a power of ten itself, would make the axis of zero width)."""
+    bottom = 10 ** math.floor(math.log10(low))
+    return bottom, max(10 ** math.ceil(math.log10(high)), bottom * 10)
 
 
 def _ticks(low: float, high: float) -> Iterable[tuple[float, bool]]:

@@ -227,3 +227,11 @@ def test_the_ceiling_plot_is_a_png_of_every_side(tmp_path: Path) -> None:
         colours = {c for _, c in image.convert("RGB").getcolors(1_000_000) or []}
     # each side's colour is drawn (floor grey, SQLite blue, PostgreSQL orange)
     assert {(90, 90, 90), (31, 119, 180), (230, 120, 20)} <= colours
+
+
+def test_a_search_of_one_rate_is_plotted_on_a_decade(tmp_path: Path) -> None:
+    step = {"rate": 1000, "attempt": 1, "offered_per_s": 990.0, "confirm_p99_ms": 40.0, "ok": True}
+    one = {"capacity_clicks_per_s": 1000, "bound": "top", "failed_at": None, "steps": [step]}
+    results = run_of(one, one, one)
+    with Image.open(draw_ceiling(results, tmp_path / "one.png")) as image:
+        assert image.format == "PNG"
