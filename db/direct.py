@@ -757,7 +757,10 @@ def _utc(when: datetime) -> datetime:
 
 def _lost(exc: BaseException) -> bool:
     """Whether an error says the connection is gone or unreachable (a timeout, a socket error,
-    asyncpg's lost connection), not a refused statement."""
+    asyncpg's lost connection), not a refused statement. asyncpg's InternalClientError is one
+    too: a statement sent while the protocol was still taking in a terminated backend's goodbye
+    ("cannot switch to state …; another operation is in progress") leaves a connection that no
+    statement can use again."""
     if isinstance(exc, TimeoutError | OSError):
         return True
     if not type(exc).__module__.startswith("asyncpg"):
@@ -768,6 +771,7 @@ def _lost(exc: BaseException) -> bool:
         asyncpg.exceptions.ConnectionDoesNotExistError,
         asyncpg.InterfaceError,
         asyncpg.PostgresConnectionError,
+        asyncpg.exceptions.InternalClientError,
     )
     return isinstance(exc, lost)
 

@@ -27,6 +27,7 @@ from db.direct import (
     SqliteVotes,
     Stale,
     Unavailable,
+    _lost,
     open_direct_votes,
 )
 from db.engine import make_engine, sqlite_file
@@ -396,6 +397,20 @@ async def test_no_direct_path_for_an_in_memory_database() -> None:
         assert open_direct_votes(engine) is None
     finally:
         await engine.dispose()
+
+
+def test_a_connection_left_unusable_counts_as_lost_and_a_refused_statement_does_not() -> None:
+    import asyncpg
+
+    # what asyncpg raised when a statement met a backend terminated an instant before
+    busy = asyncpg.exceptions.InternalClientError(
+        "cannot switch to state 12; another operation (2) is in progress"
+    )
+    assert _lost(busy)
+    assert _lost(asyncpg.exceptions.ConnectionDoesNotExistError("closed in the middle"))
+    assert _lost(ConnectionResetError()) and _lost(TimeoutError())
+    assert not _lost(asyncpg.exceptions.UniqueViolationError("duplicate key"))
+    assert not _lost(ValueError("not asyncpg's"))
 
 
 async def test_a_lost_postgresql_connection_is_opened_again_or_unavailable(
