@@ -4,7 +4,6 @@ order once it is given back."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -16,6 +15,18 @@ from sandbox import util
 from tests.e2e.test_debate_lock import overwrites, team_of
 
 pytestmark = pytest.mark.timeout(90)
+
+
+async def bot_sees(bot: Any, channel_id: int, permission: str, granted: bool) -> None:
+    """Wait until the bot's cache has the permission change the sandbox made (its gateway
+    event reached the bot)."""
+
+    def seen() -> bool:
+        channel = bot.get_channel(channel_id)
+        allowed = getattr(channel.permissions_for(channel.guild.me), permission)
+        return bool(allowed) is granted
+
+    await until(seen, what=f"the bot seeing {permission} {'given' if granted else 'taken'}")
 
 
 async def test_manage_roles_lost_mid_vote_is_named_then_resync_reopens_the_debate(
@@ -32,7 +43,7 @@ async def test_manage_roles_lost_mid_vote_is_named_then_resync_reopens_the_debat
     await until(lambda: all(p.id in channel.permission_overwrites for p in players), what="lock")
     full = guild.bot_role.permissions
     guild.set_role_permissions(guild.bot_role, full & ~util.MANAGE_ROLES)
-    await asyncio.sleep(0.3)  # the role update reaches the bot
+    await bot_sees(bot, channel.id, "manage_roles", False)
     await game.vote(accept=players)
     since = len(game.public())
     result = await game.resolve()
@@ -47,7 +58,7 @@ async def test_manage_roles_lost_mid_vote_is_named_then_resync_reopens_the_debat
     assert [r.kind for r in failed] == ["debate"] and "50013" in (failed[0].last_error or "")
 
     guild.set_role_permissions(guild.bot_role, full)
-    await asyncio.sleep(0.3)
+    await bot_sees(bot, channel.id, "manage_roles", True)
     reply = await game.slash(table.mod, "resistance resync")
     assert "Done: 1 message Discord had refused is sent again" in reply, reply
     await until(lambda: overwrites(channel) == before, what="the overwrites as they were")
@@ -77,7 +88,7 @@ async def test_a_channel_the_bot_cannot_post_in_is_named_by_dm_then_resync_posts
     await game.propose(team)
     await game.vote(accept=players, support=team)
     channel.set_permissions(guild.bot_role, deny=util.SEND_MESSAGES)
-    await asyncio.sleep(0.3)
+    await bot_sees(bot, channel.id, "send_messages", False)
     since, dms = len(game.public()), len(sb.dms(table.mod))
     await game.slash(table.mod, "resistance resolve")
 
@@ -90,7 +101,7 @@ async def test_a_channel_the_bot_cannot_post_in_is_named_by_dm_then_resync_posts
     assert all("/resistance resync" in x and f"<#{channel.id}>" in x for x in notices())
     assert game.public()[since:] == []
     channel.set_permissions(guild.bot_role)  # given back
-    await asyncio.sleep(0.3)
+    await bot_sees(bot, channel.id, "send_messages", True)
     reply = await game.slash(table.mod, "resistance resync")
     assert "Done: 2 messages Discord had refused are sent again" in reply, reply
     await game.new_public(since, "debate is open")
