@@ -4,7 +4,8 @@ real one).
 
 - **The steps**: the rates of :data:`BASE_RATES`, then ×1.25 from 1,250 up to 10,000 clicks/s
   (:func:`capacity_rates`). A step that fails is run once more; the search stops at the first
-  rate that fails twice (one stall of a shared machine must not end it).
+  rate that fails twice (one stall of a shared machine must not end it), then halves the gap
+  between the last rate that held and that one, twice (:data:`REFINE_STEPS`).
 - **A step holds** when its confirmation p99 is under 300 ms, no click went unanswered, and the
   bench really offered the rate (at least 90 % of it: :data:`OFFERED_SHARE`).
 - **The ceiling** is the highest rate that held. It is the bot's (``bound = "knee"``) only when
@@ -184,29 +185,62 @@ def first_saturated(steps: Iterable[dict[str, Any]], database: str | None) -> di
 StepRunner = Callable[[int, int], Awaitable[dict[str, Any]]]
 
 
-async def search(rates: Sequence[int], step: StepRunner) -> dict[str, Any]:
-    """Step through ``rates`` in order until one fails twice; the ceiling (the highest rate
-    that held), how it is bounded (``knee``, ``bench``, ``top``) and every step run."""
+#: Rates between the last that held and the first that failed, halving the gap on a log
+#: scale: the ×1.25 grid alone leaves the knee anywhere in a 25 % gap (a bot and a floor in
+#: neighbouring gaps read as up to 36 % apart when they are a few per cent apart).
+REFINE_STEPS = 2
+#: No refinement in a gap narrower than this ratio.
+REFINE_GAP = 1.05
+
+
+async def search(
+    rates: Sequence[int], step: StepRunner, *, refine: int = REFINE_STEPS
+) -> dict[str, Any]:
+    """Step through ``rates`` in order until one fails twice; then, at a knee, up to
+    ``refine`` rates between the last that held and the one that failed (their geometric
+    mean, rounded to 10), each run as every step is. The ceiling (the highest rate that
+    held), how it is bounded (``knee``, ``bench``, ``top``) and every step run, in order."""
     steps: list[dict[str, Any]] = []
+
+    async def holds(rate: int) -> bool:
+        for attempt in (1, 2):
+            result = await step(rate, attempt)
+            steps.append({"rate": rate, "attempt": attempt, **result})
+            if result.get("ok"):
+                return True
+        return False
+
     ceiling = 0
     bound = "top"
     failed_at: int | None = None
     for rate in rates:
-        ok = False
-        for attempt in (1, 2):
-            result = await step(rate, attempt)
-            steps.append({"rate": rate, "attempt": attempt, **result})
-            ok = bool(result.get("ok"))
-            if ok:
-                break
-        if not ok:
+        if not await holds(rate):
             failed_at = rate
             tries = [s for s in steps if s["rate"] == rate]
             # The bench's own shortfall in both tries: the rate was never offered.
             bound = "bench" if all("not offered" in s.get("why", ()) for s in tries) else "knee"
             break
         ceiling = rate
+    for _ in range(refine if bound == "knee" and ceiling else 0):
+        assert failed_at is not None
+        if failed_at / ceiling <= REFINE_GAP:
+            break
+        mid = round(math.sqrt(ceiling * failed_at) / 10) * 10
+        if not ceiling < mid < failed_at:
+            break
+        if await holds(mid):
+            ceiling = mid
+        else:
+            failed_at = mid
     return {"ceiling": ceiling, "bound": bound, "failed_at": failed_at, "steps": steps}
+
+
+def knee_step(result: dict[str, Any]) -> dict[str, Any] | None:
+    """The last try of the rate a search ended on (``failed_at``; a refinement's steps that
+    held may come after it), or None when every rate held."""
+    failed_at = result.get("failed_at")
+    steps = result.get("steps") or []
+    return next((s for s in reversed(steps) if s.get("rate") == failed_at), None)
 
 
 def ceiling_text(result: dict[str, Any] | None) -> str:

@@ -44,6 +44,7 @@ from bench.capacity import (
     ceiling_text,
     first_saturated,
     judge,
+    knee_step,
     saturation,
     search,
     shares,
@@ -897,7 +898,7 @@ async def scenario_capacity(
             await bot.stop()
         bot.keep_log(RESULTS / f"bot-{name}.log")
     steps = found["steps"]
-    knee = steps[-1] if found["failed_at"] is not None and steps else None
+    knee = knee_step(found)
     out: dict[str, Any] = {
         "capacity_clicks_per_s": found["ceiling"],
         "bound": found["bound"],
@@ -1629,9 +1630,9 @@ def _saturated(cap: dict[str, Any] | None) -> str:
 def _knee(cap: dict[str, Any] | None) -> str:
     """The last step of a search that stopped: its rate, p99, what the bench offered and the
     cores each process used (``—`` when every rate held)."""
-    if not cap or "error" in cap or cap.get("failed_at") is None or not cap.get("steps"):
+    step = None if not cap or "error" in cap else knee_step(cap)
+    if step is None:
         return "—"
-    step = cap["steps"][-1]
     cores = "/".join(_num(step.get(k)) for k in ("bench_cores", "child_cores", "db_cores"))
     return (
         f"{step['rate']:,}: {_num(step.get('confirm_p99_ms'))} ms, "

@@ -57,8 +57,9 @@ def _label(value: float) -> str:
 
 
 def points(cap: dict[str, Any]) -> list[tuple[float, float, bool]]:
-    """(offered rate, confirmation p99 ms, held) of each step run, in order; a step with no
-    p99 (nothing confirmed) at +inf."""
+    """(offered rate, confirmation p99 ms, held) of each step run, by rate (a refinement's
+    steps, run last, fall between the others); a step with no p99 (nothing confirmed) at
+    +inf."""
     out = []
     for step in cap.get("steps") or []:
         rate = step.get("offered_per_s") or step.get("rate") or 0
@@ -67,7 +68,7 @@ def points(cap: dict[str, Any]) -> list[tuple[float, float, bool]]:
             p99 = math.inf
         if rate > 0:
             out.append((float(rate), float(p99), bool(step.get("ok"))))
-    return out
+    return sorted(out, key=lambda point: point[0])
 
 
 def draw_ceiling(results: dict[str, Any], path: Path) -> Path:

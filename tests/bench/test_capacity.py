@@ -15,6 +15,7 @@ from bench.capacity import (
     ceiling_text,
     first_saturated,
     judge,
+    knee_step,
     saturation,
     search,
     usage,
@@ -70,7 +71,7 @@ def stepper(outcomes: dict[int, list[list[str]]]) -> Any:
 
 async def test_the_search_goes_on_past_a_step_that_failed_once_and_stops_at_two() -> None:
     step = stepper({1950: [["p99"], []], 3050: [["p99"], ["unanswered"]]})
-    found = await search(capacity_rates(), step)
+    found = await search(capacity_rates(), step, refine=0)
     assert found["ceiling"] == 2440 and found["bound"] == "knee" and found["failed_at"] == 3050
     assert step.calls[-4:] == [(1950, 2), (2440, 1), (3050, 1), (3050, 2)]
     assert [s["attempt"] for s in found["steps"] if s["rate"] == 1950] == [1, 2]
@@ -235,3 +236,21 @@ def test_a_search_of_one_rate_is_plotted_on_a_decade(tmp_path: Path) -> None:
     results = run_of(one, one, one)
     with Image.open(draw_ceiling(results, tmp_path / "one.png")) as image:
         assert image.format == "PNG"
+
+
+async def test_at_a_knee_the_gap_is_halved_twice_on_a_log_scale() -> None:
+    # the bot holds up to 1,100 a second: 1,250 fails twice, then 1,120 (√(1,000 × 1,250))
+    # fails, 1,060 (√(1,000 × 1,120)) holds
+    fails = {r: [["p99"], ["p99"]] for r in (1120, 1250)}
+    step = stepper(fails)
+    found = await search(capacity_rates(), step)
+    assert (found["ceiling"], found["failed_at"], found["bound"]) == (1060, 1120, "knee")
+    assert step.calls[-5:] == [(1250, 1), (1250, 2), (1120, 1), (1120, 2), (1060, 1)]
+    assert knee_step(found) == found["steps"][-2]  # the last try of 1,120, not 1,060
+    # no refinement when the bench could not offer the rate, nor when every rate held
+    bench = await search(capacity_rates(), stepper({1250: [["not offered"]] * 2}))
+    assert (bench["ceiling"], len(bench["steps"])) == (1000, 10)
+    assert knee_step(await search((5, 10), stepper({}))) is None
+    # nor with refine=0, as before
+    plain = await search(capacity_rates(), stepper(fails), refine=0)
+    assert (plain["ceiling"], plain["failed_at"]) == (1000, 1250)
