@@ -1505,7 +1505,7 @@ def markdown_targets(results: dict[str, Any]) -> str:
                 *["1" if n == FLOOR else _num(ratio.get(KEYS[n])) for n in names],
                 verdict(
                     None
-                    if not bots or FLOOR not in b
+                    if FLOOR not in b or not any(load in b[n] for n in bots)
                     else all(
                         ratio.get(KEYS[n]) is not None and ratio[KEYS[n]] <= lim[KEYS[n]]
                         for n in bots

@@ -254,3 +254,20 @@ async def test_at_a_knee_the_gap_is_halved_twice_on_a_log_scale() -> None:
     # nor with refine=0, as before
     plain = await search(capacity_rates(), stepper(fails), refine=0)
     assert (plain["ceiling"], plain["failed_at"]) == (1000, 1250)
+
+
+def test_a_target_no_bot_was_measured_for_is_not_said_to_hold() -> None:
+    # --only floor,capacity: the floor ran the 1,000 × 10 burst, no bot did
+    results = run_of(capacity(1650), capacity(1950), capacity(1400))
+    results["games"] = [1000]
+    results["backends"][FLOOR]["load-1000"] = {
+        "clicks": 13_000,
+        "confirm_p50_ms": 2.9,
+        "confirm_p95_ms": 20.0,
+        "confirm_p99_ms": 49.2,
+        "unanswered": 0,
+        "lost": 0,
+    }
+    results["summary"] = summary(results)
+    row = next(line for line in markdown_targets(results).splitlines() if "/ the floor's" in line)
+    assert not row.endswith(f"{HOLDS} |") and not row.endswith(f"{FAILS} |"), row
