@@ -58,7 +58,9 @@ async def test_a_join_during_the_start_waits_for_it_and_no_seat_is_left_without_
     start = asyncio.create_task(game.slash(table.mod, "resistance start"))
     await held.wait_hit()
     join = await table.sb.click(late, await lobby_of(game), label="Join")
-    await asyncio.sleep(0)  # the join is in the bot, waiting for the start
+    # The join reached the bot and waits on the game's lock: past its budget it is deferred
+    # ("thinking…", type 5) while the start still holds the lock.
+    await until(lambda: join.callback_type == 5, what="the join waiting for the start")
     held.release()
     assert "started" in await start or "commencé" in await start or await start
     refused = await game.reply(join)
