@@ -29,25 +29,20 @@ class TeamTable(StrEnum):
 
 Sizes = tuple[int, int, int, int, int]
 
-#: Team table -> player count -> team size of missions 1..5. The two tables differ at 5 and 6
-#: players only.
+_FORUM: dict[int, Sizes] = {
+    5: (2, 2, 3, 3, 3),
+    6: (2, 3, 3, 4, 4),
+    7: (2, 3, 3, 4, 4),
+    8: (3, 4, 4, 5, 5),
+    9: (3, 4, 4, 5, 5),
+    10: (3, 4, 4, 5, 5),
+}
+
+#: Team table -> player count -> team size of missions 1..5. The published game's table is
+#: the forum's but at 5 and 6 players.
 TEAM_SIZES: dict[TeamTable, dict[int, Sizes]] = {
-    TeamTable.FORUM: {
-        5: (2, 2, 3, 3, 3),
-        6: (2, 3, 3, 4, 4),
-        7: (2, 3, 3, 4, 4),
-        8: (3, 4, 4, 5, 5),
-        9: (3, 4, 4, 5, 5),
-        10: (3, 4, 4, 5, 5),
-    },
-    TeamTable.BOX: {
-        5: (2, 3, 2, 3, 3),
-        6: (2, 3, 4, 3, 4),
-        7: (2, 3, 3, 4, 4),
-        8: (3, 4, 4, 5, 5),
-        9: (3, 4, 4, 5, 5),
-        10: (3, 4, 4, 5, 5),
-    },
+    TeamTable.FORUM: _FORUM,
+    TeamTable.BOX: {**_FORUM, 5: (2, 3, 2, 3, 3), 6: (2, 3, 4, 3, 4)},
 }
 
 #: The table Avalon plays (its rules print the box's table).
