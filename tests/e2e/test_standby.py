@@ -97,16 +97,23 @@ async def test_an_absent_player_is_replaced_from_the_list_after_two_missed_votes
     assert any(m in result for m in RESULT_MARKERS)
 
 
-async def test_a_decline_passes_the_seat_to_the_next_volunteer(table: Any, bot: Any) -> None:
-    players, first, second = table.users[:5], table.users[7], table.users[8]
-    game = Game(table, players)
+async def offered_to_the_first_of_two(table: Any, game: Game, first: Any, second: Any) -> Any:
+    """A game with ``replace_after = 1`` and two volunteers, ``first`` then ``second``: a
+    player misses a vote and the seat is offered to ``first``. The offer."""
     await game.open(replace_after=1, reminder_hours=0.0)
     await game.slash(first, "resistance standby")
     await game.slash(second, "resistance standby")
     await game.start()
-    absent = next(u for u in players if u is not game.leader())
+    absent = next(u for u in game.players if u is not game.leader())
     await miss_a_vote(game, absent)
     offer = await until(partial(offer_dm, table, first), what="the first volunteer's offer")
+    return offer
+
+
+async def test_a_decline_passes_the_seat_to_the_next_volunteer(table: Any, bot: Any) -> None:
+    players, first, second = table.users[:5], table.users[7], table.users[8]
+    game = Game(table, players)
+    offer = await offered_to_the_first_of_two(table, game, first, second)
     assert offer_dm(table, second) is None
     assert await answer(table, first, offer, yes=False) == t("common.standby.declined", "en")
     await until(partial(offer_dm, table, second), what="the second volunteer's offer")
@@ -141,13 +148,7 @@ async def test_an_unanswered_offer_goes_to_the_next_volunteer_at_its_deadline(
     players, first, second = table.users[:5], table.users[7], table.users[8]
     async with running_bot(table.sb, table.url(), clock=clock) as bot:
         game = Game(table, players)
-        await game.open(replace_after=1, reminder_hours=0.0)
-        await game.slash(first, "resistance standby")
-        await game.slash(second, "resistance standby")
-        await game.start()
-        absent = next(u for u in players if u is not game.leader())
-        await miss_a_vote(game, absent)
-        offer = await until(partial(offer_dm, table, first), what="the first offer")
+        offer = await offered_to_the_first_of_two(table, game, first, second)
         clock.advance(timedelta(hours=25))
         await bot.scheduler.sweep()
         await until(partial(offer_dm, table, second), what="the second offer")
