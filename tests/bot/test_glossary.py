@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import catalogue, every_branch
+from bot.i18n import every_branch
+from tests.bot.french import french_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = ROOT / "docs" / "glossary.md"
@@ -56,15 +57,6 @@ def glossary_variants() -> dict[str, str]:
         for variant in re.findall(r"`([^`]+)`", cells[2]):
             out[variant] = cells[1]
     return out
-
-
-def french_messages() -> dict[str, str]:
-    """Every French message but command and option names (identifiers)."""
-    return {
-        key: text
-        for key, text in catalogue("fr").items()
-        if not (key.startswith("commands.") and key.endswith(".name"))
-    }
 
 
 def prose(text: str) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import catalogue, every_branch
+from tests.bot.french import french_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = [ROOT / "bot" / "locales" / "fr" / "commands.toml"]
@@ -146,14 +147,6 @@ def words(text: str) -> list[str]:
 def english_words() -> set[str]:
     found = {w.lower() for text in catalogue("en").values() for w in words(every_branch(text))}
     return found | {name.lower() for name in english_names() if "_" not in name}
-
-
-def french_messages() -> dict[str, str]:
-    return {
-        key: text
-        for key, text in catalogue("fr").items()
-        if not (key.startswith("commands.") and key.endswith(".name"))
-    }
 
 
 def prose(text: str) -> str:
