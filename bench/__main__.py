@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,7 +24,14 @@ from bench.load import (
     run,
 )
 from bot import english
+from bot.single import Held, hold
 from games.builtin import builtin_registry
+
+
+#: One run at a time on a machine: two runs share its cores (and PostgreSQL's ``pbp_bench``),
+#: and each measures the other. ``PBP_BENCH_LOCK`` names another file (the tests' own).
+def lock_file() -> Path:
+    return Path(os.environ.get("PBP_BENCH_LOCK") or Path(tempfile.gettempdir()) / "pbp-bench.lock")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -112,6 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(english.unknown("scenario", unknown), file=sys.stderr)
         return 2
     pg = None if args.no_pg else (args.pg or os.environ.get("TEST_DATABASE_URL") or None)
+    try:
+        hold(lock_file())  # released when this process ends
+    except Held as held:
+        who = f"process {held.pid}" if held.pid else "another process"
+        print(f"another bench run ({who}) holds {held.path}: wait for it to end", file=sys.stderr)
+        return 2
     results = asyncio.run(
         run(
             games,

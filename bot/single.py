@@ -40,6 +40,32 @@ def sqlite_file(url: str) -> Path | None:
     return Path(parsed.database).resolve()
 
 
+class Held(Exception):
+    """The lock file is held by another process (``pid``, as its file says; may be empty)."""
+
+    def __init__(self, path: Path, pid: str) -> None:
+        super().__init__(f"{path} is held by {f'process {pid}' if pid else 'another process'}")
+        self.path = path
+        self.pid = pid
+
+
+def hold(path: Path) -> int:
+    """An exclusive ``flock`` on ``path`` (created with its folder), which then holds this
+    process's pid: the open file descriptor, to keep for as long as the lock is held (the kernel
+    drops it when the process ends). :class:`Held` when another process has it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(fd, 32).decode(errors="replace").strip()
+        os.close(fd)
+        raise Held(path, holder) from None
+    os.ftruncate(fd, 0)
+    os.write(fd, str(os.getpid()).encode())
+    return fd
+
+
 class ProcessLock:
     """The exclusive lock of one SQLite database (nothing for other databases)."""
 
@@ -51,18 +77,10 @@ class ProcessLock:
         """Take the lock, or raise :class:`AlreadyRunning` naming the holder."""
         if self.database is None or self._fd is not None:
             return
-        path = self.database.with_name(self.database.name + ".lock")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.read(fd, 32).decode(errors="replace").strip()
-            os.close(fd)
-            raise AlreadyRunning(self.database, holder) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
-        self._fd = fd
+            self._fd = hold(self.database.with_name(self.database.name + ".lock"))
+        except Held as held:
+            raise AlreadyRunning(self.database, held.pid) from None
 
     def release(self) -> None:
         if self._fd is None:
