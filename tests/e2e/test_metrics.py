@@ -88,6 +88,18 @@ async def names_and_labels(port: int) -> set[str]:
     return labelled
 
 
+async def delivered(port: int, timeout: float = 10.0) -> dict[Any, float]:
+    """/metrics once no effect is pending (scraped every 20 ms until then)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        samples = await scrape(port)
+        if value(samples, "pbp_effects_pending") == 0:
+            return samples
+        assert loop.time() < end, "effects still pending"
+        await asyncio.sleep(0.02)
+
+
 def moved(now: dict[Any, float], then: dict[Any, float], name: str, **labels: str) -> float:
     """How much a sample grew between two scrapes."""
     return value(now, name, **labels) - value(then, name, **labels)
@@ -176,8 +188,7 @@ async def test_metrics_names_labels_and_a_click_moves_them(table: Any, sb: Any) 
         # meets one 429 first (discord.py waits and retries).
         sb.fail_route("POST", r"/channels/\d+/messages", status=429, retry_after=0.05)
         await game.new_public(0, *RESULT_MARKERS, timeout=20)
-        await asyncio.sleep(0.2)
-        done = await scrape(port)
+        done = await delivered(port)  # the post shows before the outbox marks it done
         assert moved(done, before, "pbp_deadlines_due_total", kind="rs_vote") == 1
         assert moved(done, before, "pbp_deadlines_resolved_total", kind="rs_vote", how="due") == 1
         assert moved(done, before, "pbp_deadline_lateness_seconds_count", kind="rs_vote") == 1
