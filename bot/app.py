@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from bot import metrics, names
 from bot.bounds import enforce_bounds
+from bot.clicks import ClickRouter
 from bot.clock import Clock, utcnow
 from bot.config import Settings
 from bot.courier import Courier
@@ -111,6 +112,9 @@ class GameBot(commands.AutoShardedBot):
         """``plugins``: the games this bot runs (bot.plugins; the composition root passes the
         built-in ones, games/builtin.py)."""
         self.registry = plugins if isinstance(plugins, Registry) else Registry(plugins)
+        #: the vote buttons' clicks (GamePlugin.clicks), routed without discord.py's rebuilding
+        #: of the message's view (bot/clicks.py); made before the state that uses it
+        self.router = ClickRouter()
         quiet_payload_logs(settings.discord_debug)
         # The bot joins no voice channel: discord.py's warnings that voice needs PyNaCl and
         # davey are noise in its log (and not a problem to fix).
@@ -182,7 +186,7 @@ class GameBot(commands.AutoShardedBot):
     def _get_state(self, **options: Any) -> ReadyOnceLoaded:
         # discord.py's state, but READY is dispatched once every guild it listed has arrived,
         # not after two more seconds without one (bot/ready.py).
-        return ready_once_loaded(self, **options)
+        return ready_once_loaded(self, self.router, **options)
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         self.process_lock.acquire()  # AlreadyRunning: another process runs on this SQLite file
@@ -208,6 +212,7 @@ class GameBot(commands.AutoShardedBot):
                     self.dispatcher.register_file(name, builder)
             if plugin.buttons:
                 self.add_dynamic_items(*plugin.buttons)
+            self.router.add(*plugin.clicks)
         for name in (*(p.cog for p in self.registry), *self.cog_names):
             try:
                 await self.load_extension(name)

@@ -21,6 +21,8 @@ import discord
 from discord.guild import Guild
 from discord.state import AutoShardedConnectionState
 
+from bot.clicks import ClickRouter, RoutedViewStore
+
 #: The quiet period once every listed guild has arrived: positive, so that the guilds already
 #: queued are taken before it ends (asyncio.wait_for with 0 would cancel the queue's get).
 LOADED_QUIET = 0.001
@@ -30,10 +32,17 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
     """AutoShardedConnectionState whose ``guild_ready_timeout`` is the configured one while a
     guild of a READY has not arrived, and :data:`LOADED_QUIET` once every one has."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, router: ClickRouter | None = None, **kwargs: Any) -> None:
         #: by shard: the guilds its last READY listed that have not arrived yet
         self._awaited: dict[int, set[int]] = {}
+        #: the vote buttons' router (bot/clicks.py), given the first look at a dynamic click
+        self._router = router
         super().__init__(*args, **kwargs)
+
+    def clear(self, *, views: bool = True) -> None:
+        super().clear(views=views)
+        if views and self._router is not None:
+            self._view_store = RoutedViewStore(self, self._router)
 
     @property
     def guild_ready_timeout(self) -> float:
@@ -57,9 +66,12 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
         return super()._add_ready_state(guild)
 
 
-def ready_once_loaded(client: discord.Client, **options: Any) -> ReadyOnceLoaded:
+def ready_once_loaded(
+    client: discord.Client, router: ClickRouter | None = None, **options: Any
+) -> ReadyOnceLoaded:
     """The state an AutoShardedClient subclass returns from ``_get_state`` (GameBot's)."""
     return ReadyOnceLoaded(
+        router=router,
         dispatch=client.dispatch,
         handlers=client._handlers,
         hooks=client._hooks,
