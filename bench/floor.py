@@ -8,7 +8,8 @@ bot/clicks.py) with the call the bot makes for a fast click: one ephemeral callb
 (CHANNEL_MESSAGE_WITH_SOURCE) carrying the answer (cogs/interaction.py answers so whenever its
 service call ends within its budget; a slower one is deferred, then followed up). No database,
 no game logic: what discord.py itself costs on this machine, the floor the bot's figures are
-divided by.
+divided by. With ``[metrics] port`` it serves the bot's ``/metrics`` (bot/metrics.py), for its
+event loop's lag: what the bench reads of each party in a capacity step.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from typing import Any
 
 import discord
 
-from bot.config import load_settings
+from bot import metrics
+from bot.config import MetricsSettings, load_settings
 from bot.endpoints import point_discord_at
 from bot.english import counted
 
@@ -58,7 +60,9 @@ class FloorButton(
 
 
 class FloorClient(discord.Client):
-    def __init__(self) -> None:
+    def __init__(self, served: MetricsSettings | None = None) -> None:
+        self.served = served
+        self.metrics_server: metrics.MetricsServer | None = None
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(
@@ -71,6 +75,14 @@ class FloorClient(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(FloorButton)
+        if self.served is not None and self.served.port:
+            self.metrics_server = metrics.MetricsServer(self, self.served.host, self.served.port)
+            await self.metrics_server.start()
+
+    async def close(self) -> None:
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
+        await super().close()
 
     async def on_ready(self) -> None:
         # As the bot does (bot/app.py): what start-up loaded stays out of the cyclic GC's full
@@ -89,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     point_discord_at(settings.discord.api_base, settings.discord.gateway_url)
 
     async def run() -> None:
-        async with FloorClient() as client:
+        async with FloorClient(settings.metrics) as client:
             await client.start(settings.discord.token)
 
     with contextlib.suppress(KeyboardInterrupt):

@@ -840,7 +840,7 @@ async def scenario_capacity(
     rng = random.Random(seed)
     async with Sandbox(interaction_timeout=3.0) as sb:
         world = await prepare_world(url, sb, n_games, seed)
-        port = None if floor else free_port()
+        port = free_port()  # the floor's /metrics too: its loop's lag
         bot = await start_bot(sb, url, tmp, name, metrics_port=port)
         try:
             await ready(world, bot, floor)

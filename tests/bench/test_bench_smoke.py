@@ -85,6 +85,8 @@ def test_the_command_writes_the_summary_the_table_and_the_plot(tmp_path: Path) -
         assert summary["capacity_clicks_per_s"][key] == cap["capacity_clicks_per_s"]
         assert cap["bound"] in ("top", "knee", "bench")
         assert all(s["child_cores"] is not None and s["bench_cores"] is not None for s in steps)
+        # both children serve /metrics: the floor's loop lag is read as the bot's is
+        assert any(s["child_loop_lag_ms"] is not None for s in steps), steps
         assert cap["saturated_first"]["what"]
     assert all(
         s["writer_busy"] is not None for s in data["backends"]["SQLite"]["capacity"]["steps"]
