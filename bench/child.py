@@ -248,17 +248,37 @@ def bucket_max(before: dict[str, float], after: dict[str, float], name: str) -> 
 
 def spy_on(pid: int, path: Path, py_spy: str | None = None) -> subprocess.Popen[bytes] | None:
     """``py-spy record`` of the running process ``pid`` (this one: the sandbox and the
-    players) into ``path``, until :func:`stop_spy`; None if py-spy cannot start."""
+    players) into ``path``, until :func:`stop_spy`, its complaints into :func:`spy_errors`'s
+    file; None if py-spy cannot start."""
     spy = py_spy or shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     cmd = [spy, "record", "-o", str(path), "-f", "raw", "-r", "100", "--nonblocking"]
     try:
-        return subprocess.Popen(
-            [*cmd, "--pid", str(pid)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        with spy_errors(path).open("wb") as errors:
+            return subprocess.Popen(
+                [*cmd, "--pid", str(pid)], stdout=subprocess.DEVNULL, stderr=errors
+            )
     except OSError:
         return None
+
+
+def spy_errors(path: Path) -> Path:
+    """Where py-spy's errors go, beside the profile ``path``."""
+    return path.with_name(path.name + ".err")
+
+
+def spy_failure(path: Path) -> str | None:
+    """Why py-spy recorded nothing into ``path``: its ``Error:`` line (None when it recorded
+    something, or said nothing). Where it cannot read another process's memory (a container
+    without ptrace, say) it says ``Failed to find python version from target process``."""
+    if profile_summary(path) is not None:
+        return None
+    try:
+        text = spy_errors(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    said = next((line for line in lines if line.startswith("Error:")), lines[0] if lines else "")
+    return said.removeprefix("Error:").strip() or None
 
 
 async def stop_spy(spy: subprocess.Popen[bytes], timeout: float = 15.0) -> None:

@@ -24,6 +24,7 @@ import os
 import random
 import re
 import statistics
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -59,6 +60,7 @@ from bench.child import (
     proc_cpu_seconds,
     profile_summary,
     scrape,
+    spy_failure,
     spy_on,
     stop_spy,
     write_config,
@@ -883,12 +885,21 @@ async def scenario_capacity(
                         )
                     },
                     **Meter.figures(before, after),
-                    **(
-                        {"profile": {who: profile_summary(f, top=8) for who, f in files.items()}}
-                        if files
-                        else {}
-                    ),
+                    **({"profile": profiled(files)} if files else {}),
                 }
+
+            def profiled(files: dict[str, Path]) -> dict[str, Any]:
+                """Each profile's summary, or why py-spy recorded nothing (said once)."""
+                out: dict[str, Any] = {}
+                for who, f in files.items():
+                    failure = spy_failure(f)
+                    out[who] = profile_summary(f, top=8) if failure is None else {"error": failure}
+                    if failure is not None and failure not in said:
+                        said.add(failure)
+                        print(f"--profile: py-spy recorded nothing: {failure}", file=sys.stderr)
+                return out
+
+            said: set[str] = set()
 
             def pids(files: dict[str, Path]) -> list[tuple[str, int]]:
                 return [(w, bot.pid if w == "child" else os.getpid()) for w in files]
