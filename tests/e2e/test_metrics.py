@@ -3,7 +3,6 @@ clicks, votes, deadlines, answers and 429s move the counters (through the sandbo
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import socket
 from dataclasses import replace
@@ -12,6 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import func, select
 
 from bot import metrics
 from bot.app import GameBot
@@ -19,8 +19,10 @@ from bot.cli import read_settings
 from bot.config import MetricsSettings
 from bot.metrics import REGISTRY, MetricsServer, click_kind
 from db.engine import make_engine
+from db.models import Outbox
 from games.builtin import builtin_plugins, builtin_registry
 from games.resistance.players import RESULT_MARKERS, Game
+from tests.e2e.test_deadlines import game_id
 from tests.harness import running_bot, sandbox_settings
 
 GAMES = builtin_registry()
@@ -88,16 +90,13 @@ async def names_and_labels(port: int) -> set[str]:
     return labelled
 
 
-async def delivered(port: int, timeout: float = 10.0) -> dict[Any, float]:
-    """/metrics once no effect is pending (scraped every 20 ms until then)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        samples = await scrape(port)
-        if value(samples, "pbp_effects_pending") == 0:
-            return samples
-        assert loop.time() < end, "effects still pending"
-        await asyncio.sleep(0.02)
+async def delivered(bot: GameBot, game_id: int) -> None:
+    """Until the outbox has finished every row the game has (the post shows before its row is
+    marked done): the dispatcher's own wait, up to the game's last row."""
+    async with bot.sessions() as s:
+        last = await s.scalar(select(func.max(Outbox.seq)).where(Outbox.game_id == game_id))
+    assert last is not None
+    assert await bot.dispatcher.delivered(game_id, last, 10)
 
 
 def moved(now: dict[Any, float], then: dict[Any, float], name: str, **labels: str) -> float:
@@ -160,7 +159,7 @@ async def test_healthz_answers_503_until_the_bot_is_ready(sb: Any, tmp_path: Any
 async def test_metrics_names_labels_and_a_click_moves_them(table: Any, sb: Any) -> None:
     port = free_port()
     settings = replace(sandbox_settings(sb, table.url()), metrics=MetricsSettings(port=port))
-    async with running_bot(sb, table.url(), settings=settings):
+    async with running_bot(sb, table.url(), settings=settings) as bot:
         assert await get(port, "/healthz") == (200, "ok\n")
         await names_and_labels(port)
         before = await scrape(port)
@@ -188,7 +187,8 @@ async def test_metrics_names_labels_and_a_click_moves_them(table: Any, sb: Any) 
         # meets one 429 first (discord.py waits and retries).
         sb.fail_route("POST", r"/channels/\d+/messages", status=429, retry_after=0.05)
         await game.new_public(0, *RESULT_MARKERS, timeout=20)
-        done = await delivered(port)  # the post shows before the outbox marks it done
+        await delivered(bot, await game_id(bot, table.channel.id))
+        done = await scrape(port)
         assert moved(done, before, "pbp_deadlines_due_total", kind="rs_vote") == 1
         assert moved(done, before, "pbp_deadlines_resolved_total", kind="rs_vote", how="due") == 1
         assert moved(done, before, "pbp_deadline_lateness_seconds_count", kind="rs_vote") == 1
