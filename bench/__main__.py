@@ -24,7 +24,7 @@ from bench.load import (
     run,
 )
 from bot import english
-from bot.single import Held, hold
+from bot.single import Held, hold, holder
 from games.builtin import builtin_registry
 
 
@@ -123,8 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         hold(lock_file())  # released when this process ends
     except Held as held:
-        who = f"process {held.pid}" if held.pid else "another process"
-        print(f"another bench run ({who}) holds {held.path}: wait for it to end", file=sys.stderr)
+        print(
+            f"another bench run ({holder(held.pid)}) holds {held.path}: wait for it to end",
+            file=sys.stderr,
+        )
         return 2
     results = asyncio.run(
         run(

@@ -19,11 +19,16 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 
+def holder(pid: str) -> str:
+    """A lock's holder as a refusal names it (its file may not hold a pid yet)."""
+    return f"process {pid}" if pid else "another process"
+
+
 class AlreadyRunning(Exception):
     """Another bot process holds this SQLite database."""
 
     def __init__(self, database: Path, pid: str) -> None:
-        who = f"process {pid}" if pid else "another process"
+        who = holder(pid)
         super().__init__(
             f"another bot ({who}) is already running on {database}: stop it first "
             "(one process per SQLite database; several processes need PostgreSQL)"
@@ -44,7 +49,7 @@ class Held(Exception):
     """The lock file is held by another process (``pid``, as its file says; may be empty)."""
 
     def __init__(self, path: Path, pid: str) -> None:
-        super().__init__(f"{path} is held by {f'process {pid}' if pid else 'another process'}")
+        super().__init__(f"{path} is held by {holder(pid)}")
         self.path = path
         self.pid = pid
 
