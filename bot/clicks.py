@@ -29,37 +29,35 @@ class ClickRouter:
 
     def __init__(self) -> None:
         self.routes: list[tuple[re.Pattern[str], Any]] = []
-        self._tasks: set[asyncio.Task[None]] = set()
 
     def add(self, *items: Any) -> None:
         self.routes += [(item.__discord_ui_compiled_template__, item) for item in items]
 
-    def route(self, component_type: int, custom_id: str, interaction: discord.Interaction) -> bool:
-        """Whether the click is one of ours (and now under way)."""
-        if component_type != BUTTON:
-            return False
-        for pattern, cls in self.routes:
-            match = pattern.fullmatch(custom_id)
-            if match is not None:
-                task = asyncio.create_task(self._click(cls, interaction, custom_id, match))
-                self._tasks.add(task)  # kept until it ends (the loop holds tasks weakly)
-                task.add_done_callback(self._tasks.discard)
-                return True
-        return False
+    def match(self, component_type: int, custom_id: str) -> tuple[Any, re.Match[str]] | None:
+        """The routed class of a click and its template's match; None: not one of ours."""
+        if component_type == BUTTON:
+            for pattern, cls in self.routes:
+                match = pattern.fullmatch(custom_id)
+                if match is not None:
+                    return cls, match
+        return None
 
-    async def _click(
-        self, cls: Any, interaction: discord.Interaction, custom_id: str, match: re.Match[str]
-    ) -> None:
-        try:
-            button: discord.ui.Button[Any] = discord.ui.Button(custom_id=custom_id)
-            item = await cls.from_custom_id(interaction, button, match)
-            await item.callback(interaction)
-        except Exception:  # the callback answers its own errors: this one escaped it
-            log.exception("click on a %s failed", cls.__name__)  # not its custom_id: a choice
+
+async def click(
+    cls: Any, interaction: discord.Interaction, custom_id: str, match: re.Match[str]
+) -> None:
+    """A routed click: its item made from a bare button of the custom_id, then its callback."""
+    try:
+        button: discord.ui.Button[Any] = discord.ui.Button(custom_id=custom_id)
+        item = await cls.from_custom_id(interaction, button, match)
+        await item.callback(interaction)
+    except Exception:  # the callback answers its own errors: this one escaped it
+        log.exception("click on a %s failed", cls.__name__)  # not its custom_id: a choice
 
 
 class RoutedViewStore(ViewStore):
-    """discord.py's view store, which gives the router the first look at a dynamic click."""
+    """discord.py's view store, which gives the router the first look at a dynamic click (its
+    task kept as discord.py keeps a dynamic item's)."""
 
     def __init__(self, state: Any, router: ClickRouter) -> None:
         super().__init__(state)
@@ -68,5 +66,9 @@ class RoutedViewStore(ViewStore):
     def dispatch_dynamic_items(
         self, component_type: int, custom_id: str, interaction: discord.Interaction[Any]
     ) -> None:
-        if not self.router.route(component_type, custom_id, interaction):
+        routed = self.router.match(component_type, custom_id)
+        if routed is None:
             super().dispatch_dynamic_items(component_type, custom_id, interaction)
+            return
+        cls, match = routed
+        self.add_task(asyncio.create_task(click(cls, interaction, custom_id, match)))
