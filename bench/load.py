@@ -892,8 +892,9 @@ async def scenario_capacity(
                 """Each profile's summary, or why py-spy recorded nothing (said once)."""
                 out: dict[str, Any] = {}
                 for who, f in files.items():
-                    failure = spy_failure(f)
-                    out[who] = profile_summary(f, top=8) if failure is None else {"error": failure}
+                    summary = profile_summary(f, top=8)
+                    failure = None if summary is not None else spy_failure(f)
+                    out[who] = summary if failure is None else {"error": failure}
                     if failure is not None and failure not in said:
                         said.add(failure)
                         print(f"--profile: py-spy recorded nothing: {failure}", file=sys.stderr)
