@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 from discord import app_commands
 
+from bot.callback import send_text
 from bot.i18n import lang_of, localized_params, t
 from bot.names import shown
 from db.engine import cannot_write
@@ -96,7 +97,7 @@ async def reply_private(interaction: discord.Interaction, content: str) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(content, ephemeral=True)
         else:
-            await interaction.response.send_message(content, ephemeral=True)
+            await send_text(interaction, content, ephemeral=True)
     except discord.HTTPException as exc:
         if exc.code == ALREADY_ACKNOWLEDGED:  # a redelivered interaction: the first answered
             log.warning("interaction %s was already acknowledged (40060)", interaction.id)

@@ -187,12 +187,18 @@ async def effect_delivered(effect: Any) -> Any:
 # -- Discord's answers --------------------------------------------------------------------------
 
 
+def acknowledged(interaction_id: int) -> None:
+    """An interaction's first callback went through: the time since its click."""
+    ACK_SECONDS.observe(max(0.0, time.time() - created(int(interaction_id))))
+
+
 class _AckTimer(webhook_async.AsyncWebhookAdapter):
-    """discord.py's webhook adapter, timing each interaction's first callback."""
+    """discord.py's webhook adapter, timing each interaction's first callback (bot/callback.py
+    times the ones it sends itself)."""
 
     async def create_interaction_response(self, interaction_id: int, *args: Any, **kw: Any) -> Any:
         result = await super().create_interaction_response(interaction_id, *args, **kw)
-        ACK_SECONDS.observe(max(0.0, time.time() - created(int(interaction_id))))
+        acknowledged(interaction_id)
         return result
 
 

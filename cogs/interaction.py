@@ -25,6 +25,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import discord
 
 from bot import metrics
+from bot.callback import send_text
 from bot.effects import split_message
 from bot.errors import report
 from bot.limits import MESSAGE_CONTENT
@@ -154,6 +155,10 @@ class Responder:
         if interaction.response.is_done():
             await interaction.followup.send(
                 content, ephemeral=self.private, allowed_mentions=self.mentions, **extra
+            )
+        elif not extra:  # a text alone: the created message is not read back (bot/callback.py)
+            await send_text(
+                interaction, content, ephemeral=self.private, allowed_mentions=self.mentions
             )
         else:
             await interaction.response.send_message(

@@ -86,6 +86,9 @@ async def test_a_fast_click_is_answered_by_its_one_callback(table: Any, bot: Any
         assert ix.callback_type == 4 and ix.ephemeral
         assert calls_of(table.sb, ix) == ["callback"]  # one REST call, nothing after
         assert ix.followups == []
+        # ... which does not ask for the message it made back (bot/callback.py): 204, no body.
+        (callback,) = [r for r in table.sb.requests if ix.token in r.path]
+        assert "with_response" not in callback.query and callback.status == 204
     recorded = await votes(bot, gid)
     assert ("p1", "team", game.players[0].id, "accept") in recorded
     assert ("p1", "team", chloe.id, "reject") in recorded
@@ -170,3 +173,27 @@ async def test_a_click_that_reached_the_bot_late_is_deferred_before_its_call(
     assert ix.callback_type == 5 and ix.ephemeral
     assert calls_of(table.sb, ix) == ["callback", "followup"]
     assert ("p1", "team", voter.id, "accept") in await votes(bot, gid)
+
+
+@pytest.mark.parametrize("status", [429, 500])
+async def test_a_callback_refused_for_a_while_is_sent_again_by_discord_py(
+    table: Any, bot: Any, status: int
+) -> None:
+    """A rate-limited callback (429) or a server error (500) leaves the click unanswered:
+    the answer goes again through discord.py's send_message, which waits and retries by its
+    own rules; the vote is on record once, and the click answered once."""
+    game = await voting(table)
+    gid = await game_id(bot, table.channel.id)
+    voter = next(u for u in game.players[1:] if u.locale != "fr")
+    dm, cid = vote_button(game, voter, "accept")
+    table.sb.fail_route("POST", r"/interactions/\d+/[^/]+/callback", status=status)
+    ix = await table.sb.click(voter, dm, custom_id=cid)
+    answer = await ix.reply(10)
+    assert answer is not None and "On record" in answer and "Accept" in answer, answer
+    made = [r for r in table.sb.requests if ix.token in r.path]
+    assert [r.status for r in made] == [status, 200], [(r.route, r.status) for r in made]
+    assert "with_response" not in made[0].query and made[1].query.get("with_response") == "1"
+    assert ix.callback_type == 4 and ix.ephemeral and ix.followups == []
+    assert [v for v in await votes(bot, gid) if v[2] == voter.id] == [
+        ("p1", "team", voter.id, "accept")
+    ]
