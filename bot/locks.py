@@ -19,3 +19,8 @@ class GameLocks:
             lock = asyncio.Lock()
             self._locks[game_id] = lock
         return lock
+
+    def held(self, game_id: int) -> bool:
+        """Whether an action of this game holds its lock or waits for it."""
+        lock = self._locks.get(game_id)
+        return lock is not None and (lock.locked() or bool(getattr(lock, "_waiters", None)))

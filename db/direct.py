@@ -18,6 +18,12 @@ each once): one reads, the other writes and commits once nothing it read has cha
 the vote path has read a game's head, the next batches of that game are one statement
 (:class:`PostgresVotes` says how).
 
+On SQLite, a batch that nothing makes wait (the writer gate free, the write lock free) is run
+without awaiting at all (:meth:`DirectVotes.begin_now`): nothing else of the process runs
+meanwhile, so its games' locks need not be taken; and what the connection read of a game is
+kept until another connection commits (:class:`Known`), so that a game's later batches read
+nothing but SQLite's data_version.
+
 Only what the vote path needs is here; everything else goes through SQLAlchemy.
 """
 
@@ -80,6 +86,13 @@ _BALLOTS = (
     "SELECT p.game_id, p.user_id, p.locale, v.round_key, v.kind, v.value FROM players p"
     " LEFT OUTER JOIN votes v ON v.game_id = p.game_id AND v.user_id = p.user_id"
     " WHERE p.game_id IN ({}) AND +p.user_id IN ({})"
+)
+# What the vote path keeps of a game it has not read since the last change (:class:`Known`):
+# all its players and their votes, _BALLOTS without the users' filter.
+_GAME_BALLOTS = (
+    "SELECT p.game_id, p.user_id, p.locale, v.round_key, v.kind, v.value FROM players p"
+    " LEFT OUTER JOIN votes v ON v.game_id = p.game_id AND v.user_id = p.user_id"
+    " WHERE p.game_id IN ({})"
 )
 _STATES = "SELECT id, state FROM games WHERE id IN ({})"
 _UPSERT = (
@@ -164,6 +177,16 @@ class DirectVotes:
         :class:`Unavailable` when it could not begin."""
         raise NotImplementedError
 
+    def begin_now(
+        self, game_ids: Sequence[int], due_kind: str, user_ids: Sequence[int]
+    ) -> NowTransaction | None:
+        """:meth:`transaction`'s begin and reads made at once, without awaiting, when nothing
+        makes them wait; None when something would (a writer of this process, another
+        process's lock) or when this path always waits (PostgreSQL: every statement is a trip
+        to the server). The caller does not await until :meth:`NowTransaction.commit` or
+        :meth:`NowTransaction.close`: nothing else of this process runs meanwhile."""
+        return None
+
     async def open(self) -> None:
         """Open the connection and prepare the batch's statements before the first click,
         which would otherwise wait for them. Optional: the first batch opens what is not."""
@@ -183,13 +206,42 @@ def _ballots(rows: Sequence[Sequence[Any]]) -> tuple[Ballots, Locales]:
     return ballots, locales
 
 
+class NowTransaction:
+    """A batch's transaction run without awaiting (:meth:`DirectVotes.begin_now`): begun, the
+    games' heads and the clickers' votes and locales read; :meth:`commit` writes and commits,
+    :meth:`close` rolls back what was not committed."""
+
+    def __init__(self, db: SqliteVotes, heads: dict[int, Head], ballots: Ballots, locales: Locales):
+        self._db = db
+        self.heads, self.ballots, self.locales = heads, ballots, locales
+        self.done = False
+
+    def game_states(self, game_ids: Sequence[int]) -> dict[int, Any]:
+        """``{game_id: state}`` (the engine's dict, or None before the start)."""
+        return self._db.states(game_ids)
+
+    def commit(
+        self,
+        votes: Sequence[tuple[int, str, str, int, str]],
+        locales: Sequence[tuple[int, int, str]],
+        at: datetime,
+    ) -> None:
+        """As :meth:`VoteTransaction.write_and_commit`, at once."""
+        self.done = True
+        self._db.write(votes, [(loc, g, u) for g, u, loc in locales], aware_utc(at))
+
+    def close(self) -> None:
+        if not self.done:
+            self.done = True
+            _rollback(self._db.connection())
+
+
 class SqliteTransaction(VoteTransaction):
     def __init__(self, db: SqliteVotes) -> None:
         self._db = db
 
     async def game_states(self, game_ids: Sequence[int]) -> dict[int, Any]:
-        rows = await self._db.call(_fetch, _STATES.format(_marks(len(game_ids))), list(game_ids))
-        return {gid: None if state is None else json.loads(state) for gid, state in rows}
+        return self._db.states(game_ids)
 
     async def _commit(
         self,
@@ -197,10 +249,77 @@ class SqliteTransaction(VoteTransaction):
         locales: list[tuple[str, int, int]],
         at: datetime,
     ) -> None:
-        now = at.strftime(_STORED)
-        rows = [(g, r, k, u, v, now) for g, r, k, u, v in votes]
-        await self._db.call(_write_and_commit, rows, [(*row, row[0]) for row in locales])
-        self._db.committed(len(rows) + len(locales))
+        self._db.write(votes, locales, at)
+
+
+class Known:
+    """What the vote path's SQLite connection read of its games, kept while no other
+    connection has committed anything (SQLite's ``PRAGMA data_version``, read in each batch's
+    transaction, changes then: everything is forgotten). Its own commits change nothing of it
+    but what they write, which :meth:`wrote` puts in. A batch then reads only the games it has
+    not read since the last change: their heads (of one kind of deadline), and all their
+    players' locales and votes (in the burst of the bench, a game's first click reads it and
+    its next twelve read nothing: ``BEGIN IMMEDIATE`` and the version, 4 µs, instead of the two
+    reads, 40 µs, measured alone)."""
+
+    #: games kept, at most (then all forgotten at once)
+    GAMES = 5_000
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.heads: dict[tuple[str, int], Head] = {}
+        #: game → user → locale, and game → user → (round_key, kind) → value
+        self.locales: dict[int, dict[int, str]] = {}
+        self.votes: dict[int, dict[int, dict[tuple[str, str], str]]] = {}
+
+    def check(self, conn: sqlite3.Connection) -> None:
+        """In the batch's transaction: forget everything if another connection committed."""
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self.version or len(self.locales) > self.GAMES:
+            self.forget()
+            self.version = version
+
+    def forget(self) -> None:
+        self.version = None
+        self.heads.clear()
+        self.locales.clear()
+        self.votes.clear()
+
+    def read(self, rows: Iterable[Sequence[Any]]) -> None:
+        """Put in the rows of :data:`_GAME_BALLOTS` (whole games)."""
+        for game_id, user_id, locale, round_key, kind, value in rows:
+            self.locales.setdefault(game_id, {})[user_id] = locale
+            votes = self.votes.setdefault(game_id, {}).setdefault(user_id, {})
+            if round_key is not None:
+                votes[(round_key, kind)] = value
+
+    def ballots(self, games: Sequence[int], users: Sequence[int]) -> tuple[Ballots, Locales]:
+        """Of these players in these games (all read), what :data:`_BALLOTS` reads."""
+        ballots: Ballots = {}
+        locales: Locales = {}
+        for g in games:
+            players, votes = self.locales.get(g, {}), self.votes.get(g, {})
+            for u in users:
+                locale = players.get(u)
+                if locale is None:
+                    continue
+                locales[(g, u)] = locale
+                for (round_key, kind), value in votes.get(u, {}).items():
+                    ballots[(g, round_key, kind, u)] = value
+        return ballots, locales
+
+    def wrote(
+        self,
+        votes: Sequence[tuple[int, str, str, int, str]],
+        locales: Sequence[tuple[str, int, int]],
+    ) -> None:
+        """This connection committed these votes and locales (of games kept or not)."""
+        for g, round_key, kind, u, value in votes:
+            if g in self.votes:
+                self.votes[g].setdefault(u, {})[(round_key, kind)] = value
+        for locale, g, u in locales:
+            if u in self.locales.get(g, {}):
+                self.locales[g][u] = locale
 
 
 class SqliteVotes(DirectVotes):
@@ -235,6 +354,7 @@ class SqliteVotes(DirectVotes):
         self._rows = 0
         self._checkpoint: asyncio.Task[None] | None = None
         self._heads: dict[tuple[Any, ...], Head] = {}
+        self.known = Known()
         #: checkpoints run (for the tests)
         self.checkpoints = 0
 
@@ -253,13 +373,87 @@ class SqliteVotes(DirectVotes):
             self._heads[row] = head
         return head
 
-    async def call(self, fn: Any, *args: Any) -> Any:
-        """``fn(connection, *args)``, at once (nothing on this connection waits)."""
+    def connection(self) -> sqlite3.Connection:
+        """The vote path's connection, opened on first use."""
         if self._conn is None:
             self._conn = _connect(self._path)
             self._conn.execute("PRAGMA busy_timeout=0")
             self._conn.execute("PRAGMA wal_autocheckpoint=0")
-        return fn(self._conn, *args)
+        return self._conn
+
+    async def call(self, fn: Any, *args: Any) -> Any:
+        """``fn(connection, *args)``, at once (nothing on this connection waits)."""
+        return fn(self.connection(), *args)
+
+    def states(self, game_ids: Sequence[int]) -> dict[int, Any]:
+        """``{game_id: state}`` of these games, in the open transaction."""
+        ids = list(game_ids)
+        rows = _fetch(self.connection(), _STATES.format(_marks(len(ids))), ids)
+        return {gid: None if state is None else json.loads(state) for gid, state in rows}
+
+    def write(
+        self,
+        votes: Sequence[tuple[int, str, str, int, str]],
+        locales: Sequence[tuple[str, int, int]],
+        at: datetime,
+    ) -> None:
+        """The open transaction's writes (``locales``: (locale, game_id, user_id)), then
+        ``COMMIT``."""
+        now = at.strftime(_STORED)
+        rows = [(g, r, k, u, v, now) for g, r, k, u, v in votes]
+        try:
+            _write_and_commit(self.connection(), rows, [(*row, row[0]) for row in locales])
+        except BaseException:
+            self.known.forget()  # whatever it left: read again
+            raise
+        self.known.wrote(votes, locales)
+        self.committed(len(rows) + len(locales))
+
+    def begin_now(
+        self, game_ids: Sequence[int], due_kind: str, user_ids: Sequence[int]
+    ) -> NowTransaction | None:
+        # The gate free: no writer of this process between its BEGIN and its COMMIT, and none
+        # can start before this one's COMMIT (it does not await). The write lock free too, or
+        # another process holds it: the batch waits for it the usual way (:meth:`transaction`).
+        if not self._gate.free():
+            return None
+        conn = self.connection()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                return None
+            raise
+        try:
+            heads, ballots, locales = self._read_known(conn, game_ids, due_kind, user_ids)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return NowTransaction(self, heads, ballots, locales)
+
+    def _read_known(
+        self,
+        conn: sqlite3.Connection,
+        game_ids: Sequence[int],
+        due_kind: str,
+        user_ids: Sequence[int],
+    ) -> tuple[dict[int, Head], Ballots, Locales]:
+        """In the transaction: the batch's reads, of the games :attr:`known` does not hold."""
+        known = self.known
+        known.check(conn)
+        games, users = sorted(set(game_ids)), sorted(set(user_ids))
+        unread = [g for g in games if (due_kind, g) not in known.heads]
+        if unread:
+            params = [due_kind, DeadlineStatus.OPEN.value, *unread]
+            for row in conn.execute(_HEADS.format(_marks(len(unread))), params):
+                known.heads[(due_kind, row[0])] = self.head(row)
+        unread = [g for g in games if g not in known.locales]
+        if unread:
+            known.read(conn.execute(_GAME_BALLOTS.format(_marks(len(unread))), unread))
+            for g in unread:  # a game without players (gone): read, nothing to keep
+                known.locales.setdefault(g, {})
+        heads = {g: known.heads[(due_kind, g)] for g in games if (due_kind, g) in known.heads}
+        return (heads, *known.ballots(games, users))
 
     def committed(self, rows: int) -> None:
         """A batch of ``rows`` rows committed: a checkpoint aside when enough was written since

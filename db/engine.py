@@ -221,6 +221,14 @@ class _WriterGate:
         except TimeoutError:
             raise sqlite3.OperationalError("database is locked") from None
 
+    def free(self) -> bool:
+        """Whether the gate is free with nobody queued: a writer that does not await until it
+        has committed needs not take it (nothing else of this process runs meanwhile)."""
+        lock = self._lock
+        if lock is None or self._loop is not asyncio.get_running_loop():
+            return True
+        return not lock.locked() and not getattr(lock, "_waiters", None)
+
     @property
     def held(self) -> bool:
         """Whether a writer of this process holds the gate (for the tests)."""

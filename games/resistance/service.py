@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -463,13 +463,16 @@ class ResistanceService(AvalonSteps, GameService):
         the order they came), the accepted ones written by one UPSERT (the last click of a
         player wins), then each answered with what the votes table holds."""
         game_ids = sorted({r.game_id for r in batch})
-        async with AsyncExitStack() as stack:
-            for game_id in game_ids:  # in id order, like the row locks: no deadlock
-                await stack.enter_async_context(self.app.locks(game_id))
-            direct = self.direct_votes()
-            done = await self.record_votes_direct(direct, batch) if direct is not None else None
-            if done is None:
-                done = await self.record_votes_sqlalchemy(batch, game_ids)
+        done = self.record_votes_now(batch, game_ids)
+        if done is None:
+            async with AsyncExitStack() as stack:
+                for game_id in game_ids:  # in id order, like the row locks: no deadlock
+                    await stack.enter_async_context(self.app.locks(game_id))
+                direct = self.direct_votes()
+                if direct is not None:
+                    done = await self.record_votes_direct(direct, batch)
+                if done is None:
+                    done = await self.record_votes_sqlalchemy(batch, game_ids)
         results, accepted, on_record, closing, writes = done
         metrics.VOTE_BATCH.observe(len(batch))
         for _game, _round, kind, _user in writes:
@@ -558,6 +561,58 @@ class ResistanceService(AvalonSteps, GameService):
                 return None  # nothing was read or written
         return None
 
+    def record_votes_now(self, batch: list[VoteRequest], game_ids: list[int]) -> _Done | None:
+        """The batch's transaction straight through the driver without awaiting, when nothing
+        makes it wait (db/direct.py, :meth:`DirectVotes.begin_now`: SQLite on the loop's thread,
+        the write lock free): no lock of its games held or waited for, none taken, since no
+        other task runs until it has committed. None (nothing written) otherwise, and when a
+        game of the batch closes early: the batch then takes its games' locks and goes the way
+        that waits (:meth:`record_votes_direct`, or SQLAlchemy's)."""
+        direct = self.direct_votes()
+        if direct is None or any(self.app.locks.held(g) for g in game_ids):
+            return None
+        tx = direct.begin_now(game_ids, VOTE, [r.actor.id for r in batch])
+        if tx is None:
+            return None
+        try:
+            misses = [g for g in tx.heads if self.cached(g, tx.heads[g]) is None]
+            raw = tx.game_states(misses) if misses else {}
+            planned = self.plan_batch(batch, tx.heads, raw, tx.ballots, tx.locales)
+            if planned is not None and planned[1]:
+                tx.commit(*planned[1:], self.now())
+        finally:
+            tx.close()  # rolled back unless committed
+        return None if planned is None else planned[0]
+
+    def plan_batch(
+        self,
+        batch: list[VoteRequest],
+        heads: dict[int, Any],
+        raw: dict[int, Any],
+        on_record: dict[tuple[int, str, str, int], str],
+        stored: dict[tuple[int, int], str],
+        *,
+        stale: Callable[[], Stale] | None = None,
+    ) -> tuple[_Done, list[tuple[int, str, str, int, str]], list[tuple[int, int, str]]] | None:
+        """The batch checked against what its transaction read (``on_record``, ``stored``:
+        the clickers' votes and locales): what it will have done once committed, the votes to
+        write and the locales that changed (none: nothing to commit). None when a game of the
+        batch closes early (that check reads the whole game: SQLAlchemy's path does it).
+        ``stale``: the heads are the ones last read, not read for this batch (PostgreSQL): a
+        refusal against them raises its :class:`Stale`, to be checked again against a fresh
+        read."""
+        results, writes, locales, accepted = self.check_batch(batch, heads, raw)
+        if stale is not None and len(accepted) < len(batch):
+            raise stale()
+        if any(heads[r.game_id].options.get("early_close") for _, r, *_ in accepted):
+            return None
+        if not accepted:
+            return (results, accepted, {}, {}, writes), [], []
+        on_record.update(writes)
+        changed = [(g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc]
+        votes = [(*key, v) for key, v in writes.items()]
+        return (results, accepted, on_record, {}, writes), votes, changed
+
     async def record_votes_once(
         self, direct: DirectVotes, batch: list[VoteRequest], game_ids: list[int]
     ) -> _Done | None:
@@ -570,17 +625,14 @@ class ResistanceService(AvalonSteps, GameService):
         ):
             misses = [g for g in heads if self.cached(g, heads[g]) is None]
             raw = await tx.game_states(misses) if misses else {}
-            results, writes, locales, accepted = self.check_batch(batch, heads, raw)
-            if tx.known and len(accepted) < len(batch):
-                raise tx.stale()  # a refusal is only given against a head read for it
-            if any(heads[r.game_id].options.get("early_close") for _, r, *_ in accepted):
+            planned = self.plan_batch(
+                batch, heads, raw, on_record, stored, stale=tx.stale if tx.known else None
+            )
+            if planned is None:
                 return None  # rolled back: nothing was written
-            if not accepted:
-                return results, accepted, {}, {}, writes
-            on_record.update(writes)
-            changed = [(g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc]
-            await tx.write_and_commit([(*key, v) for key, v in writes.items()], changed, self.now())
-        return results, accepted, on_record, {}, writes
+            if planned[1]:
+                await tx.write_and_commit(*planned[1:], self.now())
+        return planned[0]
 
     async def record_votes_sqlalchemy(self, batch: list[VoteRequest], game_ids: list[int]) -> _Done:
         """The batch's transaction through SQLAlchemy (a game of the batch closes early, the

@@ -30,7 +30,7 @@ from db.direct import (
     _lost,
     open_direct_votes,
 )
-from db.engine import make_engine, sqlite_file
+from db.engine import make_engine, sqlite_file, writer_gate
 from tests.db import queries
 
 Sessions = async_sessionmaker[AsyncSession]
@@ -657,5 +657,96 @@ async def test_postgresql_vote_connection_is_ready_before_the_first_click(
         assert direct._idle == [conn]
         again = await conn.fetch("SELECT statement FROM pg_prepared_statements")
         assert len(again) == len(prepared)
+    finally:
+        await direct.close()
+
+
+# SQLite's words for the same changes (CHANGES is PostgreSQL's: now()).
+SQLITE_CHANGES = {k: v.replace("now()", "CURRENT_TIMESTAMP") for k, v in CHANGES.items()}
+
+
+def reads_of(statements: list[str]) -> list[str]:
+    return [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("change", [None, *SQLITE_CHANGES])
+async def test_sqlite_reads_a_game_again_only_after_another_connection_wrote(
+    engine: AsyncEngine, sessions: Sessions, change: str | None
+) -> None:
+    """A batch begun at once (``begin_now``, on the loop's thread) reads only what the vote
+    path's connection has not read since another connection last committed (SQLite's
+    data_version): a game read by an earlier batch, unchanged since, is not read again, and
+    the connection's own writes are what it then holds. Any change by another connection (a
+    vote, a locale, the game's head): the next batch reads again, and sees it. Either way it
+    holds what SQLAlchemy reads."""
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, SqliteVotes)
+    game_id, _ = await two_games(sessions)
+    try:
+        tx = direct.begin_now([game_id], "rs_vote", [11])
+        assert tx is not None
+        try:
+            assert tx.ballots == {(game_id, "p1", "team", 11): "accept"}
+            tx.commit([(game_id, "p1", "mission", 11, "support")], [(game_id, 11, "fr")], T0)
+        finally:
+            tx.close()
+        if change is not None:
+            async with sessions.begin() as s:
+                await s.execute(text(SQLITE_CHANGES[change]), {"g": game_id})
+        async with sessions() as s:  # what SQLAlchemy reads now (read only: no change)
+            heads_sa = await repo.lock_games(s, [game_id], "rs_vote")
+            ballots_sa, locales_sa = await repo.ballots_and_locales(s, [game_id], [11, 12])
+        statements: list[str] = []
+        direct.connection().set_trace_callback(statements.append)
+        tx = direct.begin_now([game_id], "rs_vote", [11, 12])
+        assert tx is not None
+        try:
+            head, sa = tx.heads[game_id], heads_sa[game_id]
+            assert (head.status, head.version, head.options, head.due_at) == (
+                sa.status,
+                sa.version,
+                sa.options,
+                sa.due_at,
+            )
+            assert (tx.ballots, tx.locales) == (ballots_sa, locales_sa)
+        finally:
+            tx.close()
+            direct.connection().set_trace_callback(None)
+        assert bool(reads_of(statements)) == (change is not None), statements
+    finally:
+        await direct.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_sqlite_begins_at_once_only_when_nothing_waits(
+    engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """``begin_now`` begins only when it can without waiting: not while a writer of this
+    process holds the writer gate, nor while another connection holds SQLite's write lock
+    (None: the batch takes the way that waits). What it did not commit is rolled back."""
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, SqliteVotes)
+    game_id, _ = await two_games(sessions)
+    gate = writer_gate(engine)
+    assert gate is not None
+    try:
+        await gate.acquire_now()
+        try:
+            assert direct.begin_now([game_id], "rs_vote", [11]) is None
+        finally:
+            gate.release_now()
+        other = sqlite3.connect(sqlite_file(engine.url) or "", isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another process's writer, say
+            assert direct.begin_now([game_id], "rs_vote", [11]) is None
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+        tx = direct.begin_now([game_id], "rs_vote", [11])
+        assert tx is not None
+        tx.close()  # nothing committed: rolled back, the lock free
+        async with asyncio.timeout(2), sessions.begin() as s:
+            await repo.record_vote(s, game_id, "p1", "team", 12, "reject", at=T0)
     finally:
         await direct.close()
