@@ -38,8 +38,12 @@ OFFERED_SHARE = 0.9
 SATURATED = 0.9
 #: The machine: every core busy past this share.
 MACHINE_SATURATED = 0.95
-#: The bot's event loop lagging past this (ms) while its CPU is below saturation: blocked.
+#: The child's event loop lagging past this (ms) is behind: blocked, or short of CPU.
 LOOP_BLOCKED_MS = 100.0
+#: A lagging loop is blocked only while the child uses less than this of a core: having run
+#: less than half the time, it lagged waiting off the CPU (a sync call, a lock, the GIL); from
+#: here up the lag is a backlog of a loop short of CPU (the machine's other parties share it).
+LOOP_BLOCKED_CORES = 0.5
 
 
 def capacity_rates(
@@ -104,8 +108,10 @@ def usage(before: dict[str, float | None], after: dict[str, float | None]) -> di
 PARTIES = {
     "bench": "the bench's own loop (it could not offer the rate)",
     "sandbox": "the sandbox's loop (the bench process's core: answers stamped late)",
-    "child_cpu": "the child's CPU (its one event loop's core)",
-    "child_loop": "the child's event loop (lagging, its core not saturated: blocked)",
+    "child_cpu": "the child's CPU (its one event loop's core: busy, or lagging with a backlog)",
+    "child_loop": (
+        f"the child's event loop (lagging, under {LOOP_BLOCKED_CORES:g} of a core used: blocked)"
+    ),
     "sqlite": "SQLite's writer (busy all the time)",
     "postgresql": "PostgreSQL (its backends' CPU, or the writer waiting on it all the time)",
     "machine": "the machine's cores (all busy, no single party saturated)",
@@ -116,9 +122,10 @@ PARTIES = {
 def shares(step: dict[str, Any], database: str | None) -> dict[str, float]:
     """Each party's load in a step against its own limit, 1 = saturated: the bench's rate
     short of :data:`OFFERED_SHARE` (above 1: not offered), a process's cores over
-    :data:`SATURATED` of one, the writer's busy share over the same, the child's loop lag
-    over :data:`LOOP_BLOCKED_MS` (counted only while its core is not saturated), the machine's
-    busy share over :data:`MACHINE_SATURATED`."""
+    :data:`SATURATED` of one, the writer's busy share over the same, the machine's busy share
+    over :data:`MACHINE_SATURATED`. The child's loop lag: over :data:`LOOP_BLOCKED_MS` while
+    the child used under :data:`LOOP_BLOCKED_CORES` of a core (``child_loop``: 1 = blocked);
+    past it with more of a core used, the child's CPU is saturated (``child_cpu`` at least 1)."""
     out: dict[str, float] = {}
 
     def put(party: str, value: object, limit: float) -> None:
@@ -130,8 +137,13 @@ def shares(step: dict[str, Any], database: str | None) -> dict[str, float]:
         out["bench"] = round(min(9.99, OFFERED_SHARE * rate / max(offered, 1e-9)), 3)
     put("sandbox", step.get("bench_cores"), SATURATED)
     put("child_cpu", step.get("child_cores"), SATURATED)
-    if out.get("child_cpu", 0.0) < 1.0:
-        put("child_loop", step.get("child_loop_lag_ms"), LOOP_BLOCKED_MS)
+    if "child_cpu" in out:
+        lag = step.get("child_loop_lag_ms")
+        if step["child_cores"] < LOOP_BLOCKED_CORES:
+            put("child_loop", lag, LOOP_BLOCKED_MS)
+        elif isinstance(lag, int | float) and lag >= LOOP_BLOCKED_MS:
+            # behind, having run most of the time: a backlog, its core the limit
+            out["child_cpu"] = max(out["child_cpu"], 1.0)
     if database == "sqlite":
         put("sqlite", step.get("writer_busy"), SATURATED)
     elif database == "postgresql":

@@ -11,6 +11,8 @@ from typing import Any
 from PIL import Image
 
 from bench.capacity import (
+    LOOP_BLOCKED_CORES,
+    LOOP_BLOCKED_MS,
     capacity_rates,
     ceiling_text,
     first_saturated,
@@ -18,6 +20,7 @@ from bench.capacity import (
     knee_step,
     saturation,
     search,
+    shares,
     usage,
 )
 from bench.load import (
@@ -137,6 +140,34 @@ def test_what_saturated_first_is_the_first_party_at_its_limit() -> None:
     # nothing at its limit: none, and which party was the busiest
     first = first_saturated([step(100, 100.0, child_cores=0.2)], None)
     assert first["what"] == "none" and first["busiest"] == "sandbox"
+
+
+def test_a_loop_lagging_on_most_of_a_core_is_short_of_cpu_not_blocked() -> None:
+    # a real run's collapse on SQLite: 0.888 of a core (under SATURATED's 0.9), the loop 5 s
+    # behind: a backlog, the child's CPU saturated
+    collapse = step(2440, 2435.0, bench_cores=0.62, child_cores=0.888, child_loop_lag_ms=5000.0)
+    collapse |= {"writer_busy": 0.41, "machine_busy": 0.83}
+    assert saturation(collapse, "sqlite") == "child_cpu"
+    assert shares(collapse, "sqlite")["child_cpu"] == 1.0
+    assert "child_loop" not in shares(collapse, "sqlite")
+    held = step(1950, 1948.0, child_cores=0.853, child_loop_lag_ms=25.0)
+    assert first_saturated([held, collapse], "sqlite") == {
+        "what": "child_cpu",
+        "at_rate": 2440,
+        "load": 1.0,
+    }
+    # the loop lagging as much on a third of a core: it waited off the CPU, blocked
+    blocked = step(2440, 2435.0, child_cores=0.3, child_loop_lag_ms=2500.0)
+    assert saturation(blocked, "sqlite") == "child_loop"
+    assert shares(blocked, "sqlite")["child_loop"] == 25.0
+    # from LOOP_BLOCKED_CORES up, a lag under LOOP_BLOCKED_MS is no limit, one past it is
+    lagging = step(1560, 1555.0, child_cores=LOOP_BLOCKED_CORES, child_loop_lag_ms=60.0)
+    assert shares(lagging, None)["child_cpu"] < 1.0 and saturation(lagging, None) == "child_cpu"
+    lagging["child_loop_lag_ms"] = LOOP_BLOCKED_MS
+    assert shares(lagging, None)["child_cpu"] == 1.0
+    # without the child's CPU, its lag says nothing
+    unknown = step(800, 800.0, child_cores=None, child_loop_lag_ms=900.0)
+    assert "child_loop" not in shares(unknown, None)
 
 
 def capacity(ceiling: int, bound: str = "knee") -> dict[str, Any]:
