@@ -6,12 +6,17 @@ real one).
   (:func:`capacity_rates`). A step that fails is run once more; the search stops at the first
   rate that fails twice (one stall of a shared machine must not end it), then halves the gap
   between the last rate that held and that one, twice (:data:`REFINE_STEPS`).
+- **Between steps** the child catches up (:func:`catch_up`): the next step starts once it
+  answers a fresh click in time, so that no step measures an earlier one's backlog. A child
+  that has not caught up within :data:`CATCH_UP_CAP_S` ends the search there
+  (``bound = "behind"`` unless a rate had already failed twice).
 - **A step holds** when its confirmation p99 is under 300 ms, no click went unanswered, and the
   bench really offered the rate (at least 90 % of it: :data:`OFFERED_SHARE`).
 - **The ceiling** is the highest rate that held. It is the bot's (``bound = "knee"``) only when
   the search stopped on a step the bench offered in full; when the bench could not offer the
   failing rate (its own loop saturated) the ceiling is the bench's, a lower bound of the bot's
-  (``bound = "bench"``), and when every rate held it is a lower bound too (``bound = "top"``).
+  (``bound = "bench"``), and when every rate held it is a lower bound too (``bound = "top"``),
+  as when the child fell behind for good before a rate failed twice (``bound = "behind"``).
 - **What saturated**: each step carries what each party used over it (:func:`usage`: cores of
   the bench process — the sandbox and the players —, of the child — the bot or the floor —, of
   PostgreSQL's backends, of the whole machine; the share of the time the bot's group-commit
@@ -22,6 +27,7 @@ real one).
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
@@ -191,9 +197,42 @@ def first_saturated(steps: Iterable[dict[str, Any]], database: str | None) -> di
     }
 
 
+# -- between steps: the child catches up -----------------------------------------------------
+
+#: How long a probe click waits for its answer before another is sent. A caught-up child
+#: answers in milliseconds; one with a backlog answers only after it, or never (a bot may drop
+#: interactions too old to answer): a fresh probe then. Under the sandbox's 3 s window.
+PROBE_WAIT_S = 2.0
+#: How long the child may take to catch up after a step before the search ends there: four
+#: times the worst backlog seen after a collapse (the gateway 41 s behind).
+CATCH_UP_CAP_S = 180.0
+
+#: ``probe()`` sends a fresh click and returns whether it was answered in time.
+Probe = Callable[[], Awaitable[bool]]
+
+
+async def catch_up(
+    probe: Probe, *, cap: float = CATCH_UP_CAP_S, clock: Callable[[], float] = time.monotonic
+) -> dict[str, Any]:
+    """Probe until a fresh click is answered in time, for at most ``cap`` seconds (and the last
+    probe's wait): whether the child caught up (``caught_up``), the seconds it took or that were
+    waited in vain (``catch_up_s``) and the probes sent. Silence proves nothing (a child that
+    drops the interactions too old to answer calls nothing while still behind); an answer to a
+    click sent after the step's does: it came after everything queued before it."""
+    start = clock()
+    probes = 0
+    while True:
+        probes += 1
+        answered = await probe()
+        waited = clock() - start
+        if answered or waited >= cap:
+            return {"caught_up": answered, "catch_up_s": round(waited, 2), "probes": probes}
+
+
 # -- the search ------------------------------------------------------------------------------
 
-#: ``step(rate, attempt)`` runs one step and returns its figures, with ``ok`` and ``why``.
+#: ``step(rate, attempt)`` runs one step and returns its figures, with ``ok`` and ``why``, and
+#: ``caught_up`` False when the child had not caught up after it (:func:`catch_up`).
 StepRunner = Callable[[int, int], Awaitable[dict[str, Any]]]
 
 
@@ -211,29 +250,47 @@ async def search(
     """Step through ``rates`` in order until one fails twice; then, at a knee, up to
     ``refine`` rates between the last that held and the one that failed (their geometric
     mean, rounded to 10), each run as every step is. The ceiling (the highest rate that
-    held), how it is bounded (``knee``, ``bench``, ``top``) and every step run, in order."""
+    held), how it is bounded (``knee``, ``bench``, ``top``, ``behind``) and every step run, in
+    order. A step after which the child did not catch up (``caught_up`` False) is the last:
+    every later step would measure its backlog. It is named in ``behind`` (None otherwise);
+    before a rate failed twice the ceiling is then a lower bound (``behind``), after, the
+    knee stands and only its refinement is cut short."""
     steps: list[dict[str, Any]] = []
+    behind: dict[str, int] | None = None
 
     async def holds(rate: int) -> bool:
+        nonlocal behind
         for attempt in (1, 2):
             result = await step(rate, attempt)
             steps.append({"rate": rate, "attempt": attempt, **result})
-            if result.get("ok"):
-                return True
-        return False
+            if result.get("caught_up") is False:
+                behind = {"rate": rate, "attempt": attempt}
+            if result.get("ok") or behind is not None:
+                break
+        return bool(steps[-1].get("ok"))
+
+    def failed_twice(rate: int) -> bool:
+        return sum(1 for s in steps if s["rate"] == rate and not s.get("ok")) >= 2
 
     ceiling = 0
     bound = "top"
     failed_at: int | None = None
     for rate in rates:
-        if not await holds(rate):
+        if await holds(rate):
+            ceiling = rate
+            if behind is None:
+                continue
+            bound = "behind"
+        elif failed_twice(rate):
             failed_at = rate
             tries = [s for s in steps if s["rate"] == rate]
             # The bench's own shortfall in both tries: the rate was never offered.
             bound = "bench" if all("not offered" in s.get("why", ()) for s in tries) else "knee"
-            break
-        ceiling = rate
-    for _ in range(refine if bound == "knee" and ceiling else 0):
+        else:  # failed once, and the child never caught up for a second try
+            failed_at = rate
+            bound = "behind"
+        break
+    for _ in range(refine if bound == "knee" and ceiling and behind is None else 0):
         assert failed_at is not None
         if failed_at / ceiling <= REFINE_GAP:
             break
@@ -242,9 +299,17 @@ async def search(
             break
         if await holds(mid):
             ceiling = mid
-        else:
+        elif failed_twice(mid):
             failed_at = mid
-    return {"ceiling": ceiling, "bound": bound, "failed_at": failed_at, "steps": steps}
+        if behind is not None:
+            break
+    return {
+        "ceiling": ceiling,
+        "bound": bound,
+        "failed_at": failed_at,
+        "behind": behind,
+        "steps": steps,
+    }
 
 
 def knee_step(result: dict[str, Any]) -> dict[str, Any] | None:
@@ -257,7 +322,8 @@ def knee_step(result: dict[str, Any]) -> dict[str, Any] | None:
 
 def ceiling_text(result: dict[str, Any] | None) -> str:
     """``1,950``; ``≥ 10,000`` when every step held; ``≥ 2,440 (bench-bound)`` when the bench
-    could not offer the next rate; ``error`` / ``—``."""
+    could not offer the next rate; ``≥ 1,950 (the child fell behind)`` when the search ended on
+    a child that did not catch up before a rate failed twice; ``error`` / ``—``."""
     if not result:
         return "—"
     if "error" in result:
@@ -270,4 +336,6 @@ def ceiling_text(result: dict[str, Any] | None) -> str:
         return f"≥ {value:,}"
     if bound == "bench":
         return f"≥ {value:,} (bench-bound)"
+    if bound == "behind":
+        return f"≥ {value:,} (the child fell behind)"
     return f"{value:,}"

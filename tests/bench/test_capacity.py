@@ -11,9 +11,12 @@ from typing import Any
 from PIL import Image
 
 from bench.capacity import (
+    CATCH_UP_CAP_S,
     LOOP_BLOCKED_CORES,
     LOOP_BLOCKED_MS,
+    PROBE_WAIT_S,
     capacity_rates,
+    catch_up,
     ceiling_text,
     first_saturated,
     judge,
@@ -57,16 +60,18 @@ def test_a_step_holds_only_under_the_limit_all_answered_and_offered() -> None:
     ]
 
 
-def stepper(outcomes: dict[int, list[list[str]]]) -> Any:
+def stepper(outcomes: dict[int, list[list[str]]], behind: tuple[tuple[int, int], ...] = ()) -> Any:
     """A step function: each rate's failures in turn (``[]``: the step holds); a rate not
-    listed holds."""
+    listed holds; the child does not catch up after the steps ``(rate, attempt)`` of
+    ``behind``."""
     calls: list[tuple[int, int]] = []
 
     async def step(rate: int, attempt: int) -> dict[str, Any]:
         calls.append((rate, attempt))
         tries = outcomes.get(rate, [[]])
         why = tries[min(attempt, len(tries)) - 1]
-        return {"ok": not why, "why": why, "offered_per_s": float(rate)}
+        caught_up = (rate, attempt) not in behind
+        return {"ok": not why, "why": why, "offered_per_s": float(rate), "caught_up": caught_up}
 
     step.calls = calls  # type: ignore[attr-defined]
     return step
@@ -96,6 +101,93 @@ async def test_every_rate_held_is_a_lower_bound() -> None:
     found = await search((5, 10), stepper({}))
     assert (found["ceiling"], found["bound"], found["failed_at"]) == (10, "top", None)
     assert ceiling_text({"capacity_clicks_per_s": 10, "bound": "top"}) == "≥ 10"
+
+
+class Child:
+    """A child as the probes see it, on a clock of its own (no time passes): a probe it does
+    not answer costs :data:`PROBE_WAIT_S`, one it answers 0.05 s; it answers from its
+    ``answers_from``-th probe on (None: never)."""
+
+    def __init__(self, answers_from: int | None) -> None:
+        self.answers_from = answers_from
+        self.now = 0.0
+        self.probes = 0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def probe(self) -> bool:
+        self.probes += 1
+        answered = self.answers_from is not None and self.probes >= self.answers_from
+        self.now += 0.05 if answered else PROBE_WAIT_S
+        return answered
+
+
+async def test_the_child_has_caught_up_when_a_fresh_click_is_answered_in_time() -> None:
+    at_once = Child(1)
+    assert await catch_up(at_once.probe, clock=at_once.clock) == {
+        "caught_up": True,
+        "catch_up_s": 0.05,
+        "probes": 1,
+    }
+    # two probes unanswered (each waited for PROBE_WAIT_S), the third answered
+    behind = Child(3)
+    assert await catch_up(behind.probe, clock=behind.clock) == {
+        "caught_up": True,
+        "catch_up_s": 4.05,
+        "probes": 3,
+    }
+
+
+async def test_a_child_that_does_not_catch_up_is_given_up_at_the_cap() -> None:
+    never = Child(None)
+    assert await catch_up(never.probe, cap=10.0, clock=never.clock) == {
+        "caught_up": False,
+        "catch_up_s": 10.0,
+        "probes": 5,
+    }
+    assert never.probes == 5  # none sent after the cap
+    # by default, CATCH_UP_CAP_S
+    never = Child(None)
+    found = await catch_up(never.probe, clock=never.clock)
+    assert not found["caught_up"] and found["catch_up_s"] == CATCH_UP_CAP_S
+    assert found["probes"] == CATCH_UP_CAP_S / PROBE_WAIT_S
+    # answered at the cap: caught up
+    late = Child(5)
+    assert (await catch_up(late.probe, cap=10.0, clock=late.clock))["caught_up"]
+
+
+async def test_a_child_that_fell_behind_ends_the_search_there() -> None:
+    # 2,440 failed once and the child never caught up: no second try, no refinement, and the
+    # ceiling a lower bound
+    step = stepper({2440: [["p99", "unanswered"]] * 2}, behind=((2440, 1),))
+    found = await search(capacity_rates(), step)
+    assert step.calls[-2:] == [(1950, 1), (2440, 1)]
+    assert (found["ceiling"], found["bound"], found["failed_at"]) == (1950, "behind", 2440)
+    assert found["behind"] == {"rate": 2440, "attempt": 1}
+    assert knee_step(found) == found["steps"][-1]
+    assert ceiling_text({"capacity_clicks_per_s": 1950, "bound": "behind"}) == (
+        "≥ 1,950 (the child fell behind)"
+    )
+    # behind after a step that held: the search ends on it
+    held = await search(capacity_rates(), stepper({}, behind=((800, 1),)))
+    assert (held["ceiling"], held["bound"], held["failed_at"]) == (800, "behind", None)
+    assert held["steps"][-1]["rate"] == 800
+    # behind after the second failure: the knee stands, its refinement is not run
+    knee = await search(capacity_rates(), stepper({1250: [["p99"]] * 2}, behind=((1250, 2),)))
+    assert (knee["ceiling"], knee["bound"], knee["failed_at"]) == (1000, "knee", 1250)
+    assert knee["behind"] == {"rate": 1250, "attempt": 2} and knee["steps"][-1]["rate"] == 1250
+    # behind after a refinement step: the refinement ends there, the knee as found so far
+    fails = {r: [["p99"], ["p99"]] for r in (1120, 1250)}
+    cut = await search(capacity_rates(), stepper(fails, behind=((1120, 1),)))
+    assert (cut["ceiling"], cut["bound"], cut["failed_at"]) == (1000, "knee", 1250)
+    assert [(s["rate"], s["attempt"]) for s in cut["steps"][-3:]] == [
+        (1250, 1),
+        (1250, 2),
+        (1120, 1),
+    ]
+    # a child that always caught up is named nowhere
+    assert (await search((5, 10), stepper({})))["behind"] is None
 
 
 def test_usage_turns_two_readings_into_cores_and_shares() -> None:
