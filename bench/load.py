@@ -40,8 +40,11 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from bench.capacity import (
+    CATCH_UP_CAP_S,
     LIMIT_P99_MS,
+    PROBE_WAIT_S,
     capacity_rates,
+    catch_up,
     ceiling_text,
     first_saturated,
     judge,
@@ -267,19 +270,13 @@ async def wait_log(bot: BotProcess, texts: tuple[str, ...], timeout: float) -> f
 
 async def first_click(world: World, bot: BotProcess, timeout: float) -> float:
     """The floor's readiness: seconds from launch until a first click is answered."""
-    sb = world.sb
     game = next(g for g in world.games if g.id in world.channels)
-    uid = game.players[0][0]
-    msg = world.vote_dm[(game.id, uid)]
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if not bot.alive():
-            raise RuntimeError(f"the floor exited:\n{bot.log()[-3000:]}")
-        ix = await sb.click(world.users[uid], msg, custom_id=f"rs:vote:{game.id}:1:accept")
-        with contextlib.suppress(TimeoutError):
-            await ix.reply(timeout=2.0)
-            return (ix.answered_at or time.monotonic()) - bot.started_at
-    raise TimeoutError(f"no answer to a click within {timeout} s")
+    click = Click(0.0, game, game.players[0][0], "accept")
+    found = await catch_up(lambda: answered(world, bot, click), cap=timeout)
+    if not found["caught_up"]:
+        raise TimeoutError(f"no answer to a click within {timeout} s")
+    answered_at: float = click.ix.answered_at
+    return answered_at - bot.started_at
 
 
 async def wait_quiet(sb: Sandbox, quiet: float = 1.0, timeout: float = 20.0) -> None:
@@ -371,7 +368,6 @@ def plan_clicks(
 
 async def drive_clicks(world: World, clicks: list[Click]) -> float:
     """Send each click at its moment (one driver coroutine); returns the burst's real length."""
-    sb = world.sb
     loop = asyncio.get_running_loop()
     t0 = loop.time()
     for c in clicks:
@@ -380,10 +376,28 @@ async def drive_clicks(world: World, clicks: list[Click]) -> float:
         # (100 ms and more at 650 clicks/s): no answer was stamped and no event left meanwhile,
         # then the clicks reached the bot all at once, a queue of the bench's own making.
         await asyncio.sleep(max(0.0, t0 + c.at - loop.time()))
-        msg = world.vote_dm[(c.game.id, c.user_id)]
-        custom_id = f"rs:vote:{c.game.id}:{c.game.proposal}:{c.choice}"
-        c.ix = await sb.click(world.users[c.user_id], msg, custom_id=custom_id)
+        await send_click(world, c)
     return loop.time() - t0
+
+
+async def send_click(world: World, c: Click) -> Any:
+    """``c``'s player clicks its button (``c.choice``) on their vote DM, now: the interaction,
+    kept in ``c.ix``."""
+    msg = world.vote_dm[(c.game.id, c.user_id)]
+    custom_id = f"rs:vote:{c.game.id}:{c.game.proposal}:{c.choice}"
+    c.ix = await world.sb.click(world.users[c.user_id], msg, custom_id=custom_id)
+    return c.ix
+
+
+async def answered(world: World, bot: BotProcess, c: Click, wait: float = PROBE_WAIT_S) -> bool:
+    """Whether the child answers ``c``, sent now, within ``wait`` seconds: a probe of
+    :func:`bench.capacity.catch_up` (raises when the child has exited)."""
+    if not bot.alive():
+        raise RuntimeError(f"the child exited:\n{bot.log()[-3000:]}")
+    ix = await send_click(world, c)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(ix.reply_message(wait), wait)
+    return ix.answered_at is not None
 
 
 async def wait_answers(clicks: list[Click], timeout: float, stall: float = 10.0) -> None:
@@ -832,8 +846,10 @@ async def scenario_capacity(
     """The highest click rate sustained with confirmation p99 under ``limit_ms``, nothing
     unanswered and the rate really offered: one bot (or floor), ``step`` seconds at each rate
     of ``rates`` in turn until one fails twice (:func:`bench.capacity.search`); each step with
-    what every party used over it, and what saturated first. ``profile`` (a file name's
-    prefix): each step's child and bench process under py-spy
+    what every party used over it and how long the child took to catch up after it (the next
+    step starts then: :func:`bench.capacity.catch_up`), and what saturated first; ``behind``:
+    the step after which the child did not catch up, the search's last. ``profile`` (a file
+    name's prefix): each step's child and bench process under py-spy
     (``<profile>-<rate>-<attempt>-child.txt`` and ``-bench.txt``), a summary of both in the
     step (:func:`bench.child.profile_summary`)."""
     floor = url is None
@@ -847,6 +863,11 @@ async def scenario_capacity(
         try:
             await ready(world, bot, floor)
             meter = Meter(bot, url, port)
+            probe_rng = random.Random(seed + 1)  # the steps' own clicks drawn as before
+
+            async def probe() -> bool:
+                """A fresh click as a step's: a random player of a random game, now."""
+                return await answered(world, bot, plan_rate(world, 1, 1.0, probe_rng)[0])
 
             async def one(rate: int, attempt: int) -> dict[str, Any]:
                 clicks = plan_rate(world, rate, step, rng)
@@ -867,11 +888,18 @@ async def scenario_capacity(
                 stats = click_stats(clicks)
                 offered = len(clicks) / real if real else 0.0
                 ok, why = judge(rate, stats, offered, limit_ms)
+                # The next step starts on a child that has caught up: it answered a click sent
+                # after this step's (catch_up). Then no REST call for 0.5 s (at most 10 s): the
+                # calls still trailing (deferred answers' followups, the outbox's effects) out
+                # of the next step's figures. That silence alone does not say the child caught
+                # up: one that drops the interactions too old to answer is silent while behind.
+                caught = await catch_up(probe)
                 await wait_quiet(sb, 0.5, 10)
                 return {
                     "offered_per_s": round(offered, 1),
                     "ok": ok,
                     "why": why,
+                    **caught,
                     "bench_loop_lag_max_ms": round(lag.max * 1000, 1),
                     **{
                         k: stats[k]
@@ -915,6 +943,9 @@ async def scenario_capacity(
         "capacity_clicks_per_s": found["ceiling"],
         "bound": found["bound"],
         "failed_at": found["failed_at"],
+        # the step after which the child had not caught up within the cap: the search's last
+        "behind": found["behind"],
+        "catch_up_cap_s": CATCH_UP_CAP_S,
         "limit_p99_ms": limit_ms,
         "step_s": step,
         "games": n_games,
@@ -1263,7 +1294,8 @@ def summary(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
     the bot on each backend, the bot's confirmation p99 over the floor's, clicks unanswered and
     votes lost; each capacity ceiling (clicks per second with confirmation p99 < 300 ms, none
     unanswered, the rate offered), how it is bounded (``knee``: found; ``bench``: the bench
-    could not offer more; ``top``: every rate held), the bot's ceiling over the floor's and
+    could not offer more; ``top``: every rate held; ``behind``: the search ended on a child
+    that did not catch up after a step), the bot's ceiling over the floor's and
     what saturated first; the peak RSS of the ``rss`` games and the start-up times."""
     b = results["backends"]
     g = max(results["games"]) if results["games"] else 0
@@ -1463,7 +1495,10 @@ def capacity_verdict(results: dict[str, Any]) -> str:
     if any(ok is False for ok in oks):
         return FAILS
     if any(ok is None for ok in oks):
-        return "not measured: a ceiling is a lower bound (the bench's or the top rate's)"
+        return (
+            "not measured: a ceiling is a lower bound (the bench's, the top rate's, or the last "
+            "before the child fell behind)"
+        )
     return HOLDS
 
 
@@ -1640,15 +1675,17 @@ def _saturated(cap: dict[str, Any] | None) -> str:
 
 
 def _knee(cap: dict[str, Any] | None) -> str:
-    """The last step of a search that stopped: its rate, p99, what the bench offered and the
-    cores each process used (``—`` when every rate held)."""
+    """The last step of a search that stopped: its rate, p99, what the bench offered, the
+    cores each process used and the seconds the child took to catch up after it (``—`` when
+    every rate held)."""
     step = None if not cap or "error" in cap else knee_step(cap)
     if step is None:
         return "—"
     cores = "/".join(_num(step.get(k)) for k in ("bench_cores", "child_cores", "db_cores"))
+    behind = " (not caught up)" if step.get("caught_up") is False else ""
     return (
         f"{step['rate']:,}: {_num(step.get('confirm_p99_ms'))} ms, "
-        f"{_num(step.get('offered_per_s'))}/s, {cores}"
+        f"{_num(step.get('offered_per_s'))}/s, {cores}, {_num(step.get('catch_up_s'))} s{behind}"
     )
 
 
@@ -1757,7 +1794,8 @@ def format_table(results: dict[str, Any]) -> str:
                 [_saturated(b[n].get("capacity")) for n in names],
             ),
             (
-                "capacity: at the failed step (rate: p99 ms, offered/s, cores bench/child/db)",
+                "capacity: at the failed step (rate: p99 ms, offered/s, cores bench/child/db, "
+                "catch-up)",
                 "",
                 [_knee(b[n].get("capacity")) for n in names],
             ),

@@ -2,8 +2,9 @@
 
 Not a benchmark (no timing is checked): every click the bot answered "on record" must be in
 the votes table, none may fail with 10062, every click gets its confirmation, the capacity
-search steps through its rates, and ``python -m bench load`` writes the JSON summary in the
-shape docs/performance.md documents, the Markdown table of targets and the ceiling plot.
+search steps through its rates (the child caught up after each), and ``python -m bench load``
+writes the JSON summary in the shape docs/performance.md documents, the Markdown table of
+targets and the ceiling plot.
 """
 
 from __future__ import annotations
@@ -88,6 +89,11 @@ def test_the_command_writes_the_summary_the_table_and_the_plot(tmp_path: Path) -
         # both children serve /metrics: the floor's loop lag is read as the bot's is
         assert any(s["child_loop_lag_ms"] is not None for s in steps), steps
         assert cap["saturated_first"]["what"]
+        # after each step the child caught up (it answered a fresh click): how long it took
+        for s in steps:
+            assert s["caught_up"] is True and isinstance(s["catch_up_s"], float), s
+            assert s["probes"] >= 1, s
+        assert cap["behind"] is None
     assert all(
         s["writer_busy"] is not None for s in data["backends"]["SQLite"]["capacity"]["steps"]
     )

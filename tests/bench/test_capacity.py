@@ -343,6 +343,22 @@ def test_a_floor_the_bench_could_not_saturate_leaves_the_capacity_target_unmeasu
     assert capacity_verdict(holding) == HOLDS
 
 
+def test_a_ceiling_before_the_child_fell_behind_is_a_lower_bound_in_the_report() -> None:
+    behind = capacity(1950, "behind")
+    behind["behind"] = {"rate": 2440, "attempt": 1}
+    behind["steps"][-1] |= {"caught_up": False, "catch_up_s": 180.4, "probes": 90}
+    results = run_of(capacity(2440), behind, capacity(2440))
+    # 80 % of the floor's, but a lower bound: not judged as the bot's ceiling
+    assert results["summary"]["capacity_bound"]["sqlite"] == "behind"
+    assert capacity_verdict(results).startswith("not measured")
+    capacity_row = next(
+        line for line in markdown_targets(results).splitlines() if line.startswith("| capacity")
+    )
+    assert "≥ 1,950 (the child fell behind) (80 %)" in capacity_row
+    # the step it fell behind after, with the time waited
+    assert "180.4 s (not caught up)" in format_table(results)
+
+
 def test_the_ceiling_plot_is_a_png_of_every_side(tmp_path: Path) -> None:
     results = run_of(capacity(2440), capacity(1950, "bench"), capacity(1560))
     path = draw_ceiling(results, tmp_path / "docs" / "ceiling.png")
