@@ -175,19 +175,31 @@ def saturation(step: dict[str, Any], database: str | None) -> str:
     return top or "none"
 
 
+def _at_limit(use: dict[str, float], party: str) -> bool:
+    """Whether ``party`` is at its limit in a step's :func:`shares` (the bench: past it)."""
+    load = use.get(party, 0.0)
+    return load > 1.0 if party == "bench" else load >= 1.0
+
+
 def first_saturated(steps: Iterable[dict[str, Any]], database: str | None) -> dict[str, Any]:
-    """The first step (in the order run) where a party reached its limit: which
-    (:func:`saturation`), at what rate, its load (1 = the limit); else ``what = "none"``, with
+    """The first step (in the order run) where a party reached its limit and stayed at it in
+    every later step of a rate as high or higher: which (:func:`saturation`), at what rate, its
+    load (1 = the limit). A limit reached in one step only, the rates above it clear (a stall:
+    a collection, a checkpoint, the host), is not what saturated. Else ``what = "none"``, with
     the most loaded party of the last step as ``busiest``."""
-    last: dict[str, Any] | None = None
-    for step in steps:
-        last = step
+    ordered = list(steps)
+    for i, step in enumerate(ordered):
         use = shares(step, database)
-        if use.get("bench", 0.0) > 1.0 or any(v >= 1.0 for k, v in use.items() if k != "bench"):
-            what = saturation(step, database)
+        if not any(_at_limit(use, party) for party in use):
+            continue
+        what = saturation(step, database)
+        rate = step.get("rate") or 0
+        later = [s for s in ordered[i + 1 :] if (s.get("rate") or 0) >= rate]
+        if all(_at_limit(shares(s, database), what) for s in later):
             return {"what": what, "at_rate": step.get("rate"), "load": use.get(what)}
-    if last is None:
+    if not ordered:
         return {"what": "none", "at_rate": None, "load": None}
+    last = ordered[-1]
     busiest = saturation(last, database)
     return {
         "what": "none",

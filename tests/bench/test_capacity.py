@@ -234,6 +234,23 @@ def test_what_saturated_first_is_the_first_party_at_its_limit() -> None:
     assert first["what"] == "none" and first["busiest"] == "sandbox"
 
 
+def test_a_limit_reached_in_one_step_only_is_not_what_saturated() -> None:
+    # a real run on SQLite: the loop stalled 100 ms once at 400/s on 0.39 of a core (a step
+    # that held), every rate above was clear up to the knee, where the child's CPU was the limit
+    stall = step(400, 400.0, child_cores=0.385, child_loop_lag_ms=100.0)
+    clear = [step(r, r * 1.0, child_cores=0.5, child_loop_lag_ms=5.0) for r in (500, 1950)]
+    knee = [
+        step(2440, 2440.0, child_cores=0.759, child_loop_lag_ms=250.0),
+        step(2440, 2440.0, child_cores=0.747, child_loop_lag_ms=500.0),
+    ]
+    refined = step(2180, 2180.0, child_cores=0.637, child_loop_lag_ms=25.0)  # held, lower
+    assert saturation(stall, "sqlite") == "child_loop"
+    found = first_saturated([stall, *clear, *knee, refined], "sqlite")
+    assert found == {"what": "child_cpu", "at_rate": 2440, "load": 1.0}
+    # the same stall in the last step run is where the search stopped: it counts
+    assert first_saturated([*clear, stall], "sqlite")["what"] == "child_loop"
+
+
 def test_a_loop_lagging_on_most_of_a_core_is_short_of_cpu_not_blocked() -> None:
     # a real run's collapse on SQLite: 0.888 of a core (under SATURATED's 0.9), the loop 5 s
     # behind: a backlog, the child's CPU saturated
