@@ -9,6 +9,7 @@ import copy
 import random
 import re
 import secrets
+import socket
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -192,7 +193,11 @@ class Sandbox:
         app.router.add_route("*", "/{tail:.*}", self.rest.not_found)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        # Discord's edge accepts every connection a client opens; a client behind on its
+        # answers opens one per waiting request (discord.py's pool has no limit), hundreds at
+        # once, and aiohttp's default backlog of 128 dropped their SYNs: each retried after 1 s
+        # and more, seconds the bench then read as the bot's.
+        site = web.TCPSite(self._runner, self.host, self.port, backlog=socket.SOMAXCONN)
         await site.start()
         server = site._server
         if self.port == 0 and server is not None:
