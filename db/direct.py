@@ -421,7 +421,7 @@ class SqliteVotes(DirectVotes):
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
+            if _lock_held(exc):
                 return None
             raise
         try:
@@ -496,7 +496,7 @@ class SqliteVotes(DirectVotes):
                     )
                     break
                 except sqlite3.OperationalError as exc:
-                    if "locked" not in str(exc) and "busy" not in str(exc):
+                    if not _lock_held(exc):
                         raise
                     if pause is None:
                         raise Unavailable(str(exc)) from exc
@@ -522,6 +522,11 @@ class SqliteVotes(DirectVotes):
 
 # Pauses between attempts at BEGIN IMMEDIATE while the lock is held (seconds; 0.1 s in all).
 BEGIN_PAUSES = (0.0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.03, 0.032)
+
+
+def _lock_held(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``BEGIN IMMEDIATE`` failed because another connection holds the write lock."""
+    return "locked" in str(exc) or "busy" in str(exc)
 
 
 def _checkpoint(path: str) -> None:

@@ -447,6 +447,11 @@ class ResistanceService(AvalonSteps, GameService):
         hit = self._parsed.get(game_id)
         return hit[1] if hit is not None and hit[0] == (head.version, head.created_at) else None
 
+    def unparsed(self, heads: dict[int, Any]) -> list[int]:
+        """The games of ``heads`` whose state was not parsed for their saved version: the
+        states a batch reads."""
+        return [g for g, head in heads.items() if self.cached(g, head) is None]
+
     def parsed(self, game_id: int, head: Any, state: dict[str, Any] | None) -> Resistance:
         """Parse the state once per saved version (``version`` + ``created_at``: an id that
         SQLite gives again after a deletion is another game)."""
@@ -575,7 +580,7 @@ class ResistanceService(AvalonSteps, GameService):
         if tx is None:
             return None
         try:
-            misses = [g for g in tx.heads if self.cached(g, tx.heads[g]) is None]
+            misses = self.unparsed(tx.heads)
             raw = tx.game_states(misses) if misses else {}
             planned = self.plan_batch(batch, tx.heads, raw, tx.ballots, tx.locales)
             if planned is not None and planned[1]:
@@ -623,7 +628,7 @@ class ResistanceService(AvalonSteps, GameService):
             on_record,
             stored,
         ):
-            misses = [g for g in heads if self.cached(g, heads[g]) is None]
+            misses = self.unparsed(heads)
             raw = await tx.game_states(misses) if misses else {}
             planned = self.plan_batch(
                 batch, heads, raw, on_record, stored, stale=tx.stale if tx.known else None
@@ -643,7 +648,7 @@ class ResistanceService(AvalonSteps, GameService):
             s,
             heads,
         ):
-            misses = [g for g in heads if self.cached(g, heads[g]) is None]
+            misses = self.unparsed(heads)
             raw = await repo.game_states(s, misses) if misses else {}
             results, writes, locales, accepted = self.check_batch(batch, heads, raw)
             if not accepted:
