@@ -78,7 +78,7 @@ async def send_text(
         if answer.status == 429:  # counted, said and waited for as discord.py's own 429s are
             data = await json_or_text(answer)
             wait = data.get("retry_after", 0.0) if isinstance(data, dict) else 0.0
-            metrics.RATE_LIMITED.labels("webhook").inc()
+            metrics.child(metrics.RATE_LIMITED, "webhook").inc()
             log.warning("interaction %s: its callback is rate limited (429)", interaction.id)
             await asyncio.sleep(float(wait))
         elif answer.status < 500:
