@@ -20,6 +20,7 @@ from bot import metrics, names
 from bot.bounds import enforce_bounds
 from bot.clicks import ClickRouter
 from bot.clock import Clock, utcnow
+from bot.collector import FullCollections
 from bot.config import Settings
 from bot.courier import Courier
 from bot.dispatcher import Dispatcher
@@ -161,6 +162,8 @@ class GameBot(commands.AutoShardedBot):
         self.services: dict[str, GameService] = {}
         self.metrics_server: metrics.MetricsServer | None = None
         self._places_checked = False
+        #: the full collections of the cyclic GC, at quiet moments once the heap is frozen
+        self.collections = FullCollections()
         self.scheduler = DeadlineScheduler(
             self.sessions,
             self.on_deadline,
@@ -246,6 +249,7 @@ class GameBot(commands.AutoShardedBot):
         names.load_collation()
         gc.collect()
         gc.freeze()
+        self.collections.start()
         log.info(
             "ready: %s %s of %s, %s",
             word(len(self.shards), "shard"),
@@ -349,6 +353,7 @@ class GameBot(commands.AutoShardedBot):
         await self.effects_listener.stop()
         await self.scheduler.shutdown()
         await self.dispatcher.stop()
+        await self.collections.stop()
         await super().close()
         for service in self.services.values():
             await service.shutdown()
