@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import hashlib
 import json
@@ -53,6 +55,10 @@ log = logging.getLogger(__name__)
 #: The extensions of every bot besides the games' own cogs (each game's plugin names its cog):
 #: the shared Discord edge (bot.app does not import it: it loads it by name).
 COGS = ("cogs.lobby", "cogs.settings", "cogs.stats")
+
+#: Seconds the bot's close waits for the start's background work (the games read ahead, the
+#: places checked) to end.
+STARTING_AT_CLOSE = 10.0
 
 # Libraries that log whole payloads at DEBUG (request bodies, gateway events, SQL parameters):
 # DMs with roles and hands, clicked choices, interaction tokens.
@@ -164,6 +170,8 @@ class GameBot(commands.AutoShardedBot):
         self._places_checked = False
         #: the full collections of the cyclic GC, at quiet moments once the heap is frozen
         self.collections = FullCollections()
+        #: the start's work that goes on in the background (read ahead, places checked)
+        self._starting: list[asyncio.Task[None]] = []
         self.scheduler = DeadlineScheduler(
             self.sessions,
             self.on_deadline,
@@ -230,12 +238,21 @@ class GameBot(commands.AutoShardedBot):
                 await service.open()
             except Exception as exc:  # the first click opens it then
                 log.warning("service %s: could not open its connection at start: %s", kind, exc)
+        self._starting.append(asyncio.get_running_loop().create_task(self._warm()))
         await self.dispatcher.start()
         # The overdue deadlines are resolved while the bot connects; their games stay locked
         # (no click or action on them is handled) until they are (bot/scheduler.py).
         await self.scheduler.start(overdue_in_background=True)
         await self.deadline_listener.start()
         await self.effects_listener.start()
+
+    async def _warm(self) -> None:
+        """Each service's read ahead (GameService.warm), while the bot connects."""
+        for kind, service in self.services.items():
+            try:
+                await service.warm()
+            except Exception as exc:  # its first clicks read what it did not
+                log.warning("service %s: could not read its games ahead: %s", kind, exc)
 
     def syncs_commands(self) -> bool:
         """Only one process registers the commands: the one that runs shard 0 (every process
@@ -258,11 +275,14 @@ class GameBot(commands.AutoShardedBot):
             counted(len(self.guilds), "guild"),
         )
         if not self._places_checked:
-            # What changed while the bot was offline (bot/places.py): games whose server or
-            # place is gone end as the live events end them.
             self._places_checked = True
-            for gone in await gone_while_offline(self, self.sessions, self.scheduler.owns):
-                await self.abandon_games([(gone.game_id, gone.kind)], gone.reason, gone.where)
+            self._starting.append(asyncio.get_running_loop().create_task(self._check_places()))
+
+    async def _check_places(self) -> None:
+        """What changed while the bot was offline (bot/places.py): games whose server or place
+        is gone end as the live events end them."""
+        for gone in await gone_while_offline(self, self.sessions, self.scheduler.owns):
+            await self.abandon_games([(gone.game_id, gone.kind)], gone.reason, gone.where)
 
     async def sync_commands(self) -> bool:
         """Register the command tree with Discord, only if it changed since the last sync
@@ -347,6 +367,15 @@ class GameBot(commands.AutoShardedBot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
+        if self._starting:
+            # Left to end (seconds at most): cancelled in the middle of a read, each would
+            # leave a pooled connection to the garbage collector.
+            await asyncio.wait(self._starting, timeout=STARTING_AT_CLOSE)
+            for task in self._starting:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            self._starting.clear()
         if self.metrics_server is not None:
             await self.metrics_server.stop()
         await self.deadline_listener.stop()

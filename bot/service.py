@@ -268,6 +268,12 @@ class GameService(ABC):
         nothing by default."""
         return None
 
+    async def warm(self) -> None:
+        """Read ahead, once the service is open, what the first click on each of its games
+        would read (the bot has just started; clicks may come meanwhile). An optional hook:
+        nothing by default; a failure is logged, not fatal."""
+        return None
+
     # -- transactions -------------------------------------------------------------------------
 
     @asynccontextmanager

@@ -192,6 +192,15 @@ class DirectVotes:
         which would otherwise wait for them. Optional: the first batch opens what is not."""
         return None
 
+    async def warm(
+        self, game_ids: Sequence[int], due_kind: str
+    ) -> tuple[dict[int, Head], dict[int, Any]] | None:
+        """Read these games as a batch's first read of them does, into what the vote path
+        keeps of them (their heads and, on SQLite, their players' votes and locales), writing
+        nothing: their heads and their states (as :meth:`VoteTransaction.game_states`), read
+        together. None when another process holds SQLite's write lock."""
+        raise NotImplementedError
+
     async def close(self) -> None:
         raise NotImplementedError
 
@@ -417,6 +426,13 @@ class SqliteVotes(DirectVotes):
         # another process holds it: the batch waits for it the usual way (:meth:`transaction`).
         if not self._gate.free():
             return None
+        return self._begin_known(game_ids, due_kind, user_ids)
+
+    def _begin_known(
+        self, game_ids: Sequence[int], due_kind: str, user_ids: Sequence[int]
+    ) -> NowTransaction | None:
+        """``BEGIN IMMEDIATE`` and the reads of :meth:`begin_now`, no writer of this process
+        under way; None when another process holds the write lock."""
         conn = self.connection()
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -430,6 +446,24 @@ class SqliteVotes(DirectVotes):
             conn.execute("ROLLBACK")
             raise
         return NowTransaction(self, heads, ballots, locales)
+
+    async def warm(
+        self, game_ids: Sequence[int], due_kind: str
+    ) -> tuple[dict[int, Head], dict[int, Any]] | None:
+        # Its turn at the writer gate, as a batch's; then, without awaiting, a batch's write
+        # transaction, rolled back: no other connection can commit between the data_version
+        # that Known keeps and the rows read with it.
+        await self._gate.acquire_now()
+        try:
+            tx = self._begin_known(game_ids, due_kind, [])
+            if tx is None:
+                return None
+            try:
+                return dict(tx.heads), tx.game_states(list(tx.heads))
+            finally:
+                tx.close()
+        finally:
+            self._gate.release_now()
 
     def _read_known(
         self,
@@ -872,6 +906,52 @@ class PostgresVotes(DirectVotes):
             raise
         self._idle.append(conn)
 
+    def _read(
+        self, rows: Sequence[Sequence[Any]]
+    ) -> tuple[dict[int, Head], list[tuple[Any, ...]], str, dict[int, str | None]]:
+        """The rows of :data:`_PG_READ`: the heads (remembered, with their fingerprints), the
+        ballots' rows, the batch's fingerprint and the states' text."""
+        heads: dict[int, Head] = {}
+        ballot_rows: list[tuple[Any, ...]] = []
+        fingerprint = ""
+        states: dict[int, str | None] = {}
+        if len(self._known) > self.KNOWN:
+            self._known.clear()
+        for part, gid, status, version, created, guild, opt, due, *ballot in rows:
+            if part == 0:
+                head = Head(gid, status, version, _utc(created), guild, _json(opt), due)
+                heads[gid] = head
+                self._known[gid] = (head, ballot[-1])
+            elif part == 1:
+                ballot_rows.append((gid, *ballot))
+            elif part == 2:
+                fingerprint = ballot[-1]
+            else:
+                states[gid] = ballot[-1]
+        return heads, ballot_rows, fingerprint, states
+
+    async def warm(
+        self, game_ids: Sequence[int], due_kind: str
+    ) -> tuple[dict[int, Head], dict[int, Any]] | None:
+        # The batch's read on no player: the heads and the states, in one snapshot.
+        conn = await self._connection()
+        try:
+            rows = await conn.fetch(
+                _PG_READ, due_kind, DeadlineStatus.OPEN.value, sorted(set(game_ids)), []
+            )
+        except Exception as exc:
+            if _lost(exc):
+                _terminate(conn)
+                raise Unavailable(str(exc)) from exc
+            self._idle.append(conn)
+            raise
+        except BaseException:  # cancelled mid-statement: not reusable as is
+            _terminate(conn)
+            raise
+        self._idle.append(conn)
+        heads, _, _, states = self._read(rows)
+        return heads, {gid: _pg_json(states.get(gid)) for gid in heads}
+
     @contextlib.asynccontextmanager
     async def transaction(
         self, game_ids: Sequence[int], due_kind: str, user_ids: Sequence[int]
@@ -903,23 +983,7 @@ class PostgresVotes(DirectVotes):
                 tx = PostgresKnownTransaction(self, conn, args, heads, fps, on_record)
                 yield (tx, heads, on_record, {})
             else:
-                heads = {}
-                ballot_rows = []
-                fingerprint = ""
-                states: dict[int, str | None] = {}
-                if len(self._known) > self.KNOWN:
-                    self._known.clear()
-                for part, gid, status, version, created, guild, opt, due, *ballot in rows:
-                    if part == 0:
-                        head = Head(gid, status, version, _utc(created), guild, _json(opt), due)
-                        heads[gid] = head
-                        self._known[gid] = (head, ballot[-1])
-                    elif part == 1:
-                        ballot_rows.append((gid, *ballot))
-                    elif part == 2:
-                        fingerprint = ballot[-1]
-                    else:
-                        states[gid] = ballot[-1]
+                heads, ballot_rows, fingerprint, states = self._read(rows)
                 tx = PostgresTransaction(self, conn, args, heads, fingerprint, states)
                 yield (tx, heads, *_ballots(ballot_rows))
         finally:

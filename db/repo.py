@@ -574,6 +574,18 @@ async def games_with_open_deadline(
     return list((await s.scalars(stmt)).all())
 
 
+async def soonest_open_deadlines(s: AsyncSession, kind: str, limit: int) -> list[tuple[int, int]]:
+    """``(game_id, guild_id)`` of the open deadlines of ``kind``, the soonest due first, at most
+    ``limit`` (the ``(status, due_at)`` index)."""
+    stmt = (
+        select(Deadline.game_id, Deadline.guild_id)
+        .where(Deadline.status == DeadlineStatus.OPEN.value, Deadline.kind == kind)
+        .order_by(Deadline.due_at)
+        .limit(limit)
+    )
+    return [(game_id, guild_id) for game_id, guild_id in (await s.execute(stmt)).all()]
+
+
 async def games_of_user(
     s: AsyncSession, user_id: int, statuses: Sequence[str] = ACTIVE_STATUSES
 ) -> list[Game]:

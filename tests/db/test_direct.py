@@ -60,6 +60,21 @@ async def two_games(sessions: Sessions) -> tuple[int, int]:
     return game_id, other
 
 
+def assert_same_heads(heads: dict[int, Any], heads_sa: dict[int, Any]) -> None:
+    """The direct path read the heads that SQLAlchemy reads (db/repo.py's lock_games)."""
+    assert sorted(heads) == sorted(heads_sa)
+    for gid, head in heads.items():
+        sa = heads_sa[gid]
+        assert (head.status, head.version, head.guild_id, head.options) == (
+            sa.status,
+            sa.version,
+            sa.guild_id,
+            sa.options,
+        )
+        assert head.created_at == sa.created_at and head.created_at.tzinfo is not None
+        assert head.due_at == sa.due_at
+
+
 async def test_direct_reads_and_writes_what_sqlalchemy_does(
     engine: AsyncEngine, sessions: Sessions
 ) -> None:
@@ -77,17 +92,8 @@ async def test_direct_reads_and_writes_what_sqlalchemy_does(
             ballots,
             locales,
         ):
-            assert sorted(heads) == sorted(heads_sa) == [game_id, other]
-            for gid, head in heads.items():
-                sa = heads_sa[gid]
-                assert (head.status, head.version, head.guild_id, head.options) == (
-                    sa.status,
-                    sa.version,
-                    sa.guild_id,
-                    sa.options,
-                )
-                assert head.created_at == sa.created_at and head.created_at.tzinfo is not None
-                assert head.due_at == sa.due_at
+            assert sorted(heads) == [game_id, other]
+            assert_same_heads(heads, heads_sa)
             assert heads[game_id].due_at == T0 + timedelta(hours=1)  # the earliest open one
             assert heads[other].due_at is None
             assert (ballots, locales) == (ballots_sa, locales_sa)
@@ -748,5 +754,86 @@ async def test_sqlite_begins_at_once_only_when_nothing_waits(
         tx.close()  # nothing committed: rolled back, the lock free
         async with asyncio.timeout(2), sessions.begin() as s:
             await repo.record_vote(s, game_id, "p1", "team", 12, "reject", at=T0)
+    finally:
+        await direct.close()
+
+
+async def test_warm_reads_games_as_their_first_batch_would(
+    engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """``warm`` reads what a batch's first read of a game reads (its head, its state in the
+    same snapshot; on SQLite its players' votes and locales too), writes nothing, and keeps it
+    as that read does: the game's next batch reads nothing again (SQLite: not one SELECT;
+    PostgreSQL: the one-statement write of a known head)."""
+    direct = open_direct_votes(engine)
+    assert direct is not None
+    game_id, other = await two_games(sessions)
+    try:
+        async with sessions() as s:
+            heads_sa = await repo.lock_games(s, [game_id, other, 999], "rs_vote")
+            states_sa = await repo.game_states(s, [game_id, other])
+        read = await direct.warm([other, game_id, 999], "rs_vote")
+        assert read is not None
+        heads, states = read
+        assert sorted(heads) == [game_id, other]
+        assert_same_heads(heads, heads_sa)
+        assert states == states_sa
+        if isinstance(direct, SqliteVotes):
+            statements: list[str] = []
+            direct.connection().set_trace_callback(statements.append)
+            now = direct.begin_now([game_id], "rs_vote", [11, 12])
+            assert now is not None
+            try:
+                assert now.ballots == {(game_id, "p1", "team", 11): "accept"}
+                assert now.locales == {(game_id, 11): "en", (game_id, 12): "en"}
+            finally:
+                now.close()
+                direct.connection().set_trace_callback(None)
+            assert reads_of(statements) == [], statements
+        else:
+            assert isinstance(direct, PostgresVotes)
+            async with direct.transaction([game_id], "rs_vote", [12]) as (tx, heads, _, _):
+                assert tx.known  # no read: the head as warm read it
+                await tx.write_and_commit([(game_id, "p1", "team", 12, "reject")], [], T0)
+            assert (direct.reads, direct.known_writes) == (0, 1)
+        async with sessions() as s:  # warm wrote nothing; the batch after it, its vote
+            assert await repo.votes_for(s, game_id, "p1", "team") == {11: "accept"} | (
+                {} if isinstance(direct, SqliteVotes) else {12: "reject"}
+            )
+    finally:
+        await direct.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_sqlite_warm_waits_its_turn_and_leaves_another_process_alone(
+    engine: AsyncEngine, sessions: Sessions
+) -> None:
+    """On SQLite ``warm`` queues on the writer gate like a batch (it reads in a write
+    transaction, so that what it keeps is of one version), and gives up, reading nothing,
+    while another process holds the write lock."""
+    direct = open_direct_votes(engine)
+    assert isinstance(direct, SqliteVotes)
+    game_id, _ = await two_games(sessions)
+    gate = writer_gate(engine)
+    assert gate is not None
+    try:
+        await gate.acquire_now()
+        warming = asyncio.create_task(direct.warm([game_id], "rs_vote"))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not warming.done()  # behind the writer
+        gate.release_now()
+        read = await warming
+        assert read is not None and list(read[0]) == [game_id]
+        direct.known.forget()
+        other = sqlite3.connect(sqlite_file(engine.url) or "", isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another process's writer, say
+            assert await direct.warm([game_id], "rs_vote") is None
+            assert direct.known.heads == {}
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+        assert gate.free()
     finally:
         await direct.close()
