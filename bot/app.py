@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from bot import metrics, names
 from bot.bounds import enforce_bounds
+from bot.callback import close_callbacks
 from bot.clicks import ClickRouter
 from bot.clock import Clock, utcnow
 from bot.collector import FullCollections
@@ -383,6 +384,7 @@ class GameBot(commands.AutoShardedBot):
         await self.scheduler.shutdown()
         await self.dispatcher.stop()
         await self.collections.stop()
+        close_callbacks()
         await super().close()
         for service in self.services.values():
             await service.shutdown()

@@ -614,7 +614,9 @@ class Sandbox:
         is_global: bool = False,
     ) -> None:
         """Answer the next ``times`` matching requests (path after /api/v10, e.g.
-        ``r"/channels/\\d+/messages"``) with ``status``; 429s carry Discord's headers and body."""
+        ``r"/channels/\\d+/messages"``) with ``status``; 429s carry Discord's headers and body.
+        ``status`` 0 (``DROPPED``): close the connection without an answer, the request not
+        performed."""
         default = "You are being rate limited." if status == 429 else f"{status}: Injected"
         self.fail_rules.append(
             FailRule(

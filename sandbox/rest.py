@@ -79,6 +79,8 @@ class RouteDef:
 
 
 NONCE_SECONDS = 300.0  # how long Discord remembers an enforced nonce ("a few minutes")
+#: A fail rule's status that drops the connection instead of answering (Sandbox.fail_route).
+DROPPED = 0
 
 
 class RestApi:
@@ -281,6 +283,13 @@ class RestApi:
                         raise ApiError(405, 0, "405: Method Not Allowed")
                     raise ApiError(404, 0, "404: Not Found")
                 rule = self._fail_rule(method, path)
+                if rule is not None and rule.status == DROPPED:
+                    # The connection closed without an answer, the request not performed (a
+                    # proxy or Discord's edge dropping it): the client sees only the close.
+                    status = DROPPED
+                    if request.transport is not None:
+                        request.transport.close()
+                    return web.Response(status=204)
                 if rule is not None:
                     status = rule.status
                     error_code = rule.code

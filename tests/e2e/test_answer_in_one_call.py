@@ -17,11 +17,13 @@ import discord
 import pytest
 from sqlalchemy import select
 
+from bot.callback import callbacks
 from bot.players import message
 from cogs.interaction import BUDGET, MARGIN, WINDOW, answer_budget
 from db.engine import writer_gate
 from db.models import Player
 from games.resistance.players import Game
+from sandbox.rest import DROPPED
 from tests.e2e.test_deadlines import game_id, votes
 from tests.e2e.test_interaction_errors import lobby_of
 
@@ -175,13 +177,14 @@ async def test_a_click_that_reached_the_bot_late_is_deferred_before_its_call(
     assert ("p1", "team", voter.id, "accept") in await votes(bot, gid)
 
 
-@pytest.mark.parametrize("status", [429, 500])
+@pytest.mark.parametrize("status", [429, 500, DROPPED])
 async def test_a_callback_refused_for_a_while_is_sent_again_by_discord_py(
     table: Any, bot: Any, status: int
 ) -> None:
-    """A rate-limited callback (429) or a server error (500) leaves the click unanswered:
-    the answer goes again through discord.py's send_message, which waits and retries by its
-    own rules; the vote is on record once, and the click answered once."""
+    """A rate-limited callback (429), a server error (500) or a connection closed before the
+    answer (the request dropped) leaves the click unanswered: the answer goes again through
+    discord.py's send_message, which waits and retries by its own rules; the vote is on record
+    once, and the click answered once."""
     game = await voting(table)
     gid = await game_id(bot, table.channel.id)
     voter = next(u for u in game.players[1:] if u.locale != "fr")
@@ -197,3 +200,17 @@ async def test_a_callback_refused_for_a_while_is_sent_again_by_discord_py(
     assert [v for v in await votes(bot, gid) if v[2] == voter.id] == [
         ("p1", "team", voter.id, "accept")
     ]
+
+
+async def test_the_callbacks_keep_one_connection_alive(table: Any, bot: Any) -> None:
+    """Clicks one after the other are answered on one kept connection (bot/callback.py), not
+    one each; it is closed with the bot."""
+    game = await voting(table)
+    calls = callbacks("")
+    opened = calls.opened
+    for user in game.players:
+        dm, cid = vote_button(game, user, "accept")
+        ix = await table.sb.click(user, dm, custom_id=cid)
+        assert await ix.reply(10)
+        assert calls_of(table.sb, ix) == ["callback"]
+    assert calls.opened - opened <= 1
