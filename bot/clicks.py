@@ -70,5 +70,11 @@ class RoutedViewStore(ViewStore):
         if routed is None:
             super().dispatch_dynamic_items(component_type, custom_id, interaction)
             return
+        self.route(routed, custom_id, interaction)
+
+    def route(
+        self, routed: tuple[Any, re.Match[str]], custom_id: str, interaction: discord.Interaction
+    ) -> None:
+        """Run a routed click (:meth:`ClickRouter.match`'s find) in a task of its own."""
         cls, match = routed
         self.add_task(asyncio.create_task(click(cls, interaction, custom_id, match)))

@@ -26,6 +26,8 @@ from bot.clicks import ClickRouter, RoutedViewStore
 #: The quiet period once every listed guild has arrived: positive, so that the guilds already
 #: queued are taken before it ends (asyncio.wait_for with 0 would cancel the queue's get).
 LOADED_QUIET = 0.001
+#: An interaction on a message component (a button, a select).
+COMPONENT = discord.InteractionType.component.value
 
 
 class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
@@ -54,6 +56,22 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
     @guild_ready_timeout.setter
     def guild_ready_timeout(self, value: float) -> None:
         self._configured_ready_timeout = value
+
+    def parse_interaction_create(self, data: Any) -> None:
+        # A routed click (bot/clicks.py) needs nothing of the message it is on: its interaction
+        # is made without it (discord.py parses the whole message: its author, components and
+        # embeds) and goes straight to the router (no lookup among the views of messages).
+        if data["type"] == COMPONENT and self._router is not None:
+            inner = data["data"]
+            custom_id = inner["custom_id"]
+            routed = self._router.match(inner["component_type"], custom_id)
+            if routed is not None and isinstance(self._view_store, RoutedViewStore):
+                bare: Any = {key: value for key, value in data.items() if key != "message"}
+                interaction: discord.Interaction[Any] = discord.Interaction(data=bare, state=self)
+                self._view_store.route(routed, custom_id, interaction)
+                self.dispatch("interaction", interaction)
+                return
+        super().parse_interaction_create(data)
 
     def parse_ready(self, data: Any) -> None:
         self._awaited[int(data["shard"][0])] = {

@@ -1,5 +1,6 @@
 """The vote buttons' clicks are routed from their custom_id (bot/clicks.py): discord.py does not
-rebuild the view of the message clicked, as it does for every other component."""
+rebuild the view of the message clicked, as it does for every other component, nor parse that
+message (bot/ready.py): the click's interaction carries none."""
 
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ async def test_a_vote_click_is_answered_once_without_rebuilding_its_message(
 ) -> None:
     rebuilt: list[int] = []
     from_message = discord.ui.View.from_message.__func__  # type: ignore[attr-defined]
+    seen: list[discord.Interaction] = []
+
+    async def on_interaction(interaction: discord.Interaction) -> None:
+        seen.append(interaction)
+
+    bot.add_listener(on_interaction)
 
     def counted(cls: Any, message: discord.Message, /, **kwargs: Any) -> Any:
         rebuilt.append(message.id)
@@ -42,3 +49,7 @@ async def test_a_vote_click_is_answered_once_without_rebuilding_its_message(
     assert answer is not None and "On record" in answer and "Accept" in answer, answer
     assert calls_of(sb, ix) == ["callback"]  # answered once, in its one callback
     assert rebuilt == before  # the vote DM was not rebuilt
+    clicked = next(i for i in seen if i.id == ix.id)
+    assert clicked.message is None and clicked.user.id == voter.id  # nor parsed
+    joined = next(i for i in seen if i.id == join.id)
+    assert joined.message is not None and joined.message.id == lobby.id  # the lobby's is
