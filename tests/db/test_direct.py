@@ -817,12 +817,16 @@ async def test_sqlite_warm_waits_its_turn_and_leaves_another_process_alone(
     gate = writer_gate(engine)
     assert gate is not None
     try:
-        await gate.acquire_now()
+        await gate.acquire_now()  # a writer of this process holds the gate
         warming = asyncio.create_task(direct.warm([game_id], "rs_vote"))
-        for _ in range(5):
-            await asyncio.sleep(0)
-        assert not warming.done()  # behind the writer
-        gate.release_now()
+
+        async def writer_done() -> bool:
+            # Runs after the read ahead's first step: it is still queued, not read already.
+            queued = not warming.done()
+            gate.release_now()
+            return queued
+
+        assert await asyncio.create_task(writer_done())
         read = await warming
         assert read is not None and list(read[0]) == [game_id]
         direct.known.forget()
