@@ -281,9 +281,13 @@ class GameBot(commands.AutoShardedBot):
 
     async def _check_places(self) -> None:
         """What changed while the bot was offline (bot/places.py): games whose server or place
-        is gone end as the live events end them."""
-        for gone in await gone_while_offline(self, self.sessions, self.scheduler.owns):
-            await self.abandon_games([(gone.game_id, gone.kind)], gone.reason, gone.where)
+        is gone end as the live events end them. A failure is logged (it was discord.py's
+        on_error when this ran in on_ready), never raised into the bot's close."""
+        try:
+            for gone in await gone_while_offline(self, self.sessions, self.scheduler.owns):
+                await self.abandon_games([(gone.game_id, gone.kind)], gone.reason, gone.where)
+        except Exception:
+            log.exception("the check of the places lost while offline failed")
 
     async def sync_commands(self) -> bool:
         """Register the command tree with Discord, only if it changed since the last sync
