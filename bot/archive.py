@@ -18,7 +18,7 @@ from bot.i18n import MissingMessage, choice_label, game_name, lang_of, number, o
 from bot.names import clean, collation_key, sort_key
 from bot.options import Option, OptionsSchema
 from db.models import Game
-from games.common import Event, Substitution
+from rulebase import Event, Substitution
 
 if TYPE_CHECKING:
     from bot.plugins import Archive

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from games.common import Event
+from rulebase import Event
 
 #: A game's family of events: the base class of its events (``ResistanceEvent``), whose
 #: ``decode(kind, payload, private_to)`` reads a stored row and ``knows(kind)`` says whether

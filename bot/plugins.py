@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from bot.event_log import EventFamily, register_family
 from bot.i18n import add_locales
 from bot.options import OptionsSchema
-from games.common import Event
+from rulebase import Event
 
 if TYPE_CHECKING:
     import discord
@@ -151,7 +151,7 @@ class GamePlugin:
     locales: Path | None = None
     #: ``python -m bot demo --game NAME``: the demos it ships, name -> "module:function"
     demos: Mapping[str, str] = field(default_factory=dict)
-    #: its family of events (the base class of its events, ``games.common.Event``): how the
+    #: its family of events (the base class of its events, ``rulebase.Event``): how the
     #: event log's rows of its games read back (bot.event_log); None: its log is not read
     events: EventFamily | None = None
     #: its record: Markdown, one-line outcome, pictures (None: the record holds the header only)

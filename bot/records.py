@@ -22,7 +22,7 @@ from bot.event_log import decode_events
 from bot.i18n import game_name, t
 from db import repo
 from db.models import Game, GameStatus
-from games.common import Event
+from rulebase import Event
 
 if TYPE_CHECKING:
     from bot.plugins import Archive, FileMaker, GamePlugin

@@ -49,8 +49,8 @@ from bot.options import OptionsSchema
 from db import repo
 from db.engine import is_busy
 from db.models import Deadline, EffectStatus, Game, Player
-from games.common import Event, Substitution
-from games.common import Player as EnginePlayer
+from rulebase import Event, Substitution
+from rulebase import Player as EnginePlayer
 
 if TYPE_CHECKING:
     from bot.dispatcher import Dispatcher

@@ -25,7 +25,7 @@ from bot.names import shown, sort_key
 from db import repo
 from db.models import Event as EventRow
 from db.models import Game, GameStatus, Player
-from games.common import Event
+from rulebase import Event
 
 if TYPE_CHECKING:
     from bot.plugins import Figures, GamePlugin

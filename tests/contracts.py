@@ -1,6 +1,6 @@
 """A contract type of our own for import-linter (``make lint``): modules that may import only
 the standard library and the packages named (the pure rules: ``games.<kind>.rules`` and the common
-rules module ``games.common``). import-linter's own contracts forbid what is named; this one
+rules module ``rulebase``). import-linter's own contracts forbid what is named; this one
 allows only what is named, so a new dependency of the rules fails the lint whatever it is."""
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from bot.i18n import t
 from bot.plugins import Stats
 from bot.stats import Record
-from games.common import Event
 from games.refutation.rules import Result
 from games.refutation.rules import events as rf
+from rulebase import Event
 
 
 @dataclass

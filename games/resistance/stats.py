@@ -15,8 +15,8 @@ from bot.archive import role_name
 from bot.i18n import t
 from bot.plugins import Stats
 from bot.stats import Record, percent
-from games.common import Event
 from games.resistance.rules import events as rs
+from rulebase import Event
 
 KIND = "resistance"
 

@@ -9,7 +9,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot import stats
 from db import repo
 from games.builtin import builtin_plugins
-from games.common import Event
 from games.refutation.rules import Player as RfPlayer
 from games.refutation.rules import Result
 from games.refutation.rules import events as rf
@@ -18,6 +17,7 @@ from games.resistance.rules import Character, EndReason, Role, Winner
 from games.resistance.rules import Player as ResPlayer
 from games.resistance.rules import events as rs
 from games.resistance.tests.rules.helpers import make_game, play_round
+from rulebase import Event
 
 Sessions = async_sessionmaker[AsyncSession]
 GUILD, OTHER = 1000, 2000

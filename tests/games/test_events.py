@@ -15,7 +15,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.common import Event
 from games.refutation.rules import Options as RefutationOptions
 from games.refutation.rules import Phase as RefutationPhase
 from games.refutation.rules import Refutation, RefutationEvent
@@ -44,6 +43,7 @@ from games.resistance.rules import (
 from games.resistance.tests.rules.helpers import make_players
 from games.resistance.tests.rules.test_avalon_properties import avalon_action
 from games.resistance.tests.rules.test_properties import legal_action
+from rulebase import Event
 
 ROWS = Path(__file__).parent / "event_rows"
 FAMILIES: dict[str, type[Event]] = {

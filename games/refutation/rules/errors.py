@@ -6,8 +6,8 @@ Each error carries a full message-catalogue key (``refutation.error.*`` for the 
 
 from __future__ import annotations
 
-from games.common import GameError as GameError
-from games.common import KeyedError as _KeyedError
+from rulebase import GameError as GameError
+from rulebase import KeyedError as _KeyedError
 
 ERROR_PREFIX = "refutation.error."
 DECK_ERROR_PREFIX = "refutation.deck_error."

@@ -1,7 +1,7 @@
 """The Refutation Game's events: one frozen dataclass per kind (``kind`` is the stored name).
 
 Cards are numbers (the deck gives their families and texts). Field names and order are the
-stored payload's keys (see ``games.common.Event``): rows written before these classes existed
+stored payload's keys (see ``rulebase.Event``): rows written before these classes existed
 read back unchanged. Mappings keyed by card number or player id are stored with string keys
 and read back as ints.
 """
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from games.common import Event, Record
+from rulebase import Event, Record
 
 from .model import Result
 

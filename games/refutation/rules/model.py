@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.common import Player as Player
+from rulebase import Player as Player
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6

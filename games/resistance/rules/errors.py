@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.common import GameError as GameError
-from games.common import KeyedError as _KeyedError
+from rulebase import GameError as GameError
+from rulebase import KeyedError as _KeyedError
 
 ERROR_PREFIX = "resistance.error."
 

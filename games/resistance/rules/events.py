@@ -1,7 +1,7 @@
 """The Resistance's events: one frozen dataclass per kind (``kind`` is the stored name).
 
 Public events go to the channel and the history; the private ones (``private_to`` set) reach one
-player only. Field names and order are the stored payload's keys (see ``games.common.Event``):
+player only. Field names and order are the stored payload's keys (see ``rulebase.Event``):
 rows written before these classes existed read back unchanged.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from games.common import Event
+from rulebase import Event
 
 from .model import Character, EndReason, MissingVote, MissionChoice, Role, TeamVote, Variant, Winner
 

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
-from games.common import json_copy
+from rulebase import json_copy
 
 from . import avalon
 from .errors import (

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.common import Player as Player
+from rulebase import Player as Player
 
 from .tables import AVALON_TABLE, TeamTable
 

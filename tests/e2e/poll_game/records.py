@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.plugins import Archive, Stats
 from bot.stats import Record
 from db.models import Game
-from games.common import Event
+from rulebase import Event
 from tests.e2e.poll_game.rules import CHOICES, PollClosed
 
 

@@ -1,4 +1,4 @@
-"""The poll's rules, pure: standard library and ``games.common`` only, no Discord, no database.
+"""The poll's rules, pure: standard library and ``rulebase`` only, no Discord, no database.
 
 Each player answers one of two choices privately (and may change their answer until the poll
 closes); the poll closes at its deadline or once everyone has answered, and then its result is
@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.common import Event, GameError, Player
+from rulebase import Event, GameError, Player
 
 CHOICES = ("first", "second")
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
@@ -19,7 +19,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
 @dataclass(frozen=True)
 class PollEvent(Event):
-    """Something that happened in a poll (``games.common.Event``: typed, stored as JSON)."""
+    """Something that happened in a poll (``rulebase.Event``: typed, stored as JSON)."""
 
     KINDS: ClassVar[dict[str, type[Event]]] = {}
 

@@ -19,8 +19,8 @@ from bot.names import listing, shown
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome
 from db import repo
 from db.models import Deadline, Game, Player
-from games.common import GameError
-from games.common import Player as EnginePlayer
+from rulebase import GameError
+from rulebase import Player as EnginePlayer
 from tests.e2e.poll_game.rules import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Poll, PollEvent
 
 VOTE = "pl_vote"  # the poll's one deadline (prefix "pl", its plugin's)

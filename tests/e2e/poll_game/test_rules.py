@@ -7,7 +7,7 @@ import tomllib
 import pytest
 
 from bot import i18n
-from games.common import GameError, Player
+from rulebase import GameError, Player
 from tests.bot.test_typography import violations
 from tests.e2e.poll_game.plugin import PLUGIN
 from tests.e2e.poll_game.rules import Poll

@@ -1,4 +1,5 @@
-"""What every rules engine shares: the domain error, the player and the event base."""
+"""What every rules engine shares: the domain error, the player and the event base (a package
+of its own, standard library only, that the core and every game's rules both import)."""
 
 from __future__ import annotations
 
