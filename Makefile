@@ -14,7 +14,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev,postgres]'
+	$(BIN)/python -m pip install --quiet -e '.[sandbox,dev,postgres]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -23,7 +23,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict rulebase bot cogs db games sandbox bench migrations tests conftest.py
+	$(BIN)/mypy --strict rulebase bot cogs db games sandbox playtest bench migrations tests conftest.py
 	$(BIN)/lint-imports
 
 test: lint

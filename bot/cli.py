@@ -1,6 +1,7 @@
 """``python -m bot``: run the bot, apply migrations, play a demo, and each game's own commands
-(``GamePlugin.cli``: the Refutation Game's ``deck check``). The games come from the composition
-root (bot/__main__.py), which passes them to :func:`main`."""
+(``GamePlugin.cli``: the Refutation Game's ``deck check``). The games and the demo's player (the
+bot against the sandbox, outside the bot's package) come from the composition root
+(bot/__main__.py), which passes them to :func:`main`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,8 +29,11 @@ BLANK_TOKEN = (
     'token = "..." under [discord] in config.toml, to the token from the Developer Portal.'
 )
 
+#: ``python -m bot demo``: plays the demo ``game`` of a registry with a seed, returns the status.
+Demo = Callable[[Registry, str, int], int]
 
-def _parser(registry: Registry) -> argparse.ArgumentParser:
+
+def _parser(registry: Registry, with_demo: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="A Discord bot for play-by-post games: "
@@ -46,14 +50,14 @@ def _parser(registry: Registry) -> argparse.ArgumentParser:
         "run", parents=[with_config], help="run the bot (applies pending migrations first)"
     )
     sub.add_parser("migrate", parents=[with_config], help="apply pending database migrations")
-    demo = sub.add_parser(
-        "demo", help="play a whole game against the local Discord emulator (no token, no network)"
-    )
-    from bot.demo import demos
-
-    names = list(demos(registry))  # the games' demos (bot.plugins)
-    demo.add_argument("--game", choices=names, default=names[0] if names else None)
-    demo.add_argument("--seed", type=int, default=7)
+    if with_demo:
+        demo = sub.add_parser(
+            "demo",
+            help="play a whole game against the local Discord emulator (no token, no network)",
+        )
+        names = list(registry.demos())
+        demo.add_argument("--game", choices=names, default=names[0] if names else None)
+        demo.add_argument("--seed", type=int, default=7)
     sub.add_parser(
         "options-table", help="print the README's table of every game's options (Markdown)"
     )
@@ -86,9 +90,10 @@ def read_settings(
     )
 
 
-def main(registry: Registry, argv: Sequence[str] | None = None) -> int:
-    """The command line of a bot that runs the games of ``registry``."""
-    args = _parser(registry).parse_args(argv)
+def main(registry: Registry, argv: Sequence[str] | None = None, *, demo: Demo | None = None) -> int:
+    """The command line of a bot that runs the games of ``registry``; ``demo`` plays their demos
+    (without it, there is no ``demo`` command)."""
+    args = _parser(registry, with_demo=demo is not None).parse_args(argv)
     try:
         settings = read_settings(registry, getattr(args, "config", None))
     except ConfigError as exc:
@@ -106,10 +111,8 @@ def main(registry: Registry, argv: Sequence[str] | None = None) -> int:
             return _failed(exc)
         print(f"database is up to date ({safe_url(settings.database.url)})")
         return 0
-    if args.command == "demo":
-        from bot.demo import run_demo
-
-        return asyncio.run(run_demo(registry.plugins, game=args.game, seed=args.seed))
+    if args.command == "demo" and demo is not None:
+        return demo(registry, args.game, args.seed)
     if args.command == "options-table":
         from bot.options import README_END, README_START, readme_table
 

@@ -261,6 +261,10 @@ class Registry:
         """The games' checks of the settings read (``GamePlugin.config_check``)."""
         return [p.config_check for p in self.plugins if p.config_check is not None]
 
+    def demos(self) -> dict[str, str]:
+        """The demos these games ship (``GamePlugin.demos``): name -> "module:function"."""
+        return {name: target for p in self.plugins for name, target in p.demos.items()}
+
 
 def load_plugin(module: str) -> GamePlugin:
     """The ``PLUGIN`` record a module defines."""

@@ -14,9 +14,9 @@ import random
 import re
 from typing import Any
 
-from bot.demo import DemoTable
-from bot.players import until
 from games.refutation.players import DECK, END_MARKERS, RESULT_MARKERS, RfGame, best_card
+from playtest.demo import DemoTable
+from playtest.players import until
 
 #: Each secret choice and each vote lasts 3.6 seconds.
 HOURS = 0.001

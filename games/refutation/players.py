@@ -11,8 +11,8 @@ import re
 from functools import partial
 from typing import Any
 
-from bot.players import TableGame, text_of, until
 from games.refutation.rules import CardKind, Deck, default_deck_path, load_deck
+from playtest.players import TableGame, text_of, until
 
 DECK: Deck = load_deck(default_deck_path())
 CARD_TITLE = re.compile(r"^#(\d+) · ")

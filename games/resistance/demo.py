@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
-from bot.demo import PLAYERS, DemoTable
-from bot.players import until
 from games.resistance.players import HISTORY_MARKERS, RESULT_MARKERS, Game
+from playtest.demo import PLAYERS, DemoTable
+from playtest.players import until
 
 #: Avalon with the Lady of the Lake wants seven players (the Lady is recommended from 7).
 AVALON_PLAYERS = [*PLAYERS, "Farid", "Gwen"]

@@ -15,8 +15,6 @@ import re
 from functools import partial
 from typing import Any
 
-from bot.demo import DemoTable
-from bot.players import until
 from games.resistance.demo import AVALON_PLAYERS
 from games.resistance.players import (
     AVALON_END_MARKERS,
@@ -25,6 +23,8 @@ from games.resistance.players import (
     HISTORY_MARKERS,
     AvalonGame,
 )
+from playtest.demo import DemoTable
+from playtest.players import until
 
 DEMO_PLAYERS = AVALON_PLAYERS
 

@@ -1,5 +1,5 @@
 """Simulated players of The Resistance and of Avalon: they act only through the sandbox, as
-people would (bot/players.py). The demos and the end-to-end tests play with them."""
+people would (playtest/players.py). The demos and the end-to-end tests play with them."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
-from bot.players import TableGame, text_of, until
 from games.resistance.rules import AVALON_TABLE, TEAM_SIZES, TeamTable
+from playtest.players import TableGame, text_of, until
 
 RESULT_MARKERS = ("Team accepted", "Team rejected", "Équipe acceptée", "Équipe refusée")
 #: The channel's call for a team, and the Leader's DM that asks for it.

@@ -1,11 +1,11 @@
-"""The demo's transcript reads Discord's markup as a client shows it (bot/demo.py)."""
+"""The demo's transcript reads Discord's markup as a client shows it (playtest/demo.py)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from bot.demo import edit, readable, relative, timestamp, typed_value
+from playtest.demo import edit, readable, relative, timestamp, typed_value
 
 # 2026-12-02 (a Wednesday), 16:17:05 in this machine's time zone
 MOMENT = int(datetime(2026, 12, 2, 16, 17, 5).astimezone().timestamp())

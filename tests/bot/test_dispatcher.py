@@ -18,10 +18,10 @@ from bot import metrics
 from bot.clock import utcnow
 from bot.dispatcher import LEASE, Dispatcher
 from bot.effects import DirectMessage, EditSlot, Post, Record
-from bot.players import until
 from db import repo
 from db.engine import make_engine, make_sessions
 from db.models import EffectStatus
+from playtest.players import until
 from sandbox import Sandbox
 from tests.sandbox.client import FAST_CLIENT_OPTIONS, running
 

@@ -14,12 +14,12 @@ import pytest
 from bench.seed import SeedGame, seed_games
 from bot.clock import FakeClock
 from bot.locks import GameLocks
-from bot.players import until
 from bot.service import Actor
 from db import repo
 from db.direct import SqliteVotes
 from games.resistance.rules.model import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
+from playtest.players import until
 from tests.bot.services import quiet_services
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

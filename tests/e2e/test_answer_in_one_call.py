@@ -18,11 +18,11 @@ import pytest
 from sqlalchemy import select
 
 from bot.callback import callbacks
-from bot.players import message
 from cogs.interaction import BUDGET, MARGIN, WINDOW, answer_budget
 from db.engine import writer_gate
 from db.models import Player
 from games.resistance.players import Game
+from playtest.players import message
 from sandbox.rest import DROPPED
 from tests.e2e.test_deadlines import game_id, votes
 from tests.e2e.test_interaction_errors import lobby_of

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from bot.players import until
 from db import repo
 from db.models import Deadline
 from games.refutation.players import RfGame, best_card
 from games.resistance.players import Game
 from games.resistance.tests.e2e.test_resistance_flow import all_votes
+from playtest.players import until
 
 pytestmark = pytest.mark.timeout(120)
 

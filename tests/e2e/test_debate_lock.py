@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.players import until
 from games.resistance.players import Game
+from playtest.players import until
 from sandbox import util
 
 pytestmark = pytest.mark.timeout(90)

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from bot.names import names, shown
-from bot.players import text_of, until
 from games.refutation.players import DECK, RfGame, best_card
 from games.refutation.tests.e2e.test_refutation_games import setup_target
 from games.resistance.players import Game
+from playtest.players import text_of, until
 
 pytestmark = pytest.mark.timeout(150)
 

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.players import text_of, until
+from playtest.players import text_of, until
 from sandbox import SandboxError
 
 pytestmark = pytest.mark.timeout(60)

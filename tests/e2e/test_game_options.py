@@ -13,10 +13,10 @@ import pytest
 from pyuca import Collator
 
 from bot.options import Option, OptionsSchema, Place
-from bot.players import TableGame
 from db import repo
 from games.refutation.options import REFUTATION_OPTIONS
 from games.resistance.options import RESISTANCE_OPTIONS
+from playtest.players import TableGame
 from tests.e2e.test_option_bounds import all_leaves
 
 pytestmark = pytest.mark.timeout(120)
@@ -102,8 +102,8 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
     """The poll (a game registered by the test, tests/e2e/poll_game) has no command in
     cogs/settings.py: ``/settings poll`` is made from its schema, its values kept in the JSON
     column under ``poll``, and a new poll starts from them."""
-    from bot.players import TableGame
     from games.builtin import builtin_plugins
+    from playtest.players import TableGame
     from tests.e2e.poll_game.plugin import PLUGIN, POLL_OPTIONS
     from tests.harness import running_bot
 

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.players import message, until
 from db.models import Game as GameRow
 from db.models import Player
+from playtest.players import message, until
 from tests.e2e.test_deadlines import hold_write_lock
 from tests.harness import running_bot, sandbox_settings
 

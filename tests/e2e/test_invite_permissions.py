@@ -11,8 +11,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.players import text_of
 from games.resistance.players import Game
+from playtest.players import text_of
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)

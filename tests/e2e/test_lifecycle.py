@@ -10,10 +10,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.players import until
 from db import repo
 from games.refutation.players import RfGame
 from games.resistance.players import Game
+from playtest.players import until
 from sandbox import util
 from tests.db import queries
 

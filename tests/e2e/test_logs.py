@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of
 from games.refutation.players import RfGame
 from games.resistance.players import Game
+from playtest.players import text_of
 from tests.harness import running_bot, sandbox_settings
 
 pytestmark = pytest.mark.timeout(120)

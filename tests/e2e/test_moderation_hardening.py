@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from bot.players import TableGame, until
 from db import repo
 from games.resistance.players import Game
 from games.resistance.tests.e2e.test_resistance_flow import snapshot
+from playtest.players import TableGame, until
 from sandbox import Interaction
 from tests.harness import running_bot
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.bounds import shown
-from bot.players import text_of
+from playtest.players import text_of
 from sandbox import SandboxError, Upload
 
 pytestmark = pytest.mark.timeout(240)

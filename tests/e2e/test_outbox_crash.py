@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of, until
 from games.resistance.players import RESULT_MARKERS, Game
+from playtest.players import text_of, until
 from sandbox import util
 from tests.e2e.shard_procs import BotProcess, processes
 from tests.e2e.test_debate_lock import overwrites, team_of

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bot.dispatcher import nonce
-from bot.players import text_of
 from games.refutation.players import RfGame
+from playtest.players import text_of
 
 pytestmark = pytest.mark.timeout(150)
 

@@ -10,10 +10,10 @@ from zoneinfo import ZoneInfo
 import discord
 import pytest
 
-from bot.players import until
 from db import repo
 from games.refutation.players import RfGame
 from games.resistance.players import Game
+from playtest.players import until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.players import text_of, until
 from bot.plugins import load_plugin
 from db.engine import make_engine, make_sessions
 from db.models import Player
+from playtest.players import text_of, until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(90)

@@ -16,8 +16,8 @@ import discord
 import pytest
 
 from bot.courier import RATE_LIMIT_ROUNDS, patiently, retry_after
-from bot.players import text_of, until
 from games.resistance.players import Game
+from playtest.players import text_of, until
 
 pytestmark = pytest.mark.timeout(120)
 

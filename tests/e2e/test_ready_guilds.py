@@ -12,8 +12,8 @@ from typing import Any
 import discord
 
 from bot.endpoints import point_discord_at
-from bot.players import until
 from bot.ready import ReadyOnceLoaded, ready_once_loaded
+from playtest.players import until
 from sandbox import Sandbox
 from tests.sandbox.client import running
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of, until
 from db import repo
 from games.resistance.players import Game
+from playtest.players import text_of, until
 from sandbox import util
 from tests.e2e.test_debate_lock import overwrites, team_of
 

@@ -14,9 +14,9 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.i18n import t
-from bot.players import text_of, until
 from db import repo
 from games.resistance.players import RESULT_MARKERS, Game
+from playtest.players import text_of, until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(120)

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.players import message
 from db.models import Vote
 from games.resistance.players import RESULT_MARKERS, Game
+from playtest.players import message
 
 pytestmark = pytest.mark.timeout(120)
 

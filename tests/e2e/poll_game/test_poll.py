@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bot.app import GameBot
-from bot.players import TableGame, text_of, until
 from db import repo
 from games.builtin import builtin_plugins
+from playtest.players import TableGame, text_of, until
 from tests.e2e.poll_game.plugin import PLUGIN
 from tests.harness import running_bot
 

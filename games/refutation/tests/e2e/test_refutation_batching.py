@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.players import message, until
 from db.models import Vote
 from games.refutation.players import DECK, RESULT_MARKERS, RfGame, best_card
+from playtest.players import message, until
 
 pytestmark = pytest.mark.timeout(120)
 

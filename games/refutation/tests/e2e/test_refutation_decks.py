@@ -11,10 +11,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.players import text_of
 from games.refutation.decks.settings import DeckSettings
 from games.refutation.players import RfGame, auto_turn, best_card
 from games.refutation.rules import default_deck_path
+from playtest.players import text_of
 from tests.harness import running_bot, sandbox_settings
 
 pytestmark = pytest.mark.timeout(120)

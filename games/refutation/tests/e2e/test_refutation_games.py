@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of, until
 from games.refutation.players import (
     DECK,
     RfGame,
@@ -18,6 +17,7 @@ from games.refutation.players import (
     is_technique,
     playable,
 )
+from playtest.players import text_of, until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(90)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of, until
 from games.refutation.players import RfGame, assert_no_hand_in_public, playable
 from games.refutation.tests.e2e.test_refutation_games import setup_target, two_eligible
+from playtest.players import text_of, until
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from bot.clock import FakeClock
-from bot.players import text_of, until
 from db import repo
 from db.models import Deadline
 from games.refutation.players import RfGame, in_front
+from playtest.players import text_of, until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(120)

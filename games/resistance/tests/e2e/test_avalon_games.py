@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of, until
 from games.resistance.players import AVALON_END_MARKERS, EVIL, RESULT_MARKERS, AvalonGame, Game
 from games.resistance.tests.e2e.test_resistance_games import (
     assert_transcript_keeps_secrets as assert_resistance_transcript_keeps_secrets,
 )
+from playtest.players import text_of, until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(240)

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of, until
 from db import repo
 from games.resistance.players import Game
 from games.resistance.service import pick_key
 from games.resistance.tests.e2e.test_resistance_flow import snapshot
 from games.resistance.tests.e2e.test_team_tables import started
+from playtest.players import text_of, until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(120)

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of, until
 from db import repo
 from games.resistance.players import Game
+from playtest.players import text_of, until
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -9,10 +9,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.players import text_of, until
 from db import repo
 from db.models import Vote
 from games.resistance.players import RESULT_MARKERS, Game
+from playtest.players import text_of, until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(120)

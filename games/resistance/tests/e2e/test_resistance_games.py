@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of
 from games.resistance.players import END_MARKERS, Game
+from playtest.players import text_of
 
 pytestmark = pytest.mark.timeout(180)
 

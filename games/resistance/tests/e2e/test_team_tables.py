@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.players import text_of, until
 from db import repo
 from games.resistance.players import AvalonGame, Game
 from games.resistance.rules import TEAM_SIZES, TeamTable
+from playtest.players import text_of, until
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -2,8 +2,8 @@
 
 No token and no network: the sandbox serves Discord's REST API and gateway on loopback, the real
 bot logs into it with a temporary SQLite file, and the games' simulated players (the same ones
-the end-to-end tests play with: bot/players.py, games/<kind>/players.py) type their commands and
-click their DM buttons.
+the end-to-end tests play with: playtest/players.py, games/<kind>/players.py) type their
+commands and click their DM buttons.
 
 The transcript shows what each reader sees, in the order they receive it: every message of the
 channel, every DM and every private answer once, in the order Discord stored them; a message
@@ -23,7 +23,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -31,9 +31,10 @@ from typing import Any, Protocol, TextIO
 
 import discord
 
-from bot.harness import running_bot, sqlite_url
 from bot.i18n import category, lang_of, number_text
-from bot.plugins import GamePlugin
+from bot.plugins import Registry
+from playtest.harness import running_bot, sqlite_url
+from sandbox import Sandbox
 
 #: The players of a demo whose module names none (``DEMO_PLAYERS``).
 PLAYERS = ["Alice", "Bruno", "Chloé", "Dmitri", "Esther"]
@@ -291,7 +292,7 @@ class Reader:
 class Transcript:
     """Prints what each reader receives, once, in the order it arrives (the messages' ids, which
     Discord gives in the order it stores them), edits as the lines they change, and each action
-    of a simulated player (bot.players.Echo) before its answer."""
+    of a simulated player (playtest.players.Echo) before its answer."""
 
     sb: Any
     guild: Any
@@ -353,7 +354,7 @@ class Transcript:
         self.flush()
         print(f"{' ' * 7}{line}", file=self.out, flush=True)
 
-    # -- bot.players.Echo ---------------------------------------------------------------------
+    # -- playtest.players.Echo ------------------------------------------------------------------
 
     def command(self, user: Any, command: str, options: Mapping[str, Any]) -> None:
         self.say(f"▶ {user.name} types {typed(self.sb, self.guild, user, command, options)}")
@@ -443,25 +444,18 @@ async def until(check: Callable[[], Any], timeout: float = 30.0) -> Any:
     raise TimeoutError("the demo waited too long")
 
 
-def demos(plugins: Iterable[GamePlugin]) -> dict[str, str]:
-    """The demos these games ship (their plugins' ``demos``): name -> "module:function"."""
-    return {name: target for p in plugins for name, target in p.demos.items()}
-
-
 def demo_play(
-    plugins: Iterable[GamePlugin], game: str
+    registry: Registry, game: str
 ) -> tuple[Callable[[DemoTable, random.Random], Awaitable[None]], list[str]]:
     """The demo's play function and its players (the module's ``DEMO_PLAYERS``, else five)."""
-    module_name, _, function = demos(plugins)[game].partition(":")
+    module_name, _, function = registry.demos()[game].partition(":")
     module = importlib.import_module(module_name)
     play: Callable[[DemoTable, random.Random], Awaitable[None]] = getattr(module, function)
     return play, list(getattr(module, "DEMO_PLAYERS", PLAYERS))
 
 
-async def run_demo(plugins: Sequence[GamePlugin], game: str, seed: int = 7) -> int:
-    from sandbox import Sandbox
-
-    play, names = demo_play(plugins, game)
+async def run_demo(registry: Registry, game: str, seed: int = 7) -> int:
+    play, names = demo_play(registry, game)
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="pbp-demo-") as tmp:
         async with Sandbox() as sb:
@@ -480,7 +474,7 @@ async def run_demo(plugins: Sequence[GamePlugin], game: str, seed: int = 7) -> i
             transcript = Transcript(sb, guild, channel, [mod, *users])
             table = DemoTable(sb, guild, channel, mod, users, transcript)
             url = sqlite_url(Path(tmp) / "demo.sqlite3")
-            async with running_bot(sb, url, seed=seed, plugins=plugins):
+            async with running_bot(sb, url, seed=seed, plugins=registry):
                 task = asyncio.create_task(transcript.run())
                 try:
                     await play(table, rng)
