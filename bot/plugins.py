@@ -32,6 +32,7 @@ from rulebase import Event
 
 if TYPE_CHECKING:
     import discord
+    from sqlalchemy import Table
     from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
     from bot.config import Settings
@@ -174,6 +175,9 @@ class GamePlugin:
     config_check: Callable[[Settings], None] | None = None
     #: commands of its own for ``python -m bot`` (``deck check``)
     cli: CliCommands | None = None
+    #: tables of its own (the Refutation Game's decks), defined in its package on the store's
+    #: metadata (``db.models.Base``): the one Alembic tree (migrations/) migrates them
+    tables: tuple[Table, ...] = ()
 
     def __post_init__(self) -> None:
         if not KIND.fullmatch(self.kind):

@@ -118,32 +118,6 @@ class GuildSettings(Base):
         self.game_defaults = {**(self.game_defaults or {}), kind: dict(values)}
 
 
-class DeckContent(Base):
-    """The text of a deck that passed the check, by the SHA-256 of its UTF-8 bytes. Never
-    changed nor deleted while a game refers to it: a game keeps the hash of its deck."""
-
-    __tablename__ = "deck_contents"
-
-    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
-    deck_id: Mapped[str] = mapped_column(String(64))
-    content: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-
-class GuildDeck(Base):
-    """A deck a guild's moderator uploaded, by name within the guild."""
-
-    __tablename__ = "guild_decks"
-
-    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
-    name: Mapped[str] = mapped_column(String(32), primary_key=True)
-    sha256: Mapped[str] = mapped_column(
-        String(64), ForeignKey("deck_contents.sha256", ondelete="RESTRICT")
-    )
-    uploaded_by: Mapped[int] = mapped_column(BigInteger)
-    uploaded_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-
 class Game(Base):
     """One game. ``state`` is the rules engine's ``to_dict()``; ``version`` guards its saves.
 

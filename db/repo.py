@@ -39,12 +39,10 @@ from db.models import (
     BotState,
     Deadline,
     DeadlineStatus,
-    DeckContent,
     EffectStatus,
     Event,
     Game,
     GameStatus,
-    GuildDeck,
     GuildSettings,
     HandledInteraction,
     Language,
@@ -87,7 +85,7 @@ def _rowcount(result: Result[Any]) -> int:
     return result.rowcount
 
 
-def _dialect_insert(s: AsyncSession, model: type[Any]) -> sqlite.Insert | postgresql.Insert:
+def dialect_insert(s: AsyncSession, model: type[Any]) -> sqlite.Insert | postgresql.Insert:
     """The dialect's INSERT (with ``on_conflict_do_update``): sqlite or postgresql."""
     name = s.get_bind().dialect.name
     if name == "sqlite":
@@ -166,7 +164,7 @@ async def record_interaction(
     """Keep that this interaction acted (in the action's transaction); False if it already
     had (another delivery of it committed first)."""
     ins = (
-        _dialect_insert(s, HandledInteraction)
+        dialect_insert(s, HandledInteraction)
         .values(id=interaction_id, game_id=game_id, reply=reply, created_at=_now(at))
         .on_conflict_do_nothing(index_elements=[HandledInteraction.id])
     )
@@ -180,61 +178,6 @@ async def prune_interactions(s: AsyncSession, before: datetime) -> int:
         delete(HandledInteraction).where(HandledInteraction.created_at < before)
     )
     return int(getattr(result, "rowcount", 0) or 0)
-
-
-# -- decks -----------------------------------------------------------------------------------
-
-
-async def store_deck_content(
-    s: AsyncSession, sha256: str, deck_id: str, content: str, *, at: datetime | None = None
-) -> None:
-    """Keep a checked deck's text under its hash (nothing happens if it is already there)."""
-    stmt = (
-        _dialect_insert(s, DeckContent)
-        .values(sha256=sha256, deck_id=deck_id, content=content, created_at=_now(at))
-        .on_conflict_do_nothing(index_elements=[DeckContent.sha256])
-    )
-    await s.execute(stmt)
-
-
-async def deck_content(s: AsyncSession, sha256: str) -> str | None:
-    stmt = select(DeckContent.content).where(DeckContent.sha256 == sha256)
-    return (await s.execute(stmt)).scalar_one_or_none()
-
-
-async def guild_deck(s: AsyncSession, guild_id: int, name: str) -> GuildDeck | None:
-    return await s.get(GuildDeck, (guild_id, name))
-
-
-async def guild_decks(s: AsyncSession, guild_id: int) -> list[GuildDeck]:
-    """The decks uploaded in a guild, by name."""
-    stmt = select(GuildDeck).where(GuildDeck.guild_id == guild_id).order_by(GuildDeck.name)
-    return list((await s.scalars(stmt)).all())
-
-
-async def save_guild_deck(
-    s: AsyncSession,
-    guild_id: int,
-    name: str,
-    sha256: str,
-    uploaded_by: int,
-    *,
-    at: datetime | None = None,
-) -> None:
-    """Add or replace the guild's upload ``name`` (games already opened keep their copy)."""
-    ins = _dialect_insert(s, GuildDeck)
-    stmt = ins.values(
-        guild_id=guild_id, name=name, sha256=sha256, uploaded_by=uploaded_by, uploaded_at=_now(at)
-    )
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[GuildDeck.guild_id, GuildDeck.name],
-        set_={
-            "sha256": stmt.excluded.sha256,
-            "uploaded_by": stmt.excluded.uploaded_by,
-            "uploaded_at": stmt.excluded.uploaded_at,
-        },
-    )
-    await s.execute(stmt)
 
 
 # -- games -----------------------------------------------------------------------------------
@@ -614,7 +557,7 @@ async def record_vote(
 ) -> int:
     """Record (or change) a vote in one UPSERT; returns its ``seq`` (1 for the first, +1 for
     every change). Concurrent clicks never make two rows: the last committed one wins."""
-    ins = _dialect_insert(s, Vote)
+    ins = dialect_insert(s, Vote)
     stmt = ins.values(
         game_id=game_id,
         round_key=round_key,
@@ -869,7 +812,7 @@ async def set_message(
     at: datetime | None = None,
 ) -> None:
     """Remember (or replace) the message for ``purpose`` (``user_id`` 0: a channel message)."""
-    ins = _dialect_insert(s, Message)
+    ins = dialect_insert(s, Message)
     stmt = ins.values(
         game_id=game_id,
         purpose=purpose,

@@ -19,10 +19,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.pool import NullPool
 
 from db.engine import database_url_default, make_engine
-from db.models import Base
+from migrations.schema import target_metadata as schema
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = schema()
 
 
 def _url() -> str:

@@ -7,6 +7,7 @@ from bot.plugins import ConfigSection, GamePlugin
 from games.refutation import LOCALES, cli, records, rulebook, settings, stats
 from games.refutation.components import ChoiceSelect, VoteButton, choice_view, vote_view
 from games.refutation.decks import settings as deck_settings
+from games.refutation.decks import tables
 from games.refutation.options import REFUTATION_OPTIONS
 from games.refutation.rules import RefutationEvent
 from games.refutation.service import RefutationService
@@ -31,4 +32,5 @@ PLUGIN = GamePlugin(
     config=ConfigSection(deck_settings.SECTION, deck_settings.read),
     config_check=deck_settings.check_config,
     cli=cli.add_commands,
+    tables=(tables.DeckContent.__table__, tables.GuildDeck.__table__),
 )

@@ -16,7 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from db import repo
 from db.engine import database_url_default, make_engine, make_sessions, migrate, writer_gate
 from db.migrate import alembic_config, head_revision, script_location
-from db.models import Base, Player
+from db.models import Player
+from migrations.schema import target_metadata
 
 Sessions = async_sessionmaker[AsyncSession]
 TABLES = {
@@ -222,7 +223,7 @@ async def test_concurrent_migrations(empty_db_url: str) -> None:
 
 def _diff(conn: Connection) -> list[object]:
     context = MigrationContext.configure(conn, opts={"compare_type": True})
-    return list(compare_metadata(context, Base.metadata))
+    return list(compare_metadata(context, target_metadata()))
 
 
 async def test_migrations_agree_with_the_models(empty_db_url: str) -> None:

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot import limits
 from bot.errors import UserError
 from bot.i18n import t
-from db import repo
+from games.refutation.decks import tables
 from games.refutation.decks.settings import DEFAULT as DEFAULT
 from games.refutation.decks.settings import NAME as NAME
 from games.refutation.decks.settings import DeckSettings, deck_files
@@ -244,7 +244,7 @@ class DeckRegistry:
     async def known(self, sessions: Sessions, guild_id: int) -> list[Known]:
         """Every deck a guild may choose: the default deck, the files, its uploads."""
         async with sessions() as s:
-            uploads = [d.name for d in await repo.guild_decks(s, guild_id)]
+            uploads = [d.name for d in await tables.guild_decks(s, guild_id)]
         files = [n for n in self.dir_names() if n not in uploads]
         return [
             Known(DEFAULT, "default"),
@@ -262,7 +262,7 @@ class DeckRegistry:
         if not NAME.fullmatch(name):
             raise UserError("refutation.decks.error.unknown", name=_shown(name))
         async with sessions() as s:
-            upload = await repo.guild_deck(s, guild_id, name)
+            upload = await tables.guild_deck(s, guild_id, name)
         if upload is not None:
             return name, upload.sha256
         if name == DEFAULT:
@@ -291,7 +291,7 @@ class DeckRegistry:
                 self._checked[sha] = str(verdict["id"])
             deck_id, text = self._checked[sha], data.decode("utf-8")
         async with sessions.begin() as s:
-            await repo.store_deck_content(s, sha, deck_id, text)
+            await tables.store_deck_content(s, sha, deck_id, text)
         return name, sha
 
     async def _default_deck(self) -> tuple[str, str, str]:
@@ -315,7 +315,7 @@ class DeckRegistry:
         if deck is not None:
             self._parsed.move_to_end(sha)
             return deck
-        text = await repo.deck_content(s, sha)
+        text = await tables.deck_content(s, sha)
         if text is None:
             raise UserError("refutation.decks.error.missing")
         deck = await asyncio.to_thread(parse_deck, text.removeprefix("\ufeff"))
@@ -328,7 +328,7 @@ class DeckRegistry:
         if not NAME.fullmatch(name) or name == DEFAULT or name in self.dir_names():
             raise UserError("refutation.decks.error.name_taken", name=_shown(name))
         async with sessions() as s:
-            uploads = {d.name for d in await repo.guild_decks(s, guild_id)}
+            uploads = {d.name for d in await tables.guild_decks(s, guild_id)}
         if name not in uploads and len(uploads) >= self.settings.uploads_per_guild:
             raise UserError("refutation.decks.error.too_many", max=self.settings.uploads_per_guild)
 
@@ -356,8 +356,8 @@ class DeckRegistry:
             raise UserError("refutation.decks.upload.refused", problem=problem_text(verdict, lang))
         sha = str(verdict["sha256"])
         async with sessions.begin() as s:
-            await repo.store_deck_content(s, sha, str(verdict["id"]), data.decode("utf-8"))
-            await repo.save_guild_deck(s, guild_id, name, sha, uploaded_by)
+            await tables.store_deck_content(s, sha, str(verdict["id"]), data.decode("utf-8"))
+            await tables.save_guild_deck(s, guild_id, name, sha, uploaded_by)
         return verdict
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from bot.errors import UserError
 from bot.service import Actor
-from db.models import DeckContent, GuildDeck
 from games.refutation.decks.registry import DeckRegistry
 from games.refutation.decks.settings import DeckSettings
+from games.refutation.decks.tables import DeckContent, GuildDeck
 from games.refutation.rules import default_deck_path
 from games.refutation.service import RefutationService
 from games.refutation.settings import DeckSettingsService
