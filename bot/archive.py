@@ -86,11 +86,12 @@ def option_pairs(
     """A game's options as (name, value) in the reader's language, each named as the reader
     sees it in the command (bot.i18n.option_label: French ``heures_vote``; English, or a game
     whose catalogue names none: the key), in the alphabetical order of those names (bot/names.py's
-    collation); the deck aside."""
+    collation); not the options its schema does not list (``Option.listed``: the Refutation
+    Game's deck, which its record names in a line of its own)."""
     pairs = [
-        (option_label(kind, k, lang), option_value(schema.get(k), v, lang))
+        (option_label(kind, k, lang), option_value(option, v, lang))
         for k, v in options.items()
-        if k != "deck"
+        if (option := schema.get(k)) is None or option.listed
     ]
     return sorted(pairs, key=lambda pair: collation_key(pair[0]))
 

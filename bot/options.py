@@ -123,7 +123,9 @@ class Option:
     what is wrong (English text, or a :class:`Problem` with its catalogue message), or
     ``None``. ``normal``: the value as it is kept once it fits (``9:05`` kept as ``09:05``).
     ``new``/``settings``/``config``: whether the option is a parameter of ``/<kind> new``, of
-    ``/settings <kind>``, a key of ``[games.<kind>]``.
+    ``/settings <kind>``, a key of ``[games.<kind>]``. ``listed``: whether its value shows in
+    the listings of a game's options (its record, ``/<kind> rules``, ``/settings show``); a
+    game that shows it in lines of its own says no (the Refutation Game's deck).
     """
 
     name: str
@@ -136,6 +138,7 @@ class Option:
     new: bool = True
     settings: bool = True
     config: bool = True
+    listed: bool = True
     check: ValueCheck | None = field(default=None, compare=False)
     normal: Callable[[Any], Any] | None = field(default=None, compare=False)
 

@@ -67,6 +67,7 @@ REFUTATION_OPTIONS = OptionsSchema(
             "with `/settings refutation deck`)",
             new=False,
             settings=False,
+            listed=False,  # its record and /settings show name the deck in lines of their own
             check=_deck_name,
         ),
         *DAILY_OPTIONS,

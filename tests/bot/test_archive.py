@@ -140,7 +140,7 @@ def test_an_avalon_record_names_each_role() -> None:
 )
 def test_the_records_options_read_in_the_readers_language(lang: str, line: str) -> None:
     game = a_game("resistance")
-    game.options = {"vote_hours": 24.0, "missing_vote": "reject", "early_close": True, "deck": ""}
+    game.options = {"vote_hours": 24.0, "missing_vote": "reject", "early_close": True}
     header = archive.header(game, lang, "—", RESISTANCE_OPTIONS)
     options = next(row for row in header if "Options" in row)
     assert options.endswith(line), options
