@@ -179,6 +179,23 @@ def top_text(stats: Mapping[int, PlayerStats], kind: str, min_games: int, lang: 
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class GameChoice:
+    """The games ``/stats top`` counts, as a choice in the reader's language ("The Resistance
+    or The Refutation Game"): their names from the registry, the last two joined by its "or"."""
+
+    kinds: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return self.localized("en")
+
+    def localized(self, lang: str) -> str:
+        names = [game_name(kind, lang) for kind in self.kinds]
+        if len(names) <= 1:
+            return "".join(names)
+        return t("stats.either", lang, names=", ".join(names[:-1]), last=names[-1])
+
+
 class StatsService:
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -193,8 +210,9 @@ class StatsService:
         return player_text(stats.get(user_id), name, lang)
 
     async def top(self, guild_id: int, kind: str, min_games: int) -> str:
-        if kind not in {p.kind for p in self.plugins}:
-            raise UserError("stats.bad_game")
+        kinds = tuple(p.kind for p in self.plugins)
+        if kind not in kinds:
+            raise UserError("stats.bad_game", choices=GameChoice(kinds))
         async with self.app.sessions() as s:
             stats = await guild_stats(s, guild_id, self.plugins)
             lang = (await repo.get_guild_settings(s, guild_id)).language
