@@ -34,7 +34,3 @@ def point_discord_at(api_base: str, gateway_url: str) -> None:
 def reset_discord_endpoints() -> None:
     """Back to Discord's own endpoints."""
     point_discord_at(DISCORD_API_BASE, DISCORD_GATEWAY_URL)
-
-
-def current_endpoints() -> tuple[str, str]:
-    return discord.http.Route.BASE, str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)

@@ -7,10 +7,11 @@ import random
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.clock import Clock, FakeClock
+from bot.clock import Clock
 from bot.courier import Courier
 from bot.service import Services
 from games.builtin import builtin_registry
+from tests.clock import FakeClock
 
 
 def quiet_services(

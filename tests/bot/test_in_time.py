@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from bot.clock import FakeClock
 from bot.errors import UserError
 from bot.scheduler import DeadlineScheduler
 from bot.service import Actor
@@ -17,6 +16,7 @@ from db import repo
 from games.refutation.service import RefutationService
 from games.resistance.service import ResistanceService
 from tests.bot.services import quiet_services
+from tests.clock import FakeClock
 
 
 async def setup(sessions: Any, clock: FakeClock) -> tuple[ResistanceService, int]:

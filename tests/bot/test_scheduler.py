@@ -11,11 +11,12 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.clock import Clock, FakeClock, utcnow
+from bot.clock import Clock, utcnow
 from bot.locks import GameLocks
 from bot.scheduler import AfterCommit, DeadlineHandler, DeadlineScheduler, job_id, shard_owner
 from db import repo
 from db.models import Deadline
+from tests.clock import FakeClock
 
 Sessions = async_sessionmaker[AsyncSession]
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)

@@ -4,7 +4,8 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from bot.clock import FakeClock, utcnow
+from bot.clock import utcnow
+from tests.clock import FakeClock
 
 
 def test_utcnow_is_aware_utc() -> None:

@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import text
 
 from bench.seed import SeedGame, seed_games
-from bot.clock import FakeClock
 from bot.errors import UserError
 from bot.service import Actor
 from db import repo
@@ -21,6 +20,7 @@ from db.direct import PostgresVotes
 from games.resistance.rules.model import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
 from tests.bot.services import quiet_services
+from tests.clock import FakeClock
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from bench.seed import SeedGame, seed_games
-from bot.clock import FakeClock
 from bot.locks import GameLocks
 from bot.service import Actor
 from db import repo
@@ -21,6 +20,7 @@ from games.resistance.rules.model import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
 from playtest.players import until
 from tests.bot.services import quiet_services
+from tests.clock import FakeClock
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 AT = NOW + timedelta(minutes=1)

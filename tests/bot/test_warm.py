@@ -12,7 +12,6 @@ import pytest
 from sqlalchemy import text
 
 from bench.seed import SeedGame, seed_games
-from bot.clock import FakeClock
 from bot.errors import UserError
 from bot.scheduler import DeadlineScheduler
 from bot.service import Actor
@@ -21,6 +20,7 @@ from db.direct import PostgresVotes, SqliteVotes
 from games.resistance.rules.model import TeamVote
 from games.resistance.service import VOTE, ResistanceService
 from tests.bot.services import quiet_services
+from tests.clock import FakeClock
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 AT = NOW + timedelta(minutes=1)

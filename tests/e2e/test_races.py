@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from bot.clock import FakeClock
 from bot.i18n import t
 from bot.names import clean
 from db import repo
 from games.resistance.players import RESULT_MARKERS, Game
 from playtest.players import text_of, until
+from tests.clock import FakeClock
 from tests.harness import running_bot, sqlite_url
 
 pytestmark = pytest.mark.timeout(120)

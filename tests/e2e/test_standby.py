@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from bot.clock import FakeClock
 from bot.i18n import t
 from db import repo
 from games.resistance.players import RESULT_MARKERS, Game
 from playtest.players import text_of, until
+from tests.clock import FakeClock
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(120)

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from bot.clock import FakeClock
 from db import repo
 from db.models import Deadline
 from games.refutation.players import RfGame, in_front
 from playtest.players import text_of, until
+from tests.clock import FakeClock
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(120)
