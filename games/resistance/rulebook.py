@@ -1,20 +1,32 @@
 """``/resistance rules``: the rules of the forum adaptation, condensed, in the reader's language.
 
 Every number comes from the engine's tables (games/resistance/rules/tables.py): players, spies,
-team sizes, the two-sabotage mission, the missions and rejections that end a game. The
-catalogue's texts hold only words around placeholders, so the rules a leader reads are the ones
-the bot enforces. The team sizes are those of the table in force when a game runs here (its
-``team_table``; Avalon's own), else both tables.
+team sizes, the two-sabotage mission, the missions and rejections that end a game. Two rules the
+tables do not hold are asked of the engine itself, by a rehearsal of one mission on a fixed deal
+(the engine is pure): what a team member who sends no choice counts as, and how many times the
+same team may be proposed for one mission. The catalogue's texts hold only words around
+placeholders, so the rules a leader reads are the ones the bot enforces. The team sizes are
+those of the table in force when a game runs here (its ``team_table``; Avalon's own), else both
+tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from bot.i18n import t
 from games.resistance.render import table_name
-from games.resistance.rules import tables
+from games.resistance.rules import (
+    MissionChoice,
+    MissionResult,
+    Player,
+    Resistance,
+    Role,
+    TeamVote,
+    tables,
+)
 from games.resistance.rules.tables import TeamTable
 
 
@@ -29,10 +41,16 @@ def groups(values: Mapping[int, Any]) -> list[tuple[int, int, Any]]:
     return out
 
 
-def players(low: int, high: int, lang: str) -> str:
+def span(low: int, high: int, lang: str) -> str:
+    """``5``, ``5 ou 6``, ``7 à 9`` (English: ``5``, ``5–6``, ``7–9``)."""
     if low == high:
-        return t("resistance.rules.players_one", lang, count=low)
-    return t("resistance.rules.players_range", lang, low=low, high=high)
+        return str(low)
+    key = "span_pair" if high == low + 1 else "span_range"
+    return t(f"resistance.rules.{key}", lang, low=low, high=high)
+
+
+def players(low: int, high: int, lang: str) -> str:
+    return t("resistance.rules.players", lang, span=span(low, high, lang), count=high)
 
 
 def by_players(values: Mapping[int, Any], shown: Callable[[Any], str], lang: str) -> str:
@@ -40,6 +58,19 @@ def by_players(values: Mapping[int, Any], shown: Callable[[Any], str], lang: str
     return " · ".join(
         t("resistance.rules.table_entry", lang, players=players(low, high, lang), value=shown(v))
         for low, high, v in groups(values)
+    )
+
+
+def spies(lang: str) -> str:
+    """``2 (5–6 players), 3 (7–9), 4 (10)``: the unit said once."""
+    return ", ".join(
+        t(
+            "resistance.rules.spies_entry",
+            lang,
+            value=value,
+            players=players(low, high, lang) if i == 0 else span(low, high, lang),
+        )
+        for i, (low, high, value) in enumerate(groups(tables.SPY_COUNT))
     )
 
 
@@ -54,6 +85,48 @@ def two_fails() -> tuple[int, int]:
             if tables.sabotages_needed(count, mission) == 2:
                 return mission, count
     raise AssertionError("no mission needs two sabotages")  # every table has one
+
+
+def rehearsal() -> Resistance:
+    """A classic game of the fewest players at its first debate: the first seats are the spies,
+    the leader list is the seats' order."""
+    count = tables.MIN_PLAYERS
+    players = [Player(seat, f"seat {seat}") for seat in range(1, count + 1)]
+    roles = {
+        p.id: Role.SPY if p.id <= tables.SPY_COUNT[count] else Role.RESISTANCE for p in players
+    }
+    return Resistance(players, roles, [p.id for p in players])
+
+
+def all_vote(game: Resistance, vote: TeamVote) -> list[Any]:
+    """Every player votes ``vote`` on the proposed team, then the deadline."""
+    for player in game.players:
+        game.vote(player.id, vote)
+    return game.resolve()
+
+
+@cache
+def silent_choice() -> MissionChoice:
+    """What the engine records for a team member who sends no choice: a team of spies, accepted,
+    where nobody chooses."""
+    game = rehearsal()
+    game.propose(game.leader, game.spies[: game.team_size])
+    (result,) = [e for e in all_vote(game, TeamVote.ACCEPT) if isinstance(e, MissionResult)]
+    return MissionChoice.SABOTAGE if result.sabotages else MissionChoice.SUPPORT
+
+
+@cache
+def same_team_proposals() -> int:
+    """How many times in a row the engine lets each next leader propose the same team for one
+    mission, every proposal rejected."""
+    game = rehearsal()
+    team = [p.id for p in game.players][: game.team_size]
+    proposals = 0
+    while not game.is_over and game.mission == 1 and game.can_propose(game.leader, team):
+        game.propose(game.leader, team)
+        proposals += 1
+        all_vote(game, TeamVote.REJECT)
+    return proposals
 
 
 def table_here(options: Mapping[str, Any]) -> TeamTable | None:
@@ -92,13 +165,15 @@ def facts(lang: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]
     return {
         "min": tables.MIN_PLAYERS,
         "max": tables.MAX_PLAYERS,
-        "spies": by_players(tables.SPY_COUNT, str, lang),
+        "spies": spies(lang),
         "teams": teams(lang, options or {}),
         "missions": tables.MISSIONS,
         "two_fail_mission": mission,
         "two_fail_players": count,
         "wins": tables.MISSIONS_TO_WIN,
         "rejections": tables.MAX_REJECTIONS,
+        "silent_choice": t(f"resistance.choice.{silent_choice().value}", lang),
+        "same_team": same_team_proposals(),
     }
 
 

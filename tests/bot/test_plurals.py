@@ -33,6 +33,7 @@ COUNTS = {
     "expected",  # players (a family's name elsewhere)
     "failed",
     "feed",
+    "fewest_stars",  # the stars a card needs on a reference page to be elected
     "given",
     "hand",
     "high",
@@ -52,6 +53,7 @@ COUNTS = {
     "reject",
     "rejections",
     "roles",
+    "same_team",  # proposals of the same team the engine allows for one mission
     "sabotages",
     "seconds",
     "size",
@@ -76,7 +78,9 @@ NOT_COUNTS = {
     "action",
     "box",  # the published game's team sizes, a list ("2, 3, 2, 3, 3")
     "forum",  # the forum adaptation's team sizes, a list
+    "silent_choice",  # the choice a silent team member is taken to have made, named
     "sizes",  # a table of team sizes, a list
+    "span",  # player counts: "5", "5 ou 6", "7 à 9"
     "table",  # a table of team sizes, named
     "position",  # a place on the replacement list (an ordinal)
     "active",
