@@ -86,11 +86,16 @@ def card_embed(deck: Deck, number: int, lang: str) -> discord.Embed:
     )
     if card.claim:  # a disinformation card: where it circulates, then the science
         embed.add_field(name=m("card.claim", lang), value=card.claim, inline=False)
-    embed.add_field(name=m("card.source", lang), value=card.source, inline=False)
+    embed.add_field(name=m("card.source", lang), value=cited(card, card.source, lang), inline=False)
     embed.set_footer(
         text=f"{m(f'card.kind_{card.kind.value}', lang)} — {family_name(deck, card, lang)}"
     )
     return embed
+
+
+def cited(card: Card, link: str, lang: str, key: str = "card.cited") -> str:
+    """A card's source, with the paragraph, table or figure it names when it cites a report."""
+    return m(key, lang, source=link, locator=card.locator) if card.locator else link
 
 
 def label(deck: Deck, number: int, lang: str, limit: int = limits.BUTTON_LABEL) -> str:
@@ -291,7 +296,7 @@ def reference_text(
             name=name(state, player),
             number=number,
             title=card.title(lang),
-            source=f"<{card.source}>",
+            source=cited(card, f"<{card.source}>", lang, "card.cited_inline"),
         )
     ]
     if card.claim:

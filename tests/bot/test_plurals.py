@@ -79,6 +79,7 @@ NOT_COUNTS = {
     "box",  # the published game's team sizes, a list ("2, 3, 2, 3, 3")
     "forum",  # the forum adaptation's team sizes, a list
     "silent_choice",  # the choice a silent team member is taken to have made, named
+    "locator",  # the paragraph, table or figure a card cites
     "sizes",  # a table of team sizes, a list
     "span",  # player counts: "5", "5 ou 6", "7 à 9"
     "table",  # a table of team sizes, named

@@ -23,6 +23,8 @@ The format (every key required unless said otherwise)::
     text.en = "..."                   # <= 1000 characters
     text.fr = "..."
     source = "https://..."            # http(s) URL, <= 512 characters
+    locator = "SPM A.1.2"             # required when the source is a report (REPORT_SOURCES):
+                                      # the paragraph, table or figure cited, <= 80 characters
 
     [[relevance]]
     disinformation = 1                # a disinformation card
@@ -67,6 +69,14 @@ DECK_ID_MAX = 64
 SOURCE_MAX = 512
 """A source is a link: Discord documents 512 for a link button's URL; longer embed URLs fail."""
 CARD_NUMBER_MAX = 999_999
+LOCATOR_MAX = 80
+REPORT_SOURCES: tuple[str, ...] = (
+    "https://www.ipcc.ch/report/",
+    "https://wmo.int/publication-series/",
+    "https://community.wmo.int/en/wmo-greenhouse-gas-bulletins",
+)
+"""Links to reports of many pages (the IPCC's, the WMO's): a card that cites one names the
+paragraph, table or figure in its ``locator``, or the deck is refused."""
 STARS_MIN = 1
 STARS_MAX = 3
 
@@ -87,7 +97,7 @@ _TOML_POSITION = re.compile(r"\(at line (\d+), column (\d+)\)")
 _SECTIONS = ("deck", "families", "cards", "relevance")
 _DECK_FIELDS = ("id", "version", "name")
 _FAMILY_FIELDS = ("key", "colour", "name")
-_CARD_FIELDS = ("number", "kind", "family", "title", "text", "source", "claim")
+_CARD_FIELDS = ("number", "kind", "family", "title", "text", "source", "claim", "locator")
 _RELEVANCE_FIELDS = ("disinformation", "card", "stars")
 
 
@@ -121,6 +131,8 @@ class Card:
     claim: str | None = None
     """Disinformation only, optional: where the claim circulates (a record of the myth); the
     ``source`` is then the science that answers it."""
+    locator: str | None = None
+    """The paragraph, table or figure cited, when the ``source`` is a report: "SPM A.1.2"."""
 
     def title(self, lang: str) -> str:
         return _localized(self.titles, lang)
@@ -475,15 +487,44 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
     if not isinstance(kind_value, str) or kind_value not in tuple(CardKind):
         raise DeckError("unknown_kind", number=number, field="kind", value=_echo(kind_value or ""))
     kind = CardKind(kind_value)
+    family = _card_family(number, kind, table.get("family"), families)
+    titles, texts = _card_texts(number, table)
+    source = table.get("source")
+    if source is None:
+        raise DeckError("missing_source", number=number, field="source")
+    source = _link(number, "source", source)
+    claim = table.get("claim")
+    if claim is not None and kind is not CardKind.DISINFORMATION:
+        raise DeckError("claim_not_disinformation", number=number, field="claim")
+    return Card(
+        number=number,
+        kind=kind,
+        family=family,
+        titles=titles,
+        texts=texts,
+        source=source,
+        claim=None if claim is None else _link(number, "claim", claim),
+        locator=_locator(number, source, table.get("locator")),
+    )
 
-    family = table.get("family")
+
+def _card_family(
+    number: int, kind: CardKind, family: object, families: Mapping[str, Family]
+) -> str | None:
+    """A card's family key: none for a technique card, one of the deck's for the others."""
     if kind is CardKind.TECHNIQUE:
         if family is not None:
             raise DeckError("family_on_technique", number=number, field="family")
-    elif family is None:
+        return None
+    if family is None:
         raise DeckError("missing_family", number=number, field="family")
-    elif not isinstance(family, str) or family not in families:
+    if not isinstance(family, str) or family not in families:
         raise DeckError("unknown_family", number=number, field="family", value=_echo(family))
+    return family
+
+
+def _card_texts(number: int, table: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    """A card's titles and texts by language, each within its limit."""
 
     def error(problem: str, field: str, lang: str) -> DeckError:
         if problem == "missing":
@@ -512,37 +553,36 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
                 length=len(body),
                 max=TEXT_MAX,
             )
+    return titles, texts
 
-    source = table.get("source")
-    if source is None:
-        raise DeckError("missing_source", number=number, field="source")
-    if isinstance(source, str) and len(source) > SOURCE_MAX:
+
+def _link(number: int, field: str, value: object) -> str:
+    """A card's ``source`` or ``claim``: a link Discord accepts, at most ``SOURCE_MAX``."""
+    if isinstance(value, str) and len(value) > SOURCE_MAX:
         raise DeckError(
-            "source_too_long", number=number, field="source", length=len(source), max=SOURCE_MAX
+            "source_too_long", number=number, field=field, length=len(value), max=SOURCE_MAX
         )
-    if not _is_url(source):
-        raise DeckError("bad_source", number=number, field="source", value=_echo(source))
-    assert isinstance(source, str)
-    claim = table.get("claim")
-    if claim is not None:
-        if kind is not CardKind.DISINFORMATION:
-            raise DeckError("claim_not_disinformation", number=number, field="claim")
-        if isinstance(claim, str) and len(claim) > SOURCE_MAX:  # the same rules as a source
-            raise DeckError(
-                "source_too_long", number=number, field="claim", length=len(claim), max=SOURCE_MAX
-            )
-        if not _is_url(claim):
-            raise DeckError("bad_source", number=number, field="claim", value=_echo(claim))
-        assert isinstance(claim, str)
-    return Card(
-        number=number,
-        kind=kind,
-        family=family if kind is not CardKind.TECHNIQUE else None,
-        titles=titles,
-        texts=texts,
-        source=source,
-        claim=claim,
-    )
+    if not _is_url(value):
+        raise DeckError("bad_source", number=number, field=field, value=_echo(value))
+    assert isinstance(value, str)
+    return value
+
+
+def is_report(source: str) -> bool:
+    """Whether ``source`` links a report of many pages (``REPORT_SOURCES``)."""
+    return source.startswith(REPORT_SOURCES)
+
+
+def _locator(number: int, source: str, value: object) -> str | None:
+    """The paragraph, table or figure of a report a card cites: required when its source is a
+    report, a short text."""
+    if value is None:
+        if is_report(source):
+            raise DeckError("missing_locator", number=number, field="locator")
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > LOCATOR_MAX:
+        raise DeckError("bad_locator", number=number, field="locator", max=LOCATOR_MAX)
+    return value.strip()
 
 
 def _is_url(value: object) -> bool:

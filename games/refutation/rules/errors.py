@@ -290,6 +290,8 @@ DECK_ERRORS: dict[str, tuple[str, ...]] = {
     "source_too_long": ("number", "field", "length", "max"),
     "card_unknown_field": ("number", "field"),
     "claim_not_disinformation": ("number", "field"),
+    "missing_locator": ("number", "field"),
+    "bad_locator": ("number", "field", "max"),
     "relevance_field": ("index", "field"),
     "relevance_unknown_field": ("index", "field"),
     "relevance_missing_card": ("index", "number", "field"),

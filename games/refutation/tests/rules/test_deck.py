@@ -15,6 +15,7 @@ from games.refutation.rules import (
     load_deck,
     parse_deck,
 )
+from games.refutation.rules.deck import is_report
 from games.refutation.rules.errors import UnknownCard
 from tests.paths import ROOT
 
@@ -49,6 +50,25 @@ def test_a_disinformation_card_may_link_to_a_record_of_its_claim() -> None:
     )
     assert deck.card(3).claim == "https://example.org/where-it-circulates"
     assert deck.card(1).claim is None  # optional
+
+
+def test_a_card_citing_a_report_names_the_paragraph() -> None:
+    report = "https://www.ipcc.ch/report/ar6/wg1/chapter/summary-for-policymakers/"
+    deck = parse_deck(
+        VALID.replace(
+            'source = "https://example.org/26"',
+            f'source = "{report}"\nlocator = " SPM A.1.2 "',
+        )
+    )
+    assert deck.card(26).locator == "SPM A.1.2" and deck.card(26).source == report
+    assert deck.card(27).locator is None  # a page, not a report: optional
+
+
+def test_every_default_card_citing_a_report_names_the_paragraph() -> None:
+    deck = load_deck(default_deck_path())
+    reports = [card for card in deck.cards.values() if is_report(card.source)]
+    assert len(reports) >= 20
+    assert all(card.locator for card in reports)
 
 
 def test_every_default_disinformation_card_links_to_its_claim_and_the_science() -> None:
@@ -282,6 +302,32 @@ CASES: list[tuple[str, str, str | None, dict[str, str | int]]] = [
         _replace('source = "http://example.org/3"', 'source = "https://"'),
         "bad_source",
         {"number": 3, "field": "source"},
+    ),
+    (
+        "report_without_locator",
+        _replace(
+            'source = "https://example.org/26"',
+            'source = "https://www.ipcc.ch/report/ar6/wg1/chapter/summary-for-policymakers/"',
+        ),
+        "missing_locator",
+        {"number": 26, "field": "locator"},
+    ),
+    (
+        "empty_locator",
+        _replace(
+            'source = "https://example.org/26"', 'source = "https://example.org/26"\nlocator = " "'
+        ),
+        "bad_locator",
+        {"number": 26, "field": "locator", "max": 80},
+    ),
+    (
+        "long_locator",
+        _replace(
+            'source = "https://example.org/26"',
+            'source = "https://example.org/26"\nlocator = "' + "x" * 81 + '"',
+        ),
+        "bad_locator",
+        {"number": 26, "field": "locator"},
     ),
     (
         "claim_on_a_refutation",
