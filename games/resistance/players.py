@@ -260,7 +260,7 @@ ROLE_NAMES = {
     "Percival": "percival",
     "Perceval": "percival",
     "loyal servant of Arthur": "servant",
-    "fidèle serviteur d’Arthur": "servant",
+    "Fidèle Vassal d’Arthur": "servant",
     "the Assassin": "assassin",
     "l’Assassin": "assassin",
     "Morgana": "morgana",

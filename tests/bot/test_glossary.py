@@ -41,9 +41,9 @@ ISSUE_TERMS = {
     "le bien": "le Bien",
     "le mal": "le Mal",
     "les méchants": "les serviteurs de Mordred",
-    "gentil": "fidèle serviteur d’Arthur / le Bien",
+    "gentil": "Fidèle Vassal d’Arthur / le Bien",
     "méchant": "serviteur de Mordred / le Mal",
-    "serviteurs loyaux": "fidèles serviteurs d’Arthur",
+    "serviteurs loyaux": "Fidèles Vassaux d’Arthur",
 }
 
 

@@ -61,6 +61,7 @@ SHARED = {
     "description",
     "en",
     "examine",
+    "figure",
     "forum",
     "long",
     "menu",
@@ -97,8 +98,6 @@ SHARED = {
 
 NOT_PROSE = re.compile(r"https?://[^\s>)]+|<[^<>\s]*>|\{[^{}]*\}|\.(?:md|png|toml)\b")
 CODE = re.compile(r"`([^`]*)`")
-#: A name cited between guillemets (« default », the default deck's name).
-CITED = re.compile(r"«\s*[\w-]+\s*»")
 WORD = re.compile(r"[^\W\d_]+(?:[’'-][^\W\d_]+)*")
 
 
@@ -153,7 +152,7 @@ def prose(text: str) -> str:
     """A French message without what is not French prose: URLs, markup, placeholders, code,
     cited names and proper names."""
     text = NOT_PROSE.sub(" ", every_branch(text))
-    text = CITED.sub(" ", CODE.sub(" ", text))
+    text = CODE.sub(" ", text)
     for name in sorted(PROPER_NAMES, key=len, reverse=True):
         text = text.replace(name, " ")
     return text

@@ -1,6 +1,6 @@
 """The Resistance, forum (play-by-post) adaptation: pure rules, no I/O.
 
-See ``/work/shared/RULES.md`` Part 1. Quick tour::
+See ``docs/rules.md``, "Part 1 — The Resistance, forum adaptation". Quick tour::
 
     game, events = Resistance.setup(players, random.Random(seed))
     game.propose(game.leader, team)   # -> [TeamProposed(...)]

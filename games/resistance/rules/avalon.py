@@ -1,6 +1,6 @@
 """Avalon: which roles a game holds, the deal, and what each role knows at the start.
 
-See ``/work/shared/RULES.md``, "Variant: Avalon". Pure functions over a mapping of player id to
+See ``docs/rules.md``, "The Avalon variant". Pure functions over a mapping of player id to
 :class:`Character`; the game state lives in :class:`games.resistance.rules.Resistance`.
 """
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.timeout(240)
 
 # Role words, sides and the Lady's verdicts, in both languages.
 SECRET_WORDS = re.compile(
-    r"\b(merlin|percival|perceval|morgana|morgane|mordred|oberon|assassin|servant|serviteur|"
+    r"\b(merlin|percival|perceval|morgana|morgane|mordred|oberon|assassin|servant|serviteur|vassal|"
     r"servante|minion|good|evil|bien|mal|spy|spies|espion|espions)\b",
     re.I,
 )
@@ -120,7 +120,7 @@ async def test_ten_players_every_role_the_lady_and_the_assassination(table: Any,
         since = len(game.public())
         reply = await game.pick(first_holder, menu, target)
         assert target.name in reply
-        assert ("servant of Mordred" in reply) or ("serviteur de Mordred" in reply), reply
+        assert ("servant of Mordred" in reply) or ("sert le **Mal**" in reply), reply
         examined = await game.new_public(since, "examined")
         assert f"**{first_holder.name}** examined **{target.name}**" in examined
         assert game.lady_holder() is target
