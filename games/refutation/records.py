@@ -53,74 +53,69 @@ def markdown(game: Game, state: Any, events: Events, lang: str) -> str:
         lines.append(f"| {md(p.name)} | {len(state.credits.get(p.id, []))} — {cards} |")
     lines += ["", f"## {t('refutation.archive.title', lang)}"]
     for e in events:
-        match e:
-            case rf.CardWatched():
-                lines += [
-                    "",
-                    t(
-                        "refutation.archive.watched",
-                        lang,
-                        name=md(names.get(e.player, "?")),
-                        card=card_label(state, e.card, lang),
-                    ),
-                ]
-            case rf.TurnSkipped():
-                key = "skipped_by_moderator" if e.by_moderator else "skipped"
-                name = md(names.get(e.player, "?"))
-                lines += ["", t(f"refutation.archive.{key}", lang, name=name, turn=e.turn)]
-            case rf.RefutationStarted():
-                lines += [
-                    "",
-                    f"### {t('refutation.archive.heading', lang, n=e.refutation)}",
-                    "",
-                    t(
-                        "refutation.archive.started",
-                        lang,
-                        name=md(names.get(e.player, "?")),
-                        card=card_label(state, e.card, lang),
-                        target=md(names.get(e.target_player, "?")),
-                    ),
-                ]
-            case rf.CardsRevealed():
-                if not e.cards:
-                    lines.append(f"- {t('refutation.archive.no_cards', lang)}")
-                for card, pid in e.cards.items():
-                    lines.append(
-                        "- "
-                        + t(
-                            "refutation.archive.revealed",
-                            lang,
-                            card=card_label(state, card, lang),
-                            name=md(names.get(pid, "?")),
-                        )
-                    )
-            case rf.ReferenceConsulted():
-                lines.append(
-                    "- "
-                    + t("refutation.archive.reference", lang, name=md(names.get(e.player, "?")))
-                )
-            case rf.RefutationSucceeded():
-                how = (
-                    t("refutation.archive.by_reference", lang)
-                    if e.by_reference
-                    else t("refutation.archive.votes", lang, counts=counts(state, e.votes, lang))
-                )
-                lines.append(
-                    "- "
-                    + t(
-                        "refutation.archive.succeeded",
-                        lang,
-                        card=card_label(state, e.card, lang),
-                        name=md(names.get(e.player, "?")),
-                        how=how,
-                    )
-                )
-            case rf.RefutationFailed():
-                votes = t("refutation.archive.votes", lang, counts=counts(state, e.votes, lang))
-                lines.append("- " + t("refutation.archive.failed", lang, votes=votes))
-            case rf.PlayerSubstituted():
-                lines += ["", substituted(e, names, lang)]
+        lines += event_lines(e, state, names, lang)
     return "\n".join(lines) + "\n"
+
+
+def event_lines(e: Any, state: Any, names: Mapping[int, str], lang: str) -> list[str]:
+    """One public event's lines in the record; none for an event it does not tell."""
+
+    def name(player: int) -> str:
+        return md(names.get(player, "?"))
+
+    def card(number: Any) -> str:
+        return card_label(state, number, lang)
+
+    match e:
+        case rf.CardWatched():
+            watched = t("refutation.archive.watched", lang, name=name(e.player), card=card(e.card))
+            return ["", watched]
+        case rf.TurnSkipped():
+            key = "skipped_by_moderator" if e.by_moderator else "skipped"
+            return ["", t(f"refutation.archive.{key}", lang, name=name(e.player), turn=e.turn)]
+        case rf.RefutationStarted():
+            target = name(e.target_player)
+            return [
+                "",
+                f"### {t('refutation.archive.heading', lang, n=e.refutation)}",
+                "",
+                t(
+                    "refutation.archive.started",
+                    lang,
+                    name=name(e.player),
+                    card=card(e.card),
+                    target=target,
+                ),
+            ]
+        case rf.CardsRevealed():
+            if not e.cards:
+                return [f"- {t('refutation.archive.no_cards', lang)}"]
+            return [
+                "- " + t("refutation.archive.revealed", lang, card=card(c), name=name(pid))
+                for c, pid in e.cards.items()
+            ]
+        case rf.ReferenceConsulted():
+            return ["- " + t("refutation.archive.reference", lang, name=name(e.player))]
+        case rf.RefutationSucceeded():
+            how = (
+                t("refutation.archive.by_reference", lang)
+                if e.by_reference
+                else t("refutation.archive.votes", lang, counts=counts(state, e.votes, lang))
+            )
+            succeeded = t(
+                "refutation.archive.succeeded",
+                lang,
+                card=card(e.card),
+                name=name(e.player),
+                how=how,
+            )
+            return ["- " + succeeded]
+        case rf.RefutationFailed():
+            votes = t("refutation.archive.votes", lang, counts=counts(state, e.votes, lang))
+            return ["- " + t("refutation.archive.failed", lang, votes=votes)]
+        case rf.PlayerSubstituted():
+            return ["", substituted(e, names, lang)]
+    return []
 
 
 ARCHIVE = Archive(markdown=markdown, outcome=outcome)

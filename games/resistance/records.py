@@ -105,7 +105,20 @@ def markdown(game: Game, state: Any, events: Events, lang: str) -> str:
     """Every proposal, every vote by name, every mission result and every role."""
     names = names_of(state, events)
     lines = header(game, lang, outcome(state, lang), RESISTANCE_OPTIONS)
-    lines += ["", f"## {t('archive.players', lang)}", ""]
+    lines += players_table(state, events, names, lang)
+    lines += ["", f"## {t('archive.proposals', lang)}"]
+    mission_seen: set[int] = set()
+    for e in events:
+        if isinstance(e, rs.TeamProposed | rs.LeaderSkipped) and e.mission not in mission_seen:
+            mission_seen.add(e.mission)
+            lines += ["", f"### {t('resistance.matrix.mission', lang, mission=e.mission)}"]
+        lines += event_lines(e, names, lang)
+    return "\n".join(lines) + "\n"
+
+
+def players_table(state: Any, events: Events, names: Mapping[int, str], lang: str) -> list[str]:
+    """The players in the leader list's order, each with whom they replaced and their role."""
+    lines = ["", f"## {t('archive.players', lang)}", ""]
     lines.append(f"| # | {t('archive.player', lang)} | {t('archive.role_column', lang)} |")
     lines.append("|---|---|---|")
     replaced: dict[int, list[str]] = {}
@@ -118,55 +131,45 @@ def markdown(game: Game, state: Any, events: Events, lang: str) -> str:
             name += " " + t("archive.replaced", lang, names=", ".join(map(md, replaced[pid])))
         role = role_name(KIND, (state.characters.get(pid) or state.roles[pid]).value, lang)
         lines.append(f"| {n} | {name} | {role} |")
-    lines += ["", f"## {t('archive.proposals', lang)}"]
-    mission_seen: set[int] = set()
-    for e in events:
-        if isinstance(e, rs.TeamProposed | rs.LeaderSkipped) and e.mission not in mission_seen:
-            mission_seen.add(e.mission)
-            lines += ["", f"### {t('resistance.matrix.mission', lang, mission=e.mission)}"]
-        match e:
-            case rs.TeamProposed():
-                lines += [
-                    "",
-                    t(
-                        "resistance.archive.proposal",
-                        lang,
-                        proposal=e.proposal,
-                        leader=md(names.get(e.leader, "?")),
-                        team=listing(e.team, names),
-                    ),
-                ]
-            case rs.TeamVoteResult():
-                key = "accepted" if e.accepted else "rejected"
-                lines.append(f"- {t(f'resistance.archive.{key}', lang)}")
+    return lines
+
+
+def event_lines(e: Any, names: Mapping[int, str], lang: str) -> list[str]:
+    """One public event's lines in the record."""
+    match e:
+        case rs.TeamProposed():
+            leader, team = md(names.get(e.leader, "?")), listing(e.team, names)
+            return [
+                "",
+                t(
+                    "resistance.archive.proposal",
+                    lang,
+                    proposal=e.proposal,
+                    leader=leader,
+                    team=team,
+                ),
+            ]
+        case rs.TeamVoteResult():
+            key = "accepted" if e.accepted else "rejected"
+            return [f"- {t(f'resistance.archive.{key}', lang)}"] + [
+                "- "
+                + t(f"resistance.result.{part}", lang, count=len(ids), names=listing(ids, names))
                 for part, ids in (
                     ("accept", e.accept),
                     ("reject", e.reject),
                     ("no_vote", e.no_vote),
-                ):
-                    lines.append(
-                        "- "
-                        + t(
-                            f"resistance.result.{part}",
-                            lang,
-                            count=len(ids),
-                            names=listing(ids, names),
-                        )
-                    )
-            case rs.MissionResult():
-                lines.append("- " + render.mission_line(e, "result", lang))
-            case rs.LeaderSkipped():
-                lines += [
-                    "",
-                    t("resistance.archive.skipped", lang, name=md(names.get(e.leader, "?"))),
-                ]
-            case rs.PlayerSubstituted():
-                lines += ["", substituted(e, names, lang)]
-            case rs.ResistanceEvent():
-                line = render.history_line(e, lambda i: md(names.get(i, str(i))), lang)
-                if line:
-                    lines += ["", line.lstrip("• ")]
-    return "\n".join(lines) + "\n"
+                )
+            ]
+        case rs.MissionResult():
+            return ["- " + render.mission_line(e, "result", lang)]
+        case rs.LeaderSkipped():
+            return ["", t("resistance.archive.skipped", lang, name=md(names.get(e.leader, "?")))]
+        case rs.PlayerSubstituted():
+            return ["", substituted(e, names, lang)]
+        case rs.ResistanceEvent():
+            line = render.history_line(e, lambda i: md(names.get(i, str(i))), lang)
+            return ["", line.lstrip("• ")] if line else []
+    return []
 
 
 ARCHIVE = Archive(markdown=markdown, outcome=outcome, files=archive_files)

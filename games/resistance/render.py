@@ -444,61 +444,53 @@ def history_text(state: Resistance, events: Sequence[ResistanceEvent], lang: str
     def named(i: int) -> str:
         return state.player(i).name if state.is_player(i) else gone.get(i, str(i))
 
-    def listed(ids: Sequence[int]) -> str:
-        """In the reader's alphabetical order, escaped (bot/names.py)."""
-        return listing([(i, named(i)) for i in ids], lang)
-
-    def avalon_named(pid: int) -> str:
-        return name(state, pid) if state.is_player(pid) else str(pid)
-
-    for event in events:
-        match event:
-            case TeamProposed():
-                lines.append(
-                    t(
-                        "resistance.history.proposal",
-                        lang,
-                        proposal=event.proposal,
-                        mission=event.mission,
-                        leader=shown(named(event.leader)),
-                        team=listed(event.team),
-                    )
-                )
-            case TeamVoteResult(accepted=accepted):
-                status = "accepted" if accepted else "rejected"
-                lines.append(
-                    t(
-                        f"resistance.history.{status}",
-                        lang,
-                        accept=listed(event.accept),
-                        reject=listed(event.reject),
-                        no_vote=listed(event.no_vote),
-                    )
-                )
-            case MissionResult():
-                lines.append(mission_line(event, "history", lang))
-            case LeaderSkipped(leader=leader):
-                lines.append(
-                    t("resistance.history.leader_skipped", lang, name=shown(named(leader)))
-                )
-            case PlayerSubstituted(name=new_name, old=old, old_name=old_name):
-                lines.append(
-                    t(
-                        "resistance.history.substituted",
-                        lang,
-                        new=shown(new_name),
-                        old=shown(old_name or str(old)),
-                    )
-                )
-            case _:
-                line = history_line(event, avalon_named, lang)
-                if line:
-                    lines.append(line)
+    lines += [line for event in events if (line := history_entry(state, event, named, lang))]
     if len(lines) == 1:
         lines.append(t("resistance.history.none", lang))
     if state.options.is_avalon and state.is_over:  # the roles, never before the end
         lines += [t(key("history.roles"), lang), roles_text(state, lang)]
     return "\n".join(lines)
+
+
+def history_entry(
+    state: Resistance, event: ResistanceEvent, named: Callable[[int], str], lang: str
+) -> str | None:
+    """One public event's line of the history (``named``: a player's name, one who left by
+    substitution included); None for an event the history does not tell."""
+
+    def listed(ids: Sequence[int]) -> str:
+        """In the reader's alphabetical order, escaped (bot/names.py)."""
+        return listing([(i, named(i)) for i in ids], lang)
+
+    match event:
+        case TeamProposed():
+            return t(
+                "resistance.history.proposal",
+                lang,
+                proposal=event.proposal,
+                mission=event.mission,
+                leader=shown(named(event.leader)),
+                team=listed(event.team),
+            )
+        case TeamVoteResult(accepted=accepted):
+            status = "accepted" if accepted else "rejected"
+            return t(
+                f"resistance.history.{status}",
+                lang,
+                accept=listed(event.accept),
+                reject=listed(event.reject),
+                no_vote=listed(event.no_vote),
+            )
+        case MissionResult():
+            return mission_line(event, "history", lang)
+        case LeaderSkipped(leader=leader):
+            return t("resistance.history.leader_skipped", lang, name=shown(named(leader)))
+        case PlayerSubstituted(name=new_name, old=old, old_name=old_name):
+            new, old_shown = shown(new_name), shown(old_name or str(old))
+            return t("resistance.history.substituted", lang, new=new, old=old_shown)
+    return history_line(
+        event, lambda pid: name(state, pid) if state.is_player(pid) else str(pid), lang
+    )
 
 
 # -- the status ----------------------------------------------------------------------------------

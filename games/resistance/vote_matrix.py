@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -97,6 +97,21 @@ def build(
 
     ``names`` are the current players' names, ``order`` the current leader list."""
     events = list(events)
+    seat, replaced = seats(events)
+    rows = []
+    for pid in order:
+        label = clean(names.get(pid, str(pid)))  # drawn as typed, never reversed by a control
+        if pid in replaced:
+            label = f"{label} ({', '.join(clean(x) for x in replaced[pid])})"
+        rows.append((pid, label))
+    matrix = Matrix(rows)
+    add_columns(matrix, events, seat)
+    return matrix
+
+
+def seats(events: Sequence[ResistanceEvent]) -> tuple[Callable[[int], int], dict[int, list[str]]]:
+    """Each player's seat now (a substitute's, through every substitution since), and the names
+    each seat's earlier players had."""
     successor: dict[int, int] = {}
     old_names: dict[int, str] = {}
     for event in events:
@@ -114,13 +129,14 @@ def build(
     replaced: dict[int, list[str]] = {}
     for old in successor:
         replaced.setdefault(seat(old), []).append(old_names[old])
-    rows = []
-    for pid in order:
-        label = clean(names.get(pid, str(pid)))  # drawn as typed, never reversed by a control
-        if pid in replaced:
-            label = f"{label} ({', '.join(clean(x) for x in replaced[pid])})"
-        rows.append((pid, label))
-    matrix = Matrix(rows)
+    return seat, replaced
+
+
+def add_columns(
+    matrix: Matrix, events: Sequence[ResistanceEvent], seat: Callable[[int], int]
+) -> None:
+    """A column for each proposal (its votes once published) and each skipped leader, and each
+    mission's result."""
     open_: dict[int, Column] = {}
     for event in events:
         match event:
@@ -150,10 +166,6 @@ def build(
                 matrix.missions[n] = Mission(n, success, sabotages)
             case LeaderSkipped(mission=mission, leader=leader):
                 matrix.columns.append(Column(mission=mission, leader=seat(leader)))
-    return matrix
-
-
-# -- drawing ---------------------------------------------------------------------------------
 
 
 @cache
@@ -254,7 +266,7 @@ def layout(matrix: Matrix) -> list[tuple[int, list[int]]]:
 
 def render(matrix: Matrix, lang: str) -> bytes:
     """The matrix as PNG bytes (at most ``MAX_WIDTH`` pixels wide)."""
-    regular, small, bold, title_face = font(15), font(12), font(14, True), font(18, True)
+    regular, small, title_face = font(15), font(12), font(18, True)
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     labels = [fit(probe, label, regular, NAME_MAX) for _, label in matrix.rows]
     name_w = max([int(probe.textlength(x, font=regular)) for x in labels] + [60]) + 12
@@ -280,39 +292,61 @@ def render(matrix: Matrix, lang: str) -> bytes:
     for g, (mission, indexes) in enumerate(groups):
         if g:
             x += GAP
-        group_x = x
         span = len(indexes) * CELL_W - 3
-        head = t("resistance.matrix.mission", lang, mission=mission)
-        if probe.textlength(head, font=bold) > span + GAP:
-            head = t("resistance.matrix.mission_short", lang, mission=mission)
-        draw.text((group_x, mission_y), head, font=bold, fill=INK)
-        result = matrix.missions.get(mission)
-        if result is not None:
-            colour = SUCCESS if result.success else FAILURE
-            draw.rectangle([group_x, result_y, group_x + 22, result_y + 22], fill=colour)
-            (check if result.success else cross)(draw, group_x + 2, result_y + 2, 18, WHITE)
-            draw.text((group_x + 26, result_y + 3), str(result.sabotages), font=bold, fill=colour)
+        mission_head(draw, matrix, mission, (x, mission_y, result_y), span, lang)
         for i in indexes:
-            column = matrix.columns[i]
-            header = "—" if column.proposal is None else str(column.proposal)
-            draw.text((x + 2, proposal_y), header, font=small, fill=MUTED)
-            for r, (pid, _) in enumerate(matrix.rows):
-                y = grid_y + r * CELL_H
-                vote = None if column.votes is None else column.votes.get(pid)
-                cell(
-                    draw,
-                    x,
-                    y,
-                    vote,
-                    pending=column.proposal is not None and column.votes is None,
-                    leader=pid == column.leader,
-                    team=pid in column.team,
-                )
+            draw_column(draw, matrix, matrix.columns[i], x, (proposal_y, grid_y))
             x += CELL_W
     draw_legend(draw, legend, MARGIN, grid_y + len(matrix.rows) * CELL_H + 14, width, small)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=9)
     return out.getvalue()
+
+
+def mission_head(
+    draw: ImageDraw.ImageDraw,
+    matrix: Matrix,
+    mission: int,
+    at: tuple[int, int, int],
+    span: int,
+    lang: str,
+) -> None:
+    """A mission's name over its columns (shortened when it does not fit ``span``), and its
+    result once known: a tick or a cross, and the number of sabotages. ``at``: the group's x,
+    the name's y and the result's y."""
+    x, mission_y, result_y = at
+    bold = font(14, True)
+    head = t("resistance.matrix.mission", lang, mission=mission)
+    if draw.textlength(head, font=bold) > span + GAP:
+        head = t("resistance.matrix.mission_short", lang, mission=mission)
+    draw.text((x, mission_y), head, font=bold, fill=INK)
+    result = matrix.missions.get(mission)
+    if result is not None:
+        colour = SUCCESS if result.success else FAILURE
+        draw.rectangle([x, result_y, x + 22, result_y + 22], fill=colour)
+        (check if result.success else cross)(draw, x + 2, result_y + 2, 18, WHITE)
+        draw.text((x + 26, result_y + 3), str(result.sabotages), font=bold, fill=colour)
+
+
+def draw_column(
+    draw: ImageDraw.ImageDraw, matrix: Matrix, column: Column, x: int, at: tuple[int, int]
+) -> None:
+    """A proposal's column: its number, then each player's cell. ``at``: the number's y and
+    the grid's."""
+    proposal_y, grid_y = at
+    header = "—" if column.proposal is None else str(column.proposal)
+    draw.text((x + 2, proposal_y), header, font=font(12), fill=MUTED)
+    for r, (pid, _) in enumerate(matrix.rows):
+        vote = None if column.votes is None else column.votes.get(pid)
+        cell(
+            draw,
+            x,
+            grid_y + r * CELL_H,
+            vote,
+            pending=column.proposal is not None and column.votes is None,
+            leader=pid == column.leader,
+            team=pid in column.team,
+        )
 
 
 def legend_items(lang: str) -> list[tuple[str, str]]:

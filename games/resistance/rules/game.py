@@ -131,6 +131,40 @@ def _verify_players(players: Sequence[Player]) -> None:
         raise BadPlayerCount(min=MIN_PLAYERS, max=MAX_PLAYERS, count=len(players))
 
 
+def _verify_deal(
+    players: Sequence[Player],
+    roles: Mapping[int, Role | str],
+    leader_order: Sequence[int],
+    options: Options,
+    characters: Mapping[int, Character | str] | None,
+) -> tuple[dict[int, Role], dict[int, Character]]:
+    """A known deal checked (the players, the spy count, the leader order, Avalon's roles on
+    their players' sides): each player's side and, in Avalon, character. Raises ``GameError``
+    for what a player could ask, ``ValueError`` for a deal no caller should build."""
+    _verify_players(players)
+    avalon.verify_options(options, len(players))
+    ids = [p.id for p in players]
+    if set(roles) != set(ids):
+        raise ValueError("roles must name exactly the players")
+    role_of = {pid: Role(roles[pid]) for pid in ids}
+    spy_count = sum(1 for role in role_of.values() if role is Role.SPY)
+    if spy_count != SPY_COUNT[len(ids)]:
+        raise ValueError(f"{len(ids)} players need {SPY_COUNT[len(ids)]} spies, not {spy_count}")
+    if sorted(leader_order) != sorted(ids):
+        raise ValueError("the leader order must hold every player exactly once")
+    character_of: dict[int, Character] = {}
+    if options.is_avalon:
+        if characters is None or set(characters) != set(ids):
+            raise ValueError("an Avalon game needs a role for exactly the players")
+        character_of = {pid: Character(characters[pid]) for pid in ids}
+        if any(character_of[pid].side is not role_of[pid] for pid in ids):
+            raise ValueError("each Avalon role must be on its player's side")
+        avalon.verify_deal(character_of, options)
+    elif characters:
+        raise ValueError("a classic game has no Avalon roles")
+    return role_of, character_of
+
+
 class Resistance:
     """One game of The Resistance. Create it with :meth:`setup` (random deal) or directly with a
     known deal; restore it with :meth:`from_dict` or :meth:`replay`."""
@@ -148,30 +182,7 @@ class Resistance:
         An Avalon game (``options.variant``) needs ``characters``, each player's Avalon role,
         on the side ``roles`` gives them; a classic game takes none."""
         players = tuple(players)
-        _verify_players(players)
-        avalon.verify_options(options, len(players))
-        ids = [p.id for p in players]
-        if set(roles) != set(ids):
-            raise ValueError("roles must name exactly the players")
-        role_of = {pid: Role(roles[pid]) for pid in ids}
-        spy_count = sum(1 for role in role_of.values() if role is Role.SPY)
-        if spy_count != SPY_COUNT[len(ids)]:
-            raise ValueError(
-                f"{len(ids)} players need {SPY_COUNT[len(ids)]} spies, not {spy_count}"
-            )
-        if sorted(leader_order) != sorted(ids):
-            raise ValueError("the leader order must hold every player exactly once")
-        character_of: dict[int, Character] = {}
-        if options.is_avalon:
-            if characters is None or set(characters) != set(ids):
-                raise ValueError("an Avalon game needs a role for exactly the players")
-            character_of = {pid: Character(characters[pid]) for pid in ids}
-            if any(character_of[pid].side is not role_of[pid] for pid in ids):
-                raise ValueError("each Avalon role must be on its player's side")
-            avalon.verify_deal(character_of, options)
-        elif characters:
-            raise ValueError("a classic game has no Avalon roles")
-
+        role_of, character_of = _verify_deal(players, roles, leader_order, options, characters)
         self._players: tuple[Player, ...] = players
         self._roles: dict[int, Role] = role_of
         self._leader_order: tuple[int, ...] = tuple(leader_order)
