@@ -7,7 +7,8 @@ import discord
 import pytest
 
 from games.refutation import render
-from games.refutation.rules import default_deck_path, load_deck
+from games.refutation.rules import Options, Player, Refutation, default_deck_path, load_deck
+from games.refutation.rules.events import ReferenceConsulted
 
 DECK = load_deck(default_deck_path())
 SPM = "https://www.ipcc.ch/report/ar6/wg1/chapter/summary-for-policymakers/"
@@ -33,3 +34,13 @@ def test_a_card_citing_a_page_shows_its_link_only(lang: str) -> None:
     card = DECK.card(49)
     assert card.locator is None
     assert source_field(render.card_embed(DECK, 49, lang)) == card.source
+
+
+@pytest.mark.parametrize(("lang", "opens"), [("en", "(source: "), ("fr", "(source\u00a0: ")])
+def test_the_public_reference_page_names_the_paragraph(lang: str, opens: str) -> None:
+    state = Refutation(DECK, Options(), [Player(1, "Ada"), Player(2, "Bo")])
+    consulted = ReferenceConsulted(
+        player=1, disinformation=1, relevant={26: 3}, elected=26, restricted_to=()
+    )
+    text = render.reference_text(state, 1, 1, [26], consulted, lang)
+    assert f"{opens}<{SPM}>, SPM A.1.2)" in text

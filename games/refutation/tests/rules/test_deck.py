@@ -71,6 +71,25 @@ def test_every_default_card_citing_a_report_names_the_paragraph() -> None:
     assert all(card.locator for card in reports)
 
 
+def test_the_default_deck_holds_issue_42s_corrections() -> None:
+    deck = load_deck(default_deck_path())
+    # a teacher's stars
+    assert (deck.stars(2, 54), deck.stars(19, 57), deck.stars(15, 58)) == (3, 3, 3)
+    assert (deck.stars(19, 41), deck.stars(24, 49), deck.stars(22, 60)) == (2, 2, 2)
+    # what the sources say
+    assert "C3" in deck.text(36, "en") and "maize and sorghum" in deck.text(36, "en")
+    assert "forcings" in deck.text(47, "en") and "emissions are taken" not in deck.text(47, "en")
+    assert "every year since 2015 beat it" in deck.text(26, "en")
+    assert "forçages" in deck.text(47, "fr") and "îlot de chaleur urbain" in deck.text(30, "fr")
+    # the page, not a landing page
+    landing = (
+        "https://data.giss.nasa.gov/gistemp/",
+        "https://science.nasa.gov/climate-change/causes/",
+    )
+    assert not [c.number for c in deck.cards.values() if c.source in landing]
+    assert "skepticalscience.com" not in deck.card(34).source
+
+
 def test_every_default_disinformation_card_links_to_its_claim_and_the_science() -> None:
     deck = load_deck(default_deck_path())
     for card in deck.disinformation():
