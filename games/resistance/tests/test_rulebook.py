@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.resistance import rulebook
-from games.resistance.rules import MissionChoice
+from games.resistance.rules import MAX_REJECTIONS, MissionChoice
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 
@@ -19,7 +19,7 @@ def whole(lang: str, options: dict[str, str] | None = None) -> str:
 def test_the_engine_counts_a_silent_member_as_support_and_allows_the_same_team() -> None:
     assert rulebook.silent_choice() is MissionChoice.SUPPORT
     # every proposal of the same team is allowed until the rejections end the game
-    assert rulebook.same_team_proposals() == rulebook.tables.MAX_REJECTIONS
+    assert rulebook.same_team_proposals() == MAX_REJECTIONS
 
 
 @pytest.mark.parametrize(
