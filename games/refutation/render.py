@@ -95,7 +95,8 @@ def card_embed(deck: Deck, number: int, lang: str) -> discord.Embed:
 
 def cited(card: Card, link: str, lang: str, key: str = "card.cited") -> str:
     """A card's source, with the paragraph, table or figure it names when it cites a report."""
-    return m(key, lang, source=link, locator=card.locator) if card.locator else link
+    locator = card.locator(lang)
+    return m(key, lang, source=link, locator=locator) if locator else link
 
 
 def label(deck: Deck, number: int, lang: str, limit: int = limits.BUTTON_LABEL) -> str:

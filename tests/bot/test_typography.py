@@ -71,6 +71,8 @@ def french_deck_texts(path: Path) -> dict[str, str]:
     for card in deck.cards.values():
         texts[f"card {card.number} title"] = card.titles["fr"]
         texts[f"card {card.number} text"] = card.texts["fr"]
+        if card.locators:
+            texts[f"card {card.number} locator"] = card.locators["fr"]
     return texts
 
 

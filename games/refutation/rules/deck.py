@@ -24,7 +24,8 @@ The format (every key required unless said otherwise)::
     text.fr = "..."
     source = "https://..."            # http(s) URL, <= 512 characters
     locator = "SPM A.1.2"             # required when the source is a report (REPORT_SOURCES):
-                                      # the paragraph, table or figure cited, <= 80 characters
+                                      # the paragraph, table or figure cited, <= 80 characters;
+                                      # or locator.en, locator.fr when the words differ
 
     [[relevance]]
     disinformation = 1                # a disinformation card
@@ -131,14 +132,18 @@ class Card:
     claim: str | None = None
     """Disinformation only, optional: where the claim circulates (a record of the myth); the
     ``source`` is then the science that answers it."""
-    locator: str | None = None
-    """The paragraph, table or figure cited, when the ``source`` is a report: "SPM A.1.2"."""
+    locators: dict[str, str] | None = None
+    """Language -> the paragraph, table or figure cited, when the ``source`` is a report."""
 
     def title(self, lang: str) -> str:
         return _localized(self.titles, lang)
 
     def text(self, lang: str) -> str:
         return _localized(self.texts, lang)
+
+    def locator(self, lang: str) -> str | None:
+        """The paragraph, table or figure cited ("SPM A.1.2"), or None."""
+        return None if self.locators is None else _localized(self.locators, lang)
 
 
 class Reference(NamedTuple):
@@ -504,7 +509,7 @@ def _parse_card(number: int, table: dict[str, Any], families: Mapping[str, Famil
         texts=texts,
         source=source,
         claim=None if claim is None else _link(number, "claim", claim),
-        locator=_locator(number, source, table.get("locator")),
+        locators=_locator(number, source, table.get("locator")),
     )
 
 
@@ -573,16 +578,28 @@ def is_report(source: str) -> bool:
     return source.startswith(REPORT_SOURCES)
 
 
-def _locator(number: int, source: str, value: object) -> str | None:
-    """The paragraph, table or figure of a report a card cites: required when its source is a
-    report, a short text."""
+def _locator(number: int, source: str, value: object) -> dict[str, str] | None:
+    """The paragraph, table or figure of a report a card cites, by language: required when its
+    source is a report; one text for every language ("SPM A.1.2") or one per language."""
     if value is None:
         if is_report(source):
             raise DeckError("missing_locator", number=number, field="locator")
         return None
-    if not isinstance(value, str) or not value.strip() or len(value.strip()) > LOCATOR_MAX:
+    if isinstance(value, dict):
+
+        def error(problem: str, field: str, lang: str) -> DeckError:
+            if problem == "missing":
+                return DeckError("missing_language", number=number, field=field, lang=lang)
+            return DeckError("bad_text", number=number, field=field, lang=lang)
+
+        texts = _texts(value, "locator", error)
+    elif isinstance(value, str) and value.strip():
+        texts = dict.fromkeys(LANGUAGES, value.strip())
+    else:
         raise DeckError("bad_locator", number=number, field="locator", max=LOCATOR_MAX)
-    return value.strip()
+    if any(len(text) > LOCATOR_MAX for text in texts.values()):
+        raise DeckError("bad_locator", number=number, field="locator", max=LOCATOR_MAX)
+    return texts
 
 
 def _is_url(value: object) -> bool:

@@ -22,7 +22,7 @@ def source_field(embed: discord.Embed) -> str:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_card_and_its_reference_page_name_the_paragraph(lang: str) -> None:
     card = DECK.card(31)
-    assert (card.source, card.locator) == (SPM, "SPM A.1.3")
+    assert (card.source, card.locator(lang)) == (SPM, "SPM A.1.3")
     assert source_field(render.card_embed(DECK, 31, lang)) == f"SPM A.1.3\n{SPM}"
     page = render.reference_embed(DECK, 31, lang)
     assert source_field(page) == f"SPM A.1.3\n{SPM}"
@@ -32,7 +32,7 @@ def test_the_card_and_its_reference_page_name_the_paragraph(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_card_citing_a_page_shows_its_link_only(lang: str) -> None:
     card = DECK.card(49)
-    assert card.locator is None
+    assert card.locator(lang) is None
     assert source_field(render.card_embed(DECK, 49, lang)) == card.source
 
 
@@ -44,3 +44,8 @@ def test_the_public_reference_page_names_the_paragraph(lang: str, opens: str) ->
     )
     text = render.reference_text(state, 1, 1, [26], consulted, lang)
     assert f"{opens}<{SPM}>, SPM A.1.2)" in text
+
+
+def test_a_locator_in_words_is_in_the_readers_language() -> None:
+    assert source_field(render.card_embed(DECK, 26, "fr")).startswith("Messages clés\n")
+    assert source_field(render.card_embed(DECK, 26, "en")).startswith("Key messages\n")

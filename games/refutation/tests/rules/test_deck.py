@@ -60,15 +60,23 @@ def test_a_card_citing_a_report_names_the_paragraph() -> None:
             f'source = "{report}"\nlocator = " SPM A.1.2 "',
         )
     )
-    assert deck.card(26).locator == "SPM A.1.2" and deck.card(26).source == report
-    assert deck.card(27).locator is None  # a page, not a report: optional
+    assert deck.card(26).locator("fr") == "SPM A.1.2" and deck.card(26).source == report
+    assert deck.card(27).locator("en") is None  # a page, not a report: optional
+    by_language = 'locator.en = "Key messages"\nlocator.fr = "Messages clés"'
+    deck = parse_deck(
+        VALID.replace('source = "https://example.org/26"', f'source = "{report}"\n{by_language}')
+    )
+    assert (deck.card(26).locator("en"), deck.card(26).locator("fr")) == (
+        "Key messages",
+        "Messages clés",
+    )
 
 
 def test_every_default_card_citing_a_report_names_the_paragraph() -> None:
     deck = load_deck(default_deck_path())
     reports = [card for card in deck.cards.values() if is_report(card.source)]
     assert len(reports) >= 20
-    assert all(card.locator for card in reports)
+    assert all(card.locator("en") and card.locator("fr") for card in reports)
 
 
 def test_the_default_deck_holds_issue_42s_corrections() -> None:
@@ -338,6 +346,15 @@ CASES: list[tuple[str, str, str | None, dict[str, str | int]]] = [
         ),
         "bad_locator",
         {"number": 26, "field": "locator", "max": 80},
+    ),
+    (
+        "locator_without_french",
+        _replace(
+            'source = "https://example.org/26"',
+            'source = "https://example.org/26"\nlocator.en = "Table 1"',
+        ),
+        "missing_language",
+        {"number": 26, "field": "locator.fr", "lang": "fr"},
     ),
     (
         "long_locator",
