@@ -107,10 +107,11 @@ def all_vote(game: Resistance, vote: TeamVote) -> list[Any]:
 
 @cache
 def silent_choice() -> MissionChoice:
-    """What the engine records for a team member who sends no choice: a team of spies, accepted,
-    where nobody chooses."""
+    """What the engine records for a team member who sends no choice: a team led by the spies,
+    accepted, where nobody chooses."""
     game = rehearsal()
-    game.propose(game.leader, game.spies[: game.team_size])
+    seats = sorted(p.id for p in game.players)  # the spies first (rehearsal)
+    game.propose(game.leader, seats[: game.team_size])
     (result,) = [e for e in all_vote(game, TeamVote.ACCEPT) if isinstance(e, MissionResult)]
     return MissionChoice.SABOTAGE if result.sabotages else MissionChoice.SUPPORT
 
