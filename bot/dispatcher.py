@@ -32,7 +32,7 @@ import socket
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 import aiohttp
 import discord
@@ -55,6 +55,7 @@ from bot.effects import (
 )
 from bot.english import counted
 from bot.i18n import t
+from bot.spaces import NEEDED, Spaces, deny_on_top, member_overwrites, put_back, silenced_in
 from db import repo
 from db.models import EffectStatus, Outbox
 
@@ -67,7 +68,6 @@ MAX_RETRY_AFTER = 600.0
 SWEEP_SECONDS = 30.0
 SEND = discord.Permissions(send_messages=True, send_messages_in_threads=True).value
 THREAD_TYPES = {10, 11, 12}
-MEMBER: Literal[1] = 1  # overwrite type
 
 ViewBuilder = Callable[..., discord.ui.View]
 FileBuilder = Callable[..., Awaitable[discord.File]]
@@ -151,6 +151,8 @@ class Dispatcher:
         self._sweeper: asyncio.Task[None] | None = None
         self._started = False
         self.attempts = 0  # delivery attempts (tests, diagnostics)
+        #: private threads and silenced members (bot/spaces.py)
+        self.spaces = Spaces(client, sessions, self._send)
 
     # -- views ---------------------------------------------------------------------------------
 
@@ -332,56 +334,14 @@ class Dispatcher:
         """One delivery attempt; False when the row is to be tried again later."""
         self.attempts += 1
         attempts = row.attempts + 1
+        record: Record | None = None
         try:
             record = from_payload(row.kind, row.payload)
             discord_id = await self.deliver(row, record)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            delay = None if isinstance(exc, Permanent) else retry_delay(exc, attempts)
-            error = describe(exc)
-            if delay is not None and attempts < MAX_ATTEMPTS:
-                log.warning(
-                    "effect %s (game %s #%s, %s) failed, retrying in %.1f s: %s",
-                    row.id,
-                    row.game_id,
-                    row.seq,
-                    row.kind,
-                    delay,
-                    error,
-                )
-                await self._record(
-                    row,
-                    attempts=attempts,
-                    next_try_at=utcnow() + timedelta(seconds=delay),
-                    last_error=error,
-                )
-                return False
-            if not isinstance(exc, discord.HTTPException | Permanent):
-                log.exception("effect %s (game %s) could not be delivered", row.id, row.game_id)
-            else:
-                log.warning(
-                    "effect %s (game %s #%s, %s) refused: %s",
-                    row.id,
-                    row.game_id,
-                    row.seq,
-                    row.kind,
-                    error,
-                )
-            notice = None
-            if (
-                isinstance(exc, discord.Forbidden)
-                and exc.code in (50001, 50013)
-                and row.kind != Notice.KIND
-            ):
-                try:
-                    notice = await self.missing_notice(row, record)
-                except Exception:
-                    log.exception("effect %s: could not word the missing permission", row.id)
-            await self._refused(row, attempts, error, notice)
-            metrics.EFFECT_FAILURES.inc()
-            self._finish(row.game_id, row.seq)
-            return True
+            return await self._failed(row, record, exc, attempts)
         await self._record(
             row,
             status=EffectStatus.DONE.value,
@@ -390,6 +350,45 @@ class Dispatcher:
             last_error=None,
             done_at=utcnow(),
         )
+        self._finish(row.game_id, row.seq)
+        return True
+
+    async def _failed(
+        self, row: Outbox, record: Record | None, exc: Exception, attempts: int
+    ) -> bool:
+        """An attempt failed: tried again later (False) or refused for good, with the notice
+        naming a missing permission (True: the game's next row goes on)."""
+        delay = None if isinstance(exc, Permanent) else retry_delay(exc, attempts)
+        error = describe(exc)
+        what = (row.id, row.game_id, row.seq, row.kind)
+        if delay is not None and attempts < MAX_ATTEMPTS:
+            log.warning(
+                "effect %s (game %s #%s, %s) failed, retrying in %.1f s: %s", *what, delay, error
+            )
+            await self._record(
+                row,
+                attempts=attempts,
+                next_try_at=utcnow() + timedelta(seconds=delay),
+                last_error=error,
+            )
+            return False
+        if not isinstance(exc, discord.HTTPException | Permanent):
+            log.exception("effect %s (game %s) could not be delivered", row.id, row.game_id)
+        else:
+            log.warning("effect %s (game %s #%s, %s) refused: %s", *what, error)
+        notice = None
+        if (
+            isinstance(exc, discord.Forbidden)
+            and exc.code in (50001, 50013)
+            and row.kind != Notice.KIND
+            and record is not None
+        ):
+            try:
+                notice = await self.missing_notice(row, record)
+            except Exception:
+                log.exception("effect %s: could not word the missing permission", row.id)
+        await self._refused(row, attempts, error, notice)
+        metrics.EFFECT_FAILURES.inc()
         self._finish(row.game_id, row.seq)
         return True
 
@@ -437,6 +436,8 @@ class Dispatcher:
         if isinstance(record, DebateLock):
             await self._debate(row, record)
             return None
+        if record.KIND in NEEDED:
+            return await self.spaces.deliver(row, record)
         if isinstance(record, Notice):
             if record.channel_id is not None:
                 channel = self._channel(record.channel_id)
@@ -586,46 +587,24 @@ class Dispatcher:
             return
         place = record.place_id
         if record.locked:
-            current = {
-                int(o["id"]): (int(o.get("allow", 0)), int(o.get("deny", 0)))
-                for o in data.get("permission_overwrites") or []
-                if int(o.get("type", 0)) == MEMBER
-            }
+            current = member_overwrites(data)
             async with self.sessions.begin() as s:
-                for uid in record.user_ids:
+                # A silenced member stays as the silence left them (bot/spaces.py).
+                silenced = await silenced_in(s, row.game_id, place)
+                users = [uid for uid in record.user_ids if uid not in silenced]
+                for uid in users:
                     allow, deny = current.get(uid, (0, 0))
                     await repo.save_overwrite(
                         s, row.game_id, place, uid, present=uid in current, allow=allow, deny=deny
                     )
                 saved = {o.user_id: o for o in await repo.saved_overwrites(s, row.game_id, place)}
-            for uid in record.user_ids:
-                before = saved[uid]
-                await http.edit_channel_permissions(
-                    place,
-                    uid,
-                    str(before.allow & ~SEND),
-                    str(before.deny | SEND),
-                    MEMBER,
-                    reason="vote in progress",
-                )
+            for uid in users:
+                await deny_on_top(http, place, saved[uid], SEND, "vote in progress")
             return
         async with self.sessions() as s:
             saved_rows = await repo.saved_overwrites(s, row.game_id, place)
         for before in saved_rows:
-            if before.present:
-                await http.edit_channel_permissions(
-                    place,
-                    before.user_id,
-                    str(before.allow),
-                    str(before.deny),
-                    MEMBER,
-                    reason="vote closed: debate reopens",
-                )
-            else:
-                with contextlib.suppress(discord.NotFound):
-                    await http.delete_channel_permissions(
-                        place, before.user_id, reason="vote closed: debate reopens"
-                    )
+            await put_back(http, place, before, "vote closed: debate reopens")
             async with self.sessions.begin() as s:
                 await repo.forget_overwrite(s, before.id)
 
@@ -646,7 +625,7 @@ class Dispatcher:
             return ["view_channel", "read_message_history", "pin_messages"]
         if isinstance(record, DebateLock):
             return ["view_channel", "manage_threads" if in_thread else "manage_roles"]
-        return ["view_channel"]
+        return NEEDED.get(record.KIND, ["view_channel"])
 
     async def missing_notice(self, row: Outbox, record: Record) -> Notice | None:
         """The notice naming the permission the record lacked: in the game's place if the bot

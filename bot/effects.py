@@ -142,8 +142,93 @@ class Notice(Record):
     user_id: int | None = None
 
 
+@dataclass(frozen=True)
+class PrivateThread(Record):
+    """Open a private thread (not invitable: only the bot adds members) named ``name`` in the
+    text channel ``channel_id``, add ``user_ids`` to it, and keep its id under ``slot``, where
+    :class:`ThreadPost`, :class:`ThreadMembers` and :class:`ArchiveThread` find it. Delivered
+    again (a crash before its id was kept), it takes the bot's active private thread of that
+    name in that channel instead of opening a second. Create Private Threads."""
+
+    KIND: ClassVar[str] = "thread"
+    channel_id: int
+    slot: str
+    name: str
+    user_ids: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ThreadPost(Record):
+    """A message in the thread kept under ``slot`` (split like a post)."""
+
+    KIND: ClassVar[str] = "thread_post"
+    slot: str
+    text: str
+    view: View | None = None
+    mention: int | None = None
+
+
+@dataclass(frozen=True)
+class ThreadMembers(Record):
+    """Add members to (``add``) or take them out of (``remove``) the thread kept under
+    ``slot``. Removing is allowed to the creator of a private thread: no Manage Threads."""
+
+    KIND: ClassVar[str] = "thread_members"
+    slot: str
+    add: tuple[int, ...] = ()
+    remove: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArchiveThread(Record):
+    """Archive the thread kept under ``slot`` (its members still read it), locked with Manage
+    Threads so that nobody reopens it by posting; without Manage Threads it is archived
+    only."""
+
+    KIND: ClassVar[str] = "archive_thread"
+    slot: str
+
+
+@dataclass(frozen=True)
+class Silence(Record):
+    """Keep members from posting in the text channel ``place_id`` and its threads
+    (``silenced``), or let them post again. Each one's own member overwrite is recorded (or
+    its absence) and Send Messages, Send Messages in Threads and Add Reactions are denied on
+    top of it (``bot.spaces.SILENCED``); ``silenced`` False puts back exactly what was
+    recorded. Manage Roles. A thread or forum post has no overwrites of its own: a game there
+    cannot silence one member (see docs/development.md)."""
+
+    KIND: ClassVar[str] = "silence"
+    place_id: int
+    user_ids: tuple[int, ...]
+    silenced: bool
+
+
+@dataclass(frozen=True)
+class CloseSpaces(Record):
+    """The game is over: every member it silenced may post again (exactly as before) and every
+    thread it opened is archived. What was silenced and opened is read at delivery, after the
+    game's earlier records: nothing the game decided before its end is missed."""
+
+    KIND: ClassVar[str] = "close_spaces"
+
+
 RECORDS: dict[str, type[Record]] = {
-    cls.KIND: cls for cls in (Post, DirectMessage, EditSlot, Pin, DebateLock, Notice)
+    cls.KIND: cls
+    for cls in (
+        Post,
+        DirectMessage,
+        EditSlot,
+        Pin,
+        DebateLock,
+        Notice,
+        PrivateThread,
+        ThreadPost,
+        ThreadMembers,
+        ArchiveThread,
+        Silence,
+        CloseSpaces,
+    )
 }
 
 

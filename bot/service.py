@@ -31,6 +31,7 @@ from bot.config import ModerationSettings
 from bot.courier import Courier
 from bot.effects import (
     Attachment,
+    CloseSpaces,
     DebateLock,
     DirectMessage,
     EditSlot,
@@ -896,6 +897,7 @@ class GameService(ABC):
                     await self.app.scheduler.cancel_for_game(s, game.id)
                 await self.save(s, game, state, events, actor.id)
                 effects += await self.cancelled(s, game, state, events)
+                effects.append(CloseSpaces())  # its silenced members restored, threads archived
             else:
                 effects.append(self.announce(game, t("common.lobby.cancelled", game.lang)))
             await repo.set_status(s, game, "cancelled", at=self.now())

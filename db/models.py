@@ -340,12 +340,9 @@ class Outbox(Base):
     done_at: Mapped[datetime | None] = mapped_column()
 
 
-class SavedOverwrite(Base):
-    """A player's member overwrite in a text channel as it was before the bot closed the
-    debate (``present`` False: there was none), restored exactly when the debate reopens."""
-
-    __tablename__ = "saved_overwrites"
-    __table_args__ = (UniqueConstraint("game_id", "channel_id", "user_id"),)
+class MemberOverwrite:
+    """A member's own overwrite in one channel of a game, as it was before the bot changed it
+    (``present`` False: there was none): what the bot puts back."""
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[int] = mapped_column(_game_fk())
@@ -355,3 +352,21 @@ class SavedOverwrite(Base):
     allow: Mapped[int] = mapped_column(BigInteger, default=0)
     deny: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SavedOverwrite(MemberOverwrite, Base):
+    """A player's member overwrite in a text channel as it was before the bot closed the
+    debate (``present`` False: there was none), restored exactly when the debate reopens."""
+
+    __tablename__ = "saved_overwrites"
+    __table_args__ = (UniqueConstraint("game_id", "channel_id", "user_id"),)
+
+
+class SilencedMember(MemberOverwrite, Base):
+    """A member's own overwrite in a text channel as it was before the game silenced them
+    (``bot.effects.Silence``; ``present`` False: there was none), restored exactly when they
+    may post again. Kept apart from the debate's :class:`SavedOverwrite`: a member silenced
+    during a closed debate keeps the debate's record of what was there first."""
+
+    __tablename__ = "silenced_members"
+    __table_args__ = (UniqueConstraint("game_id", "channel_id", "user_id"),)

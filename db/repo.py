@@ -50,6 +50,7 @@ from db.models import (
     Outbox,
     Player,
     SavedOverwrite,
+    SilencedMember,
     Volunteer,
     Vote,
 )
@@ -841,6 +842,16 @@ async def get_message(
     return (await s.scalars(stmt.execution_options(populate_existing=True))).first()
 
 
+async def messages_under(s: AsyncSession, game_id: int, prefix: str) -> list[Message]:
+    """The game's messages whose purpose starts with ``prefix`` (``thread:``), by id."""
+    stmt = (
+        select(Message)
+        .where(Message.game_id == game_id, Message.purpose.startswith(prefix, autoescape=True))
+        .order_by(Message.id)
+    )
+    return list((await s.scalars(stmt)).all())
+
+
 async def messages_of(s: AsyncSession, game_id: int, purpose: str) -> list[Message]:
     """Every message for ``purpose`` (the channel one and the per-player DMs), by id."""
     stmt = (
@@ -1066,7 +1077,11 @@ async def effects_of(
     return list((await s.scalars(stmt.execution_options(populate_existing=True))).all())
 
 
-# -- overwrites saved while a text channel's debate is closed --------------------------------
+# -- members' overwrites saved while a debate is closed or a member is silenced ---------------
+
+#: Where a member's overwrite is kept: a closed debate's (``SavedOverwrite``) or a silenced
+#: member's (``SilencedMember``), two records that never stand for each other.
+Kept = type[SavedOverwrite] | type[SilencedMember]
 
 
 async def save_overwrite(
@@ -1079,20 +1094,19 @@ async def save_overwrite(
     allow: int,
     deny: int,
     at: datetime | None = None,
+    table: Kept = SavedOverwrite,
 ) -> bool:
-    """Remember a member's overwrite as it is before the debate closes, unless one is already
+    """Remember a member's overwrite as it is before the bot changes it, unless one is already
     remembered (a retried close must not take its own deny for the original). True if saved."""
     existing = await s.scalars(
-        select(SavedOverwrite).where(
-            SavedOverwrite.game_id == game_id,
-            SavedOverwrite.channel_id == channel_id,
-            SavedOverwrite.user_id == user_id,
+        select(table).where(
+            table.game_id == game_id, table.channel_id == channel_id, table.user_id == user_id
         )
     )
     if existing.first() is not None:
         return False
     s.add(
-        SavedOverwrite(
+        table(
             game_id=game_id,
             channel_id=channel_id,
             user_id=user_id,
@@ -1107,13 +1121,14 @@ async def save_overwrite(
 
 
 async def saved_overwrites(
-    s: AsyncSession, game_id: int, channel_id: int | None = None
-) -> list[SavedOverwrite]:
-    stmt = select(SavedOverwrite).where(SavedOverwrite.game_id == game_id)
+    s: AsyncSession, game_id: int, channel_id: int | None = None, *, table: Kept = SavedOverwrite
+) -> list[Any]:
+    """The overwrites kept for the game (in one channel), oldest first."""
+    stmt = select(table).where(table.game_id == game_id)
     if channel_id is not None:
-        stmt = stmt.where(SavedOverwrite.channel_id == channel_id)
-    return list((await s.scalars(stmt.order_by(SavedOverwrite.id))).all())
+        stmt = stmt.where(table.channel_id == channel_id)
+    return list((await s.scalars(stmt.order_by(table.id))).all())
 
 
-async def forget_overwrite(s: AsyncSession, saved_id: int) -> None:
-    await s.execute(delete(SavedOverwrite).where(SavedOverwrite.id == saved_id))
+async def forget_overwrite(s: AsyncSession, saved_id: int, *, table: Kept = SavedOverwrite) -> None:
+    await s.execute(delete(table).where(table.id == saved_id))

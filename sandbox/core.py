@@ -787,6 +787,8 @@ class Sandbox:
                 raise SandboxError(f"{user.name} is not a member of {guild.name}")
             if not guild.permissions_in(user.id, channel) & util.VIEW_CHANNEL:
                 raise SandboxError(f"{user.name} cannot see {channel.name}")
+            if not self.can_post(user, channel):
+                raise SandboxError(f"{user.name} may not post in {channel.name}")
         msg = Message(
             self,
             snowflake(),
@@ -799,6 +801,19 @@ class Sandbox:
         self._store_message(msg)
         self._dispatch_message("MESSAGE_CREATE", msg)
         return msg
+
+    def can_post(self, user: User, channel: Channel) -> bool:
+        """Whether Discord lets ``user`` post in the guild channel or thread: Send Messages (in
+        Threads, for a thread, which also must not be locked) from the channel's overwrites."""
+        guild = channel.guild
+        if guild is None:
+            return True
+        perms = guild.permissions_in(user.id, channel)
+        if channel.is_thread:
+            return bool(perms & util.SEND_MESSAGES_IN_THREADS) and (
+                not channel.locked or bool(perms & util.MANAGE_THREADS)
+            )
+        return bool(perms & util.SEND_MESSAGES)
 
     # ------------------------------------------------------------------ commands
     def commands(self, guild: Guild | None = None) -> list[dict[str, Any]]:

@@ -828,10 +828,14 @@ class RestApi:
         return 204, None
 
     async def add_thread_member(self, req: Req) -> Result:
+        """Discord: the ability to send messages in the thread, the thread not archived; a
+        private thread that is not invitable takes new members from its creator or a member
+        with Manage Threads only."""
         thread = self._channel(req)
         if not thread.is_thread:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        self._require(thread, util.SEND_MESSAGES_IN_THREADS)
+        perms = self._require(thread, util.SEND_MESSAGES_IN_THREADS)
+        self._check_thread_members_change(thread, perms, invite=True)
         uid = req.id("user_id")
         guild = thread.guild
         assert guild is not None
@@ -841,10 +845,28 @@ class RestApi:
         return 204, None
 
     async def remove_thread_member(self, req: Req) -> Result:
+        """Discord: Manage Threads, or the creator of a private thread; not archived."""
         thread = self._channel(req)
-        self._require(thread, util.MANAGE_THREADS)
+        if not thread.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        perms = self._require_view(thread)
+        self._check_thread_members_change(thread, perms, invite=False)
         thread.member_ids.discard(req.id("user_id"))
         return 204, None
+
+    def _check_thread_members_change(self, thread: Channel, perms: int, *, invite: bool) -> None:
+        """Who may add a member to (``invite``) or remove one from a thread, as on Discord."""
+        if thread.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        if perms & util.MANAGE_THREADS:
+            return
+        private = thread.type == PRIVATE_THREAD
+        owner = thread.owner_id == self.sb.bot_user.id
+        if invite and (not private or thread.invitable or owner):
+            return
+        if not invite and private and owner:
+            return
+        raise util.missing_permissions()
 
     # ------------------------------------------------------------------ messages
     def _attachments(
