@@ -15,10 +15,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import GameBot
+from bot.choice import VIEW
 from bot.errors import UserError, report
 from bot.i18n import Lang, lang_of, t
 from bot.options import OptionsSchema
 from bot.service import Actor, GameService, Reply, TagRequired
+from cogs import choice
 from cogs.game_options import with_options
 from cogs.interaction import Answer, id_of, respond
 
@@ -431,8 +433,11 @@ class ModerationCommands(GameCommands):
 
 
 async def setup(bot: commands.Bot) -> None:
-    """The lobby's and the replacement offer's buttons (they work after a restart) and their
-    view builders for the outbox."""
+    """The lobby's, the replacement offer's and the secret choices' buttons and menus (they
+    work after a restart) and their view builders for the outbox."""
     game_bot(bot).dispatcher.register_view("lobby", lobby_view)
     game_bot(bot).dispatcher.register_view("standby_offer", offer_view)
     bot.add_dynamic_items(LobbyButton, OfferButton)
+    # Every game's secret choices by DM (bot/choice.py): their menus and the view builder.
+    game_bot(bot).dispatcher.register_view(VIEW, choice.choice_view)
+    bot.add_dynamic_items(*choice.ITEMS)

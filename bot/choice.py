@@ -1,0 +1,157 @@
+"""One secret choice by DM, a core part that a game configures and names no game.
+
+A private menu goes to one player (or each of several): a select of up to 25 options, or up
+to 5 buttons. The game says which step is open, who still owes an answer and what an answer
+does (its check, its effects); the part sends the menus, arms the deadline and its reminder,
+answers each click once (an interaction delivered again is answered as the first was), refuses
+a click at or after the deadline ("too late", at the click's own time) or on a menu whose step
+is over, and keeps working after a restart: a menu's meaning is in its custom_id
+(``choice:<name>:<game>:<step>``, ``cogs/choice.py``), the game and step in the database. A
+slash command of the game's is its fallback: :meth:`SecretChoice.choose` with no step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.effects import DirectMessage, View
+from bot.errors import UserError
+from bot.i18n import t
+from bot.service import Actor, Effect, GameService, Outcome
+from db import repo
+from db.models import Deadline, Game
+
+#: The view kind of every secret choice's menu (its builder: ``cogs/choice.py``).
+VIEW = "secret_choice"
+#: Discord's limits: options of a select, buttons on one row.
+MAX_OPTIONS, MAX_BUTTONS = 25, 5
+
+
+class ChoiceRules(Protocol):
+    """What a game tells its secret choice."""
+
+    def step(self, game: Game) -> int | None:
+        """The number of the choice open now (None: none is)."""
+
+    def waiting(self, game: Game) -> Collection[int]:
+        """Who still owes an answer to the open choice (the reminder goes to them)."""
+
+    async def answer(self, s: AsyncSession, game: Game, actor: Actor, value: str) -> Outcome:
+        """Check ``value`` against the game (raise a ``GameError`` or ``UserError`` to refuse:
+        nothing changes) and record it: the private answer and the effects."""
+
+    async def timeout(self, s: AsyncSession, game: Game) -> Outcome | None:
+        """The deadline passed (or a moderator closed it) with answers missing."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One chooser's menu: the DM's text, the (label, value) pairs offered (values are at most
+    40 characters of no ``:``), the select's placeholder, or buttons instead of a select."""
+
+    user_id: int
+    text: str
+    options: tuple[tuple[str, str], ...]
+    placeholder: str = ""
+    buttons: bool = False
+
+
+class SecretChoice:
+    """A game's secret choice: ``name`` is its deadline's kind (the game's prefix first, e.g.
+    ``pl_pick``), ``<name>_reminder`` its reminder's; ``reminder`` the catalogue key of the
+    reminder DM (``deadline`` and ``where`` given)."""
+
+    def __init__(
+        self, service: GameService, name: str, rules: ChoiceRules, *, reminder: str
+    ) -> None:
+        self.service, self.name, self.rules, self.reminder_key = service, name, rules, reminder
+        self.reminder = f"{name}_reminder"
+        if service.app.choices.setdefault(name, self) is not self:
+            raise ValueError(f"two secret choices named {name!r}")
+
+    @property
+    def kinds(self) -> tuple[str, str]:
+        """Its deadline's kind and its reminder's."""
+        return self.name, self.reminder
+
+    def menu(self, game: Game, step: int, offer: Offer) -> DirectMessage:
+        """The chooser's DM with the menu of ``step``."""
+        limit = MAX_BUTTONS if offer.buttons else MAX_OPTIONS
+        options = [[label, value] for label, value in offer.options[:limit]]
+        args = (self.name, game.id, step, options, offer.placeholder, offer.buttons)
+        return DirectMessage(offer.user_id, offer.text, view=View(VIEW, args))
+
+    async def open(
+        self,
+        s: AsyncSession,
+        game: Game,
+        step: int,
+        offers: Collection[Offer],
+        due: datetime,
+        remind_at: datetime | None = None,
+    ) -> list[Effect]:
+        """Step ``step`` opens: its deadline (and reminder, if still to come), the menus."""
+        scheduler = self.service.app.scheduler
+        assert scheduler is not None
+        dues = [(self.name, due)]
+        if remind_at is not None and self.service.now() < remind_at < due:
+            dues.append((self.reminder, remind_at))
+        for kind, at in dues:
+            payload = {"step": step}
+            await scheduler.add(
+                s, game_id=game.id, guild_id=game.guild_id, kind=kind, due_at=at, payload=payload
+            )
+        return [self.menu(game, step, offer) for offer in offers]
+
+    async def close(self, s: AsyncSession, game: Game) -> None:
+        """The choice is over (answered, timed out): its deadline and reminder are dropped."""
+        if self.service.app.scheduler is not None:
+            await self.service.app.scheduler.cancel_for_game(s, game.id, list(self.kinds))
+
+    async def choose(self, actor: Actor, game_id: int, step: int | None, value: str) -> str:
+        """A click on a menu of ``step`` (None: the game's command, for the open step)."""
+        service = self.service
+        async with service.action(game_id, actor) as (s, game):
+            await service.prepare(s, game)
+            current = self.rules.step(game) if game.status == "running" else None
+            if current is None or step not in (None, current):
+                raise UserError("common.choice.closed")
+            await service.require_in_time(s, game, self.name, actor)
+            await repo.set_player_locale(s, game.id, actor.id, actor.lang)
+            outcome = await self.rules.answer(s, game, actor, value)
+            await service.commit_outcome(s, game, outcome)
+        return await service.run(outcome)
+
+    def owns(self, deadline: Deadline) -> bool:
+        return deadline.kind in self.kinds
+
+    async def due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
+        """Its deadline or reminder fell due (for the step still open, else nothing)."""
+        if self.rules.step(game) != (deadline.payload or {}).get("step"):
+            return None
+        if deadline.kind == self.reminder:
+            return await self.remind(s, game)
+        return await self.rules.timeout(s, game)
+
+    async def due_at(self, s: AsyncSession, game: Game) -> datetime | None:
+        found = await repo.open_deadlines(s, game.id, kinds=[self.name])
+        return found[0].due_at if found else None
+
+    async def remind(self, s: AsyncSession, game: Game) -> Outcome:
+        """The reminder DM to each chooser who still owes an answer, in their language (a
+        moderator's ``remind`` too: its reply counts them)."""
+        due = await self.due_at(s, game)
+        where = f"<#{self.service.where(game)}>"
+        deadline = f"<t:{int(due.timestamp())}:F>" if due else "—"
+        waiting = set(self.rules.waiting(game))
+        players = [p for p in await repo.players(s, game.id) if p.user_id in waiting]
+        dms: list[Effect] = [
+            DirectMessage(p.user_id, t(self.reminder_key, p.locale, deadline=deadline, where=where))
+            for p in players
+        ]
+        return Outcome(t("common.choice.reminded", game.lang, count=len(dms)), dms)
