@@ -193,10 +193,10 @@ class ArchiveThread(Record):
 class Silence(Record):
     """Keep members from posting in the text channel ``place_id`` and its threads
     (``silenced``), or let them post again. Each one's own member overwrite is recorded (or
-    its absence) and Send Messages, Send Messages in Threads and Add Reactions are denied on
-    top of it (``bot.spaces.SILENCED``); ``silenced`` False puts back exactly what was
-    recorded. Manage Roles. A thread or forum post has no overwrites of its own: a game there
-    cannot silence one member (see docs/development.md)."""
+    its absence) and Send Messages, Send Messages in Threads (and Add Reactions, where the bot
+    has it) are denied on top of it (``bot.spaces.SILENCED``); ``silenced`` False puts back
+    exactly what was recorded. Manage Roles. A thread or forum post has no overwrites of its
+    own: a game there cannot silence one member (see docs/development.md)."""
 
     KIND: ClassVar[str] = "silence"
     place_id: int

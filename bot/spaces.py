@@ -29,10 +29,11 @@ from bot.effects import (
 from db import repo
 from db.models import MemberOverwrite, Outbox, SilencedMember
 
-#: What a silenced member may no longer do in the game's channel and its threads.
-SILENCED = discord.Permissions(
-    send_messages=True, send_messages_in_threads=True, add_reactions=True
-).value
+#: What a silenced member may no longer do in the game's channel and its threads; and add
+#: reactions, when the bot may itself (Discord lets an overwrite deny only what the bot has,
+#: and the README's invite link does not ask for Add Reactions).
+SILENCED = discord.Permissions(send_messages=True, send_messages_in_threads=True).value
+REACTIONS = discord.Permissions(add_reactions=True).value
 MEMBER: Literal[1] = 1  # a member overwrite's type
 PRIVATE_THREAD: Literal[12] = 12
 ARCHIVE_MINUTES: Literal[10080] = 10080  # a week without a message before Discord archives it
@@ -220,8 +221,17 @@ class Spaces:
                 if saved and first is not None:
                     await repo.forget_overwrite(s, first.id)
             kept = await self.kept(s, row.game_id, place)
+        bits = SILENCED | (REACTIONS if self.may_react(place) else 0)
         for uid in record.user_ids:
-            await deny_on_top(http, place, kept[uid], SILENCED, "silenced by the game")
+            await deny_on_top(http, place, kept[uid], bits, "silenced by the game")
+
+    def may_react(self, place: int) -> bool:
+        """Whether the bot has Add Reactions in the channel (so may deny it)."""
+        channel = self.client.get_channel(place)
+        me = getattr(getattr(channel, "guild", None), "me", None)
+        if not isinstance(channel, discord.abc.GuildChannel) or me is None:
+            return False
+        return channel.permissions_for(me).add_reactions
 
     async def restore(self, game_id: int, place: int, user_ids: tuple[int, ...]) -> None:
         """Put back exactly each member's overwrite as it was before the silence."""
