@@ -75,6 +75,8 @@ class PollCog(GameCog, group_name="poll", group_description="A two-option poll")
         first="The first answer (default Yes)",
         second="The second answer (default No)",
         vote_hours="Hours to answer once the poll starts (default 24)",
+        faction="A private thread for half the table, whose first member silences a player",
+        pick_hours="Hours the faction has to pick whom to silence (default 1)",
         tag=TAG_DESCRIPTION,
         forum=FORUM_DESCRIPTION,
     )
@@ -88,9 +90,18 @@ class PollCog(GameCog, group_name="poll", group_description="A two-option poll")
         vote_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
         tag: str | None = None,
         forum: Forum | None = None,
+        faction: bool | None = None,
+        pick_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
     ) -> None:
         given = {"question": question, "first": first, "second": second, "vote_hours": vote_hours}
+        given |= {"faction": faction, "pick_hours": pick_hours}
         await self.open_new(interaction, self.service.new_game, tag, given, forum)
+
+    @app_commands.command(name="pick", description="The faction's pick, if its menu is gone")
+    @app_commands.describe(player="The player who may no longer post here")
+    async def pick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        choose = self.service.faction.pick.choose
+        await self.in_game(interaction, choose, None, str(player.id))
 
     @app_commands.command(name="status", description="The question, who has answered, the deadline")
     async def status(self, interaction: discord.Interaction) -> None:

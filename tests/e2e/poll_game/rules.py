@@ -68,6 +68,27 @@ class PollCancelled(PollEvent):
 
 
 @dataclass(frozen=True)
+class FactionOpened(PollEvent):
+    """Private to the picker: the faction (seat order) and that the pick is theirs."""
+
+    kind = "poll_faction_opened"
+    faction: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayerPicked(PollEvent):
+    """Private to the picker: the player they silenced."""
+
+    kind = "poll_player_picked"
+    target: int
+
+
+@dataclass(frozen=True)
+class PickMissed(PollEvent):
+    kind = "poll_pick_missed"
+
+
+@dataclass(frozen=True)
 class Result:
     """The closed poll: who chose what (user ids, by choice) and who did not answer."""
 
@@ -83,6 +104,10 @@ class Poll:
     players: list[Player]
     votes: dict[int, str] = field(default_factory=dict)
     closed: bool = False
+    #: the faction (seat order; its first member picks a player to silence), the pick
+    faction: list[int] = field(default_factory=list)
+    picked: int | None = None
+    pick_open: bool = False
 
     @classmethod
     def setup(cls, players: Sequence[Player]) -> tuple[Poll, list[PollEvent]]:
@@ -134,6 +159,36 @@ class Poll:
         answered = PollVoteChanged if changed else PollVoted
         return [answered(choice=choice, private_to=user_id)]
 
+    # -- the faction and its secret pick ---------------------------------------------------
+
+    @property
+    def picker(self) -> int | None:
+        return self.faction[0] if self.faction else None
+
+    def open_faction(self) -> list[PollEvent]:
+        """The first half of the table (two at least) is a faction; its first member picks,
+        in secret, a player who may no longer post in the poll's channel."""
+        self.faction = [p.id for p in self.players[: max(2, len(self.players) // 2)]]
+        self.pick_open = True
+        return [FactionOpened(faction=tuple(self.faction), private_to=self.picker)]
+
+    def pick(self, user_id: int, target: int) -> list[PollEvent]:
+        if not self.pick_open or self.closed:
+            raise GameError("poll.error.pick_closed")
+        if user_id != self.picker:
+            raise GameError("poll.error.not_picker")
+        if target == user_id or not self.is_player(target):
+            raise GameError("poll.error.bad_pick")
+        self.picked, self.pick_open = target, False
+        return [PlayerPicked(target=target, private_to=user_id)]
+
+    def close_pick(self) -> list[PollEvent]:
+        """The pick's deadline passed: nobody is silenced."""
+        if not self.pick_open:
+            return []
+        self.pick_open = False
+        return [PickMissed()]
+
     def close(self) -> list[PollEvent]:
         if self.closed:
             raise GameError("poll.error.closed")
@@ -149,6 +204,7 @@ class Poll:
         if self.is_player(new.id):
             raise GameError("poll.error.player_twice")
         self.players = [new if p.id == old_id else p for p in self.players]
+        self.faction = [new.id if i == old_id else i for i in self.faction]
         self.votes.pop(old_id, None)
         return [PlayerSubstituted(old=old_id, new=new.id)]
 
@@ -163,6 +219,9 @@ class Poll:
             "players": [p.to_dict() for p in self.players],
             "votes": {str(k): v for k, v in self.votes.items()},
             "closed": self.closed,
+            "faction": list(self.faction),
+            "picked": self.picked,
+            "pick_open": self.pick_open,
         }
 
     @classmethod
@@ -171,4 +230,7 @@ class Poll:
             players=[Player.from_dict(p) for p in d["players"]],
             votes={int(k): str(v) for k, v in d.get("votes", {}).items()},
             closed=bool(d.get("closed", False)),
+            faction=[int(i) for i in d.get("faction", [])],
+            picked=int(d["picked"]) if d.get("picked") is not None else None,
+            pick_open=bool(d.get("pick_open", False)),
         )

@@ -8,19 +8,21 @@ falls due, in whichever process runs then (a restart in between changes nothing)
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import ClassVar
+from typing import Any, ClassVar
 
+import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.effects import DirectMessage, View
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import listing, shown
-from bot.service import Actor, AfterCommit, Effect, GameService, Outcome
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
 from db.models import Deadline, Game, Player
 from rulebase import GameError
 from rulebase import Player as EnginePlayer
+from tests.e2e.poll_game.faction import Faction
 from tests.e2e.poll_game.rules import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Poll, PollEvent
 
 VOTE = "pl_vote"  # the poll's one deadline (prefix "pl", its plugin's)
@@ -41,6 +43,20 @@ class PollService(GameService):
     kind: ClassVar[str] = "poll"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
+    reminder_kinds: ClassVar[frozenset[str]] = frozenset({"pl_pick_reminder"})
+
+    def __init__(self, app: Services) -> None:
+        super().__init__(app)
+        #: a poll opened with ``faction``: its private thread, secret pick, silenced player
+        self.faction = Faction(self)
+
+    def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
+        """A faction in a text channel: its private thread and the silenced player's
+        overwrite too."""
+        needed = super().needed_permissions(channel, options)
+        if options.get("faction") and isinstance(channel, discord.TextChannel):
+            needed += ["create_private_threads", "manage_roles"]
+        return needed
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -107,6 +123,8 @@ class PollService(GameService):
         )
         effects: list[Effect] = [self.announce(game, public)]
         effects += [self.vote_dm(game, p, due) for p in players]
+        if self.faction.wanted(game):
+            effects += await self.faction.open(s, game, state)
         return Outcome(t("poll.start.done", actor.lang), effects)
 
     # -- answers ------------------------------------------------------------------------------
@@ -161,7 +179,10 @@ class PollService(GameService):
             await self.app.scheduler.cancel_for_game(s, game.id, [VOTE])
         await self.save(s, game, state, events, None)
         await repo.set_status(s, game, "ended", at=self.now())
-        return Outcome("", [self.announce(game, self.result_text(game, state))])
+        effects: list[Effect] = [self.announce(game, self.result_text(game, state))]
+        if self.faction.wanted(game):
+            effects += await self.faction.close(s, game)
+        return Outcome("", effects)
 
     def close_later(self, game_id: int) -> AfterCommit:
         async def close() -> None:
@@ -177,6 +198,8 @@ class PollService(GameService):
     async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
         if deadline.kind == VOTE:
             return await self.close_in(s, game)
+        if self.faction.pick.owns(deadline):
+            return await self.faction.pick.due(s, game, deadline)
         return None
 
     # -- moderation ---------------------------------------------------------------------------
