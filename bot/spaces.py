@@ -52,6 +52,13 @@ NEEDED: dict[str, list[str]] = {
 Send = Callable[..., Awaitable[int | None]]
 
 
+def needed_for(*records: type[Record]) -> list[str]:
+    """What the bot needs besides seeing the channel to perform these kinds of records: what
+    a game that uses them adds to its ``needed_permissions`` (checked at ``/<game> new``)."""
+    needed = [p for r in records for p in NEEDED[r.KIND] if p != "view_channel"]
+    return list(dict.fromkeys(needed))
+
+
 def member_overwrites(channel: dict[str, Any]) -> dict[int, tuple[int, int]]:
     """A channel's member overwrites (its payload's): user id -> (allow, deny)."""
     return {
@@ -135,6 +142,12 @@ class Spaces:
     # -- private threads -------------------------------------------------------------------
 
     async def members(self, thread: int, add: tuple[int, ...], remove: tuple[int, ...]) -> None:
+        """Members in and out; a thread Discord archived for a week without messages is
+        reopened first (its members cannot change while it is archived: 50083)."""
+        data = await self.client.http.get_channel(thread)
+        meta: Any = data.get("thread_metadata") or {}
+        if meta.get("archived") and not meta.get("locked"):
+            await self.client.http.edit_channel(thread, archived=False)
         for uid in add:
             await self.client.http.add_user_to_thread(thread, uid)
         for uid in remove:

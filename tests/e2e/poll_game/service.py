@@ -13,11 +13,12 @@ from typing import Any, ClassVar
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.effects import DirectMessage, View
+from bot.effects import DirectMessage, PrivateThread, Silence, ThreadMembers, View
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import listing, shown
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
+from bot.spaces import needed_for
 from db import repo
 from db.models import Deadline, Game, Player
 from rulebase import GameError
@@ -55,7 +56,7 @@ class PollService(GameService):
         overwrite too."""
         needed = super().needed_permissions(channel, options)
         if options.get("faction") and isinstance(channel, discord.TextChannel):
-            needed += ["create_private_threads", "manage_roles"]
+            needed += needed_for(PrivateThread, ThreadMembers, Silence)
         return needed
 
     # -- reading ------------------------------------------------------------------------------
