@@ -5,10 +5,10 @@ to 5 buttons. The game says which step is open, who still owes an answer and wha
 does (its check, its effects); the part sends the menus, arms the deadline and its reminder,
 answers each click once (an interaction delivered again is answered as the first was), refuses
 a click at or after the deadline ("too late", at the click's own time) or on a menu whose step
-is over, and keeps working after a restart: a menu's meaning is in its custom_id
-(``choice:<name>:<game>:<step>``, ``cogs/choice.py``), the game and step in the database. A
-slash command of the game's is its fallback: :meth:`SecretChoice.choose` with no step.
-"""
+is over (in the game's words), and keeps working after a restart: a menu's meaning is in its
+custom_id (``choice:<name>:<game>:<step>``, ``cogs/choice.py``), the game and step in the
+database. A slash command of the game's is its fallback: :meth:`SecretChoice.choose` with no
+step."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.effects import DirectMessage, View
 from bot.errors import UserError
 from bot.i18n import t
+from bot.render.common import channel, ts
 from bot.service import Actor, Effect, GameService, Outcome
 from db import repo
 from db.models import Deadline, Game
@@ -62,22 +63,32 @@ class Offer:
 
 
 class SecretChoice:
-    """A game's secret choice: ``name`` is its deadline's kind (the game's prefix first, e.g.
-    ``pl_pick``), ``<name>_reminder`` its reminder's; ``reminder`` the catalogue key of the
-    reminder DM (``deadline`` and ``where`` given)."""
+    """A game's secret choice. ``name`` (the game's prefix first, e.g. ``pl_pick``) is in its
+    menus' custom_id; its deadline's kind is ``name`` and its reminder's ``<name>_reminder``,
+    unless ``kinds`` names them (two choices of a game may share them: each answers only while
+    its own step is open). ``reminder`` is the catalogue key of the reminder DM (``deadline``
+    and ``where`` given), ``stale`` the answer to a menu whose step is over."""
 
     def __init__(
-        self, service: GameService, name: str, rules: ChoiceRules, *, reminder: str
+        self,
+        service: GameService,
+        name: str,
+        rules: ChoiceRules,
+        *,
+        reminder: str,
+        kinds: tuple[str, str] | None = None,
+        stale: str = "common.choice.closed",
     ) -> None:
-        self.service, self.name, self.rules, self.reminder_key = service, name, rules, reminder
-        self.reminder = f"{name}_reminder"
+        self.service, self.name, self.rules = service, name, rules
+        self.reminder_key, self.stale = reminder, stale
+        self.deadline, self.reminder = kinds or (name, f"{name}_reminder")
         if service.app.choices.setdefault(name, self) is not self:
             raise ValueError(f"two secret choices named {name!r}")
 
     @property
     def kinds(self) -> tuple[str, str]:
         """Its deadline's kind and its reminder's."""
-        return self.name, self.reminder
+        return self.deadline, self.reminder
 
     def menu(self, game: Game, step: int, offer: Offer) -> DirectMessage:
         """The chooser's DM with the menu of ``step``."""
@@ -98,7 +109,7 @@ class SecretChoice:
         """Step ``step`` opens: its deadline (and reminder, if still to come), the menus."""
         scheduler = self.service.app.scheduler
         assert scheduler is not None
-        dues = [(self.name, due)]
+        dues = [(self.deadline, due)]
         if remind_at is not None and self.service.now() < remind_at < due:
             dues.append((self.reminder, remind_at))
         for kind, at in dues:
@@ -114,14 +125,18 @@ class SecretChoice:
             await self.service.app.scheduler.cancel_for_game(s, game.id, list(self.kinds))
 
     async def choose(self, actor: Actor, game_id: int, step: int | None, value: str) -> str:
-        """A click on a menu of ``step`` (None: the game's command, for the open step)."""
+        """A click on a menu of ``step``, or the game's command (``step`` None): an answer
+        to the open step, else the game's own refusal (``rules.answer`` checks)."""
         service = self.service
         async with service.action(game_id, actor) as (s, game):
+            if game.status != "running":
+                raise UserError(self.stale) if step is not None else service.game_over()
             await service.prepare(s, game)
-            current = self.rules.step(game) if game.status == "running" else None
-            if current is None or step not in (None, current):
-                raise UserError("common.choice.closed")
-            await service.require_in_time(s, game, self.name, actor)
+            current = self.rules.step(game)
+            if step is not None and step != current:
+                raise UserError(self.stale)
+            if current is not None:
+                await service.require_in_time(s, game, self.deadline, actor)
             await repo.set_player_locale(s, game.id, actor.id, actor.lang)
             outcome = await self.rules.answer(s, game, actor, value)
             await service.commit_outcome(s, game, outcome)
@@ -139,15 +154,15 @@ class SecretChoice:
         return await self.rules.timeout(s, game)
 
     async def due_at(self, s: AsyncSession, game: Game) -> datetime | None:
-        found = await repo.open_deadlines(s, game.id, kinds=[self.name])
+        found = await repo.open_deadlines(s, game.id, kinds=[self.deadline])
         return found[0].due_at if found else None
 
     async def remind(self, s: AsyncSession, game: Game) -> Outcome:
         """The reminder DM to each chooser who still owes an answer, in their language (a
         moderator's ``remind`` too: its reply counts them)."""
         due = await self.due_at(s, game)
-        where = f"<#{self.service.where(game)}>"
-        deadline = f"<t:{int(due.timestamp())}:F>" if due else "—"
+        where = channel(self.service.where(game))
+        deadline = ts(due) if due else "—"
         waiting = set(self.rules.waiting(game))
         players = [p for p in await repo.players(s, game.id) if p.user_id in waiting]
         dms: list[Effect] = [

@@ -1,26 +1,27 @@
-"""Avalon in the Resistance service: the options, the role DMs, the Lady of the Lake and the
-assassination (each a private choice before a ``vote_hours`` deadline, with a reminder).
+"""Avalon in the Resistance service: the options, the Lady of the Lake and the assassination,
+each a secret choice by DM (``bot.choice.SecretChoice``) before a ``vote_hours`` deadline, with
+a reminder.
 
-A mixin of :class:`games.resistance.service.ResistanceService`: the classic flow calls these
-hooks where Avalon differs. The rules are in ``games.resistance.rules``; this is only their Discord
-side.
+A collaborator that :class:`games.resistance.service.ResistanceService` holds (``avalon``): the
+classic flow calls it where Avalon differs. The rules are in ``games.resistance.rules``; this
+is only their Discord side.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime
+from collections.abc import Collection, Mapping
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.effects import DirectMessage, View
+from bot.choice import Offer, SecretChoice
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import shown, sort_key
 from bot.options import OptionName
 from bot.render.common import channel, ts
-from bot.service import Actor, Effect, GameService, Outcome
+from bot.service import Actor, Effect, Outcome
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import render as render
@@ -46,8 +47,12 @@ AVALON = "rs_avalon"
 AVALON_REMINDER = "rs_avalon_reminder"
 AVALON_KINDS = (AVALON, AVALON_REMINDER)
 AVALON_PHASES = (Phase.LADY, Phase.ASSASSINATION)
-#: What a select menu does: examine with the Lady, or name Merlin.
+#: The two secret choices (their menus' ``choice:rs_lady:…``, ``choice:rs_kill:…``): examine
+#: with the Lady, or name Merlin.
 LADY_ACT, KILL_ACT = "lady", "kill"
+
+if TYPE_CHECKING:  # the service holds this part: its class for the annotations only
+    from games.resistance.service import ResistanceService
 
 
 def engine_options(options: Mapping[str, Any]) -> Options:
@@ -66,45 +71,75 @@ def step_of(state: Resistance) -> int:
     return len(state.lady_holders) if state.phase is Phase.LADY else 0
 
 
-class AvalonSteps(GameService):
-    """The Avalon side of the Resistance service (ResistanceService's first base, so its
-    ``super()`` is GameService)."""
+class AvalonChoice:
+    """The Lady's choice or the assassination, as its secret choice asks of the game
+    (``bot.choice.ChoiceRules``): its step, its chooser, what an answer and the deadline do."""
 
-    if TYPE_CHECKING:
-        # What these steps use of ResistanceService (defined there, declared here for the type
-        # checker only, so that nothing shadows GameService at run time).
-        def load(self, game: Game) -> Resistance: ...
+    def __init__(self, avalon: Avalon, act: str) -> None:
+        self.avalon, self.act = avalon, act
+        self.phase = Phase.LADY if act == LADY_ACT else Phase.ASSASSINATION
 
-        def announce(self, game: Game, text: str, *, mention: int | None = None) -> Effect: ...
+    def step(self, game: Game) -> int | None:
+        state = self.avalon.service.load(game)
+        return step_of(state) if state.phase is self.phase else None
 
-        def post_leader_list(
-            self, game: Game, state: Resistance, *, new: bool = False
-        ) -> Effect: ...
+    def waiting(self, game: Game) -> Collection[int]:
+        state = self.avalon.service.load(game)
+        chooser = chooser_of(state)
+        return [chooser] if chooser is not None and state.phase is self.phase else []
 
-        async def cancel_deadlines(
-            self, s: AsyncSession, game: Game, kinds: Sequence[str]
-        ) -> None: ...
+    async def answer(self, s: AsyncSession, game: Game, actor: Actor, value: str) -> Outcome:
+        """The Lady's holder examines the player ``value``, or the Assassin names them (the
+        engine refuses anyone else, another phase, an ineligible player)."""
+        state = self.avalon.service.load(game)
+        target = int(value) if value.isdigit() else 0
+        if self.act == LADY_ACT:
+            events = state.examine(actor.id, target)
+            reply = render.lady_result_text(state, target, state.roles[target], actor.lang)
+        else:
+            events = state.assassinate(actor.id, target)
+            name = shown(state.player(target).name)
+            reply = t(key("assassination.done"), actor.lang, name=name)
+        outcome = await self.avalon.after_step(s, game, state, events, actor.id)
+        outcome.reply = reply
+        return outcome
 
-        async def arm_vote_deadlines(
-            self,
-            s: AsyncSession,
-            game: Game,
-            state: Resistance,
-            now: datetime,
-            due: datetime,
-            *,
-            kinds: tuple[str, str] = ...,
-            payload: dict[str, Any] | None = None,
-        ) -> list[Effect]: ...
+    async def timeout(self, s: AsyncSession, game: Game) -> Outcome | None:
+        return await self.avalon.timeout_in(s, game, self.avalon.service.load(game))
 
-        async def open_debate(
-            self,
-            s: AsyncSession,
-            game: Game,
-            state: Resistance,
-            events: list[ResistanceEvent],
-            actor: int | None,
-        ) -> list[Effect]: ...
+
+def chooser_of(state: Resistance) -> int | None:
+    """Who chooses now: the Lady's holder, or the Assassin."""
+    if state.phase not in AVALON_PHASES:
+        return None
+    return state.lady_holder if state.phase is Phase.LADY else state.assassin
+
+
+class Avalon:
+    """The Avalon side of the Resistance service, which holds it as ``avalon``: its options,
+    its lobby's lines, and its two secret choices by DM, the Lady's (``lady``) and the
+    assassination (``kill``), which share one deadline and its reminder (``AVALON_KINDS``)."""
+
+    def __init__(self, service: ResistanceService) -> None:
+        self.service = service
+        self.lady = self.secret_choice(LADY_ACT, "lady.reminder")
+        self.kill = self.secret_choice(KILL_ACT, "assassination.reminder")
+
+    def secret_choice(self, act: str, reminder: str) -> SecretChoice:
+        """One of the two: ``rs_lady`` or ``rs_kill``, on the deadline they share."""
+        rules = AvalonChoice(self, act)
+        stale = key("error.stale_menu")
+        return SecretChoice(
+            self.service,
+            f"rs_{act}",
+            rules,
+            reminder=key(reminder),
+            kinds=AVALON_KINDS,
+            stale=stale,
+        )
+
+    def choice_of(self, state: Resistance) -> SecretChoice:
+        return self.lady if state.phase is Phase.LADY else self.kill
 
     # -- options and start ---------------------------------------------------------------------
 
@@ -128,10 +163,9 @@ class AvalonSteps(GameService):
             raise UserError(key("error.own_table"), option=OptionName("resistance", "team_table"))
         options["team_table"] = AVALON_TABLE.value
 
-    def lobby_text(self, game: Game, players: list[Player]) -> str:
-        """An Avalon game's lobby says so, with its special roles and the Lady, on lines of
-        their own (never on the line of the players' names)."""
-        text = super().lobby_text(game, players)
+    def lobby_text(self, game: Game, text: str) -> str:
+        """An Avalon game's lobby (the classic ``text``) says so, with its special roles and
+        the Lady, on lines of their own (never on the line of the players' names)."""
         options = engine_options(game.options)
         if not options.is_avalon:
             return text
@@ -145,111 +179,59 @@ class AvalonSteps(GameService):
             lines.append(t(key("lobby.lady"), game.lang))
         return "\n".join([*lines, rest] if rest else lines)
 
-    async def start(self, actor: Actor, game_id: int) -> str:
+    async def check_start(self, game_id: int) -> None:
         """Refuse before anyone is asked anything when the Avalon roles do not fit the table."""
-        async with self.app.sessions() as s:
+        async with self.service.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             count = len(await repo.players(s, game_id)) if game is not None else 0
         if game is not None and game.status == "lobby" and 5 <= count <= 10:
             verify_options(engine_options(game.options), count)
-        return await super().start(actor, game_id)
 
     # -- opening a private choice ---------------------------------------------------------------
 
-    async def open_avalon_step(
-        self, s: AsyncSession, game: Game, state: Resistance
-    ) -> list[Effect]:
-        """The Lady's turn or the assassination begins: the deadline and its reminder, the
-        public announcement, the chooser's DM with a select menu."""
-        now = self.now()
-        due = await self.due_at(s, game, "vote_hours")
-        effects = await self.arm_vote_deadlines(
-            s,
-            game,
-            state,
-            now,
-            due,
-            kinds=AVALON_KINDS,
-            payload={"phase": state.phase.value, "step": step_of(state)},
-        )
-        effects.append(self.announce(game, render.lady_turn_text(state, game.lang, due)))
+    async def open_step(self, s: AsyncSession, game: Game, state: Resistance) -> list[Effect]:
+        """The Lady's turn or the assassination begins: the public announcement, then the
+        chooser's secret choice (its menu, its deadline and reminder)."""
+        service = self.service
+        due = await service.due_at(s, game, "vote_hours")
+        before = float(game.options.get("reminder_hours", 2))
+        remind_at = due - timedelta(hours=before) if before > 0 else None
+        effects: list[Effect] = [
+            service.announce(game, render.lady_turn_text(state, game.lang, due))
+        ]
         chooser = await self.chooser_row(s, game, state)
-        if chooser is not None:
-            effects.append(self.choice_dm(game, state, chooser, due))
-        return effects
+        offers = [self.offer(game, state, chooser, due)] if chooser is not None else []
+        choice = self.choice_of(state)
+        return effects + await choice.open(s, game, step_of(state), offers, due, remind_at)
 
     async def chooser_row(self, s: AsyncSession, game: Game, state: Resistance) -> Player | None:
-        chooser = state.lady_holder if state.phase is Phase.LADY else state.assassin
-        if chooser is None or state.phase not in AVALON_PHASES:
-            return None
-        return await repo.player(s, game.id, chooser)
+        chooser = chooser_of(state)
+        return await repo.player(s, game.id, chooser) if chooser is not None else None
 
-    def choice_dm(self, game: Game, state: Resistance, player: Player, due: datetime) -> Effect:
-        """The chooser's DM: the Lady's holder or the Assassin, with a select menu of names."""
+    def offer(self, game: Game, state: Resistance, player: Player, due: datetime) -> Offer:
+        """The chooser's menu: the Lady's holder or the Assassin, the names to pick from."""
         lady = state.phase is Phase.LADY
-        act = LADY_ACT if lady else KILL_ACT
         ids = state.lady_eligible if lady else state.assassination_targets
         # Select labels are plain text (no Markdown): sorted like every list of names.
-        options = [
-            (state.player(pid).name, pid)
+        options = tuple(
+            (state.player(pid).name, str(pid))
             for pid in sorted(ids, key=lambda i: sort_key(i, state.player(i).name))
-        ]
+        )
+        where = channel(self.service.where(game))
         text = t(
             key("lady.dm" if lady else "assassination.dm"),
             player.locale,
             deadline=ts(due),
-            where=channel(self.where(game)),
+            where=where,
         )
         placeholder = t(
             key("lady.placeholder" if lady else "assassination.placeholder"), player.locale
         )
-        choices = [[name, pid] for name, pid in options]
-        view = View(
-            "rs_avalon_choice",
-            (game.id, act, step_of(state), choices, placeholder, player.locale),
-        )
-        return DirectMessage(player.user_id, text, view=view)
+        return Offer(player.user_id, text, options, placeholder)
 
-    # -- the choices ----------------------------------------------------------------------------
+    # -- after a choice -------------------------------------------------------------------------
 
-    async def lady(self, actor: Actor, game_id: int, step: int | None, target: int) -> str:
-        """The Lady's holder examines ``target`` (``step`` None: by command, the current one)."""
-        return await self.avalon_choose(actor, game_id, step, target, LADY_ACT)
-
-    async def assassinate(self, actor: Actor, game_id: int, step: int | None, target: int) -> str:
-        """The Assassin names ``target``."""
-        return await self.avalon_choose(actor, game_id, step, target, KILL_ACT)
-
-    async def avalon_choose(
-        self, actor: Actor, game_id: int, step: int | None, target: int, act: str
-    ) -> str:
-        async with self.action(game_id, actor) as (s, game):
-            if game.status != "running":
-                raise UserError(
-                    key("error.stale_menu") if step is not None else "resistance.error.game_over"
-                )
-            state = self.load(game)
-            phase = Phase.LADY if act == LADY_ACT else Phase.ASSASSINATION
-            if step is not None and (state.phase is not phase or step != step_of(state)):
-                raise UserError(key("error.stale_menu"))
-            if state.phase is phase:
-                await self.require_in_time(s, game, AVALON, actor)
-            await repo.set_player_locale(s, game.id, actor.id, actor.lang)
-            if act == LADY_ACT:
-                events = state.examine(actor.id, target)
-                side = state.roles[target]
-                reply = render.lady_result_text(state, target, side, actor.lang)
-            else:
-                events = state.assassinate(actor.id, target)
-                reply = t(
-                    key("assassination.done"), actor.lang, name=shown(state.player(target).name)
-                )
-            outcome = await self.after_avalon_step(s, game, state, events, actor.id)
-            outcome.reply = reply
-            await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
-
-    async def after_avalon_step(
+    async def after_step(
         self,
         s: AsyncSession,
         game: Game,
@@ -259,19 +241,19 @@ class AvalonSteps(GameService):
     ) -> Outcome:
         """The Lady was used or passed on (the next debate opens), or the Assassin named someone
         or no one (the game ends): save, cancel the step's deadlines, tell the channel."""
-        await self.cancel_deadlines(s, game, AVALON_KINDS)
+        await self.lady.close(s, game)  # the deadline both choices share
         lines = [
             render.avalon_public_line(state, e, game.lang) for e in events if e.private_to is None
         ]
         text = "\n".join(line for line in lines if line)
         if state.is_over:
             # The assassination and the result in one post: who is Merlin, only with the end.
-            return Outcome("", await self.finish_avalon(s, game, state, events, actor, text))
-        effects: list[Effect] = [self.announce(game, text)] if text else []
-        effects += await self.open_debate(s, game, state, events, actor)
+            return Outcome("", await self.finish(s, game, state, events, actor, text))
+        effects: list[Effect] = [self.service.announce(game, text)] if text else []
+        effects += await self.service.open_debate(s, game, state, events, actor)
         return Outcome("", effects)
 
-    async def finish_avalon(
+    async def finish(
         self,
         s: AsyncSession,
         game: Game,
@@ -282,72 +264,47 @@ class AvalonSteps(GameService):
     ) -> list[Effect]:
         from games.resistance import records as rs_records
 
-        await repo.set_status(s, game, "ended", at=self.now())
-        await self.save(s, game, state, events, actor)
+        service = self.service
+        await repo.set_status(s, game, "ended", at=service.now())
+        await service.save(s, game, state, events, actor)
         end = "\n".join(part for part in (head, render.end_text(state, game.lang)) if part)
         return [
-            self.post_leader_list(game, state),
-            self.announce(game, end),
-            await rs_records.end_post(self, s, game, state),
+            service.post_leader_list(game, state),
+            service.announce(game, end),
+            await rs_records.end_post(service, s, game, state),
         ]
 
     # -- deadlines, reminders, moderation ------------------------------------------------------
 
-    async def avalon_due(self, s: AsyncSession, game: Game) -> datetime | None:
-        open_ = await repo.open_deadlines(s, game.id, kinds=[AVALON])
-        return open_[0].due_at if open_ else None
+    async def due_at(self, s: AsyncSession, game: Game) -> datetime | None:
+        return await self.lady.due_at(s, game)
 
-    def is_current(self, state: Resistance, deadline: Deadline) -> bool:
-        payload = deadline.payload or {}
-        return (
-            state.phase in AVALON_PHASES
-            and payload.get("phase") == state.phase.value
-            and payload.get("step") == step_of(state)
-        )
+    async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
+        return await self.choice_of(self.service.load(game)).due(s, game, deadline)
 
-    async def avalon_deadline_due(
-        self, s: AsyncSession, game: Game, deadline: Deadline
-    ) -> Outcome | None:
-        state = self.load(game)
-        if not self.is_current(state, deadline):
-            return None
-        if deadline.kind == AVALON_REMINDER:
-            return await self.avalon_remind_in(s, game, state, None)
-        return await self.avalon_timeout_in(s, game, state)
-
-    async def avalon_timeout_in(self, s: AsyncSession, game: Game, state: Resistance) -> Outcome:
+    async def timeout_in(self, s: AsyncSession, game: Game, state: Resistance) -> Outcome:
         """The deadline (or a moderator's resolve): the Lady passes on unexamined; the Assassin
         named no one, good wins."""
         chooser = state.lady_holder if state.phase is Phase.LADY else None
-        outcome = await self.after_avalon_step(s, game, state, state.resolve(), None)
+        outcome = await self.after_step(s, game, state, state.resolve(), None)
         if chooser is not None and state.phase is not Phase.OVER:  # the holder missed it
-            outcome.effects += await self.count_misses(s, game, [chooser], [])
+            outcome.effects += await self.service.count_misses(s, game, [chooser], [])
         return outcome
 
-    async def avalon_remind_in(
+    async def remind_in(
         self, s: AsyncSession, game: Game, state: Resistance, lang: str | None
     ) -> Outcome:
-        chooser = await self.chooser_row(s, game, state)
-        due = await self.avalon_due(s, game)
-        where = channel(self.where(game))
-        name = "lady.reminder" if state.phase is Phase.LADY else "assassination.reminder"
-        waiting = [chooser] if chooser is not None else []
-        dms: list[Effect] = [
-            DirectMessage(
-                p.user_id,
-                t(key(name), p.locale, deadline=ts(due) if due else "—", where=where),
-            )
-            for p in waiting
-        ]
-        reply = t("resistance.moderation.reminded", lang or game.lang, count=len(waiting))
-        return Outcome(reply, dms)
+        outcome = await self.choice_of(state).remind(s, game)
+        count = len(outcome.effects)
+        outcome.reply = t("resistance.moderation.reminded", lang or game.lang, count=count)
+        return outcome
 
-    async def avalon_after_substitute(
+    async def after_substitute(
         self, s: AsyncSession, game: Game, state: Resistance, row: Player
     ) -> list[Effect]:
-        """The newcomer who takes over the Lady's choice or the assassination gets its DM."""
-        chooser = state.lady_holder if state.phase is Phase.LADY else state.assassin
-        if state.phase not in AVALON_PHASES or chooser != row.user_id:
+        """The newcomer who takes over the Lady's choice or the assassination gets its menu."""
+        if chooser_of(state) != row.user_id:
             return []
-        due = await self.avalon_due(s, game) or self.now()
-        return [self.choice_dm(game, state, row, due)]
+        due = await self.due_at(s, game) or self.service.now()
+        offer = self.offer(game, state, row, due)
+        return [self.choice_of(state).menu(game, step_of(state), offer)]

@@ -101,7 +101,7 @@ class ResistanceCog(
     )
     @app_commands.describe(player="A player who has never held the Lady of the Lake")
     async def lady(self, interaction: discord.Interaction, player: discord.User) -> None:
-        await self.in_game(interaction, self.service.lady, None, player.id)
+        await self.in_game(interaction, self.service.avalon.lady.choose, None, str(player.id))
 
     @app_commands.command(
         name="assassinate",
@@ -109,7 +109,7 @@ class ResistanceCog(
     )
     @app_commands.describe(player="The player you believe is Merlin")
     async def assassinate(self, interaction: discord.Interaction, player: discord.User) -> None:
-        await self.in_game(interaction, self.service.assassinate, None, player.id)
+        await self.in_game(interaction, self.service.avalon.kill.choose, None, str(player.id))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,7 +1,8 @@
 """The Resistance's persistent components: the DM vote buttons, the leader's menu (a select of
-the players and a Propose button) and Avalon's DM select menus (the Lady of the Lake, the
-assassination). Their meaning is in their custom_id (``rs:...``), so they work after a restart;
-the clicking user is ``interaction.user``, never a value of the custom_id."""
+the players and a Propose button) and Avalon's DM select menus as earlier versions sent them
+(the Lady of the Lake and the assassination are now the core's secret choices, bot/choice.py).
+Their meaning is in their custom_id (``rs:...``), so they work after a restart; the clicking
+user is ``interaction.user``, never a value of the custom_id."""
 
 from __future__ import annotations
 
@@ -79,8 +80,10 @@ class ChoiceMenu(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"rs:(?P<act>lady|kill):(?P<game>\d+):(?P<step>\d+)",
 ):
-    """Avalon's DM select menu: the Lady's holder examines a player, or the Assassin names
-    Merlin. Its meaning is in the custom_id, so it works after a restart."""
+    """Avalon's DM select menu as versions before the core's secret choice sent it (the Lady's
+    holder examines a player, the Assassin names Merlin): a game running across the upgrade
+    keeps it, so its clicks go to the same secret choices as the new menus'
+    (``choice:rs_lady:…``, ``choice:rs_kill:…``, bot/choice.py)."""
 
     def __init__(self, game_id: int, act: str, step: int, select: discord.ui.Select[Any]) -> None:
         super().__init__(select)
@@ -111,9 +114,9 @@ class ChoiceMenu(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def choose(actor: Actor) -> str:
-            rs = service_of(interaction.client, ResistanceService)
-            pick = rs.lady if self.act == "lady" else rs.assassinate
-            return await pick(actor, self.game_id, self.step, int(self.item.values[0]))
+            avalon = service_of(interaction.client, ResistanceService).avalon
+            choice = avalon.lady if self.act == "lady" else avalon.kill
+            return await choice.choose(actor, self.game_id, self.step, self.item.values[0])
 
         await respond(interaction, choose)
 
@@ -245,7 +248,8 @@ def built(menu: View) -> discord.ui.View:
 def choice_view(
     game_id: int, act: str, step: int, options: list[list[Any]], placeholder: str, lang: Lang
 ) -> discord.ui.View:
-    """The Lady's or the Assassin's menu of names: ``options`` are (name, player id) pairs."""
+    """The Lady's or the Assassin's menu of names (``options``: (name, player id) pairs) of an
+    outbox row written before the core's secret choice, delivered after the upgrade."""
     view = discord.ui.View(timeout=None)
     pairs = [(str(name), int(pid)) for name, pid in options]
     view.add_item(ChoiceMenu.build(game_id, act, step, pairs, placeholder))

@@ -312,9 +312,12 @@ class AvalonGame(Game):
         return self.by_name[match.group(1)]
 
     def menu_dm(self, user: Any, act: str) -> Any:
-        """The latest DM of ``user`` with the select menu of ``act`` (lady or kill)."""
+        """The latest DM of ``user`` with the select menu of ``act`` (lady or kill): the
+        secret choice ``rs_<act>`` (bot/choice.py)."""
         for message in reversed(self.sb.dms(user)):
-            if any(str(s.get("custom_id", "")).startswith(f"rs:{act}:") for s in message.selects):
+            if any(
+                str(s.get("custom_id", "")).startswith(f"choice:rs_{act}:") for s in message.selects
+            ):
                 return message
         return None
 

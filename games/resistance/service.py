@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -37,7 +37,7 @@ from games.resistance.avalon import (
     AVALON_KINDS,
     AVALON_PHASES,
     AVALON_REMINDER,
-    AvalonSteps,
+    Avalon,
     engine_options,
     step_of,
 )
@@ -112,7 +112,7 @@ _Done = tuple[
 ]
 
 
-class ResistanceService(AvalonSteps, GameService):
+class ResistanceService(GameService):
     kind = "resistance"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
@@ -130,6 +130,20 @@ class ResistanceService(AvalonSteps, GameService):
         )
         self._parsed: dict[int, tuple[tuple[int, Any], Resistance]] = {}
         self._direct: DirectVotes | Literal[False] | None = False  # False: not opened yet
+        #: Avalon's options, lobby lines, the Lady's choice and the assassination
+        self.avalon = Avalon(self)
+
+    # -- where Avalon differs -----------------------------------------------------------------
+
+    def shape_options(self, options: dict[str, Any], given: Mapping[str, Any]) -> None:
+        self.avalon.shape_options(options, given)
+
+    def lobby_text(self, game: Game, players: list[Player]) -> str:
+        return self.avalon.lobby_text(game, super().lobby_text(game, players))
+
+    async def start(self, actor: Actor, game_id: int) -> str:
+        await self.avalon.check_start(game_id)
+        return await super().start(actor, game_id)
 
     # -- state --------------------------------------------------------------------------------
 
@@ -803,7 +817,7 @@ class ResistanceService(AvalonSteps, GameService):
             return None
         state = self.load(game)
         if state.phase in AVALON_PHASES and proposal is None:
-            return await self.avalon_timeout_in(s, game, state)
+            return await self.avalon.timeout_in(s, game, state)
         if state.phase is not Phase.VOTE or (
             proposal is not None and proposal != state.proposal_number
         ):
@@ -827,7 +841,7 @@ class ResistanceService(AvalonSteps, GameService):
         elif phase in AVALON_PHASES:
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
-            effects += await self.open_avalon_step(s, game, state)
+            effects += await self.avalon.open_step(s, game, state)
         else:
             effects += await self.open_debate(s, game, state, events, None)
         if phase is not Phase.OVER:  # the replacement list: who let this deadline pass
@@ -847,7 +861,7 @@ class ResistanceService(AvalonSteps, GameService):
 
     async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
         if deadline.kind in AVALON_KINDS:
-            return await self.avalon_deadline_due(s, game, deadline)
+            return await self.avalon.deadline_due(s, game, deadline)
         proposal = int((deadline.payload or {}).get("proposal", 0))
         if deadline.kind == VOTE:
             return await self.resolve_in(s, game, proposal)
@@ -931,7 +945,7 @@ class ResistanceService(AvalonSteps, GameService):
             state = self.running(game)
             outcome: Outcome | None
             if state.phase in AVALON_PHASES:
-                outcome = await self.avalon_remind_in(s, game, state, actor.lang)
+                outcome = await self.avalon.remind_in(s, game, state, actor.lang)
             else:
                 outcome = await self.remind_in(s, game, None, actor.lang)
             if outcome is None:
@@ -1019,7 +1033,7 @@ class ResistanceService(AvalonSteps, GameService):
             open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
             due_lead = open_[0].due_at if open_ else None
             effects.append(await self.leader_call_dm(s, game, state, due_lead))
-        effects += await self.avalon_after_substitute(s, game, state, row)
+        effects += await self.avalon.after_substitute(s, game, state, row)
         return Outcome(
             t(
                 "resistance.moderation.substituted",
@@ -1045,7 +1059,7 @@ class ResistanceService(AvalonSteps, GameService):
             leader_due = await repo.open_deadlines(s, game.id, kinds=[LEADER])
             due = leader_due[0].due_at if leader_due else None
         elif state.phase in AVALON_PHASES:
-            due = await self.avalon_due(s, game)
+            due = await self.avalon.due_at(s, game)
         return render.status_text(state, lang, team_votes=team_votes, due=due)
 
     async def history(self, actor: Actor, game_id: int) -> str:
