@@ -12,10 +12,10 @@ step."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -52,14 +52,42 @@ class ChoiceRules(Protocol):
 
 @dataclass(frozen=True)
 class Offer:
-    """One chooser's menu: the DM's text, the (label, value) pairs offered (values are at most
-    40 characters of no ``:``), the select's placeholder, or buttons instead of a select."""
+    """One chooser's menu: the DM's text (and embeds), the options offered as (label, value)
+    or (label, value, description) (a button's value is at most 40 characters of no ``:``),
+    the select's placeholder, or buttons instead of a select."""
 
     user_id: int
     text: str
-    options: tuple[tuple[str, str], ...]
+    options: tuple[tuple[str, ...], ...]
     placeholder: str = ""
     buttons: bool = False
+    embeds: tuple[Mapping[str, Any], ...] = ()
+
+
+#: How a click or the game's command is answered: (actor, game id, step or None, value).
+Submit = Callable[[Actor, int, int | None, str], Awaitable[str]]
+
+
+class SecretMenu:
+    """The menus alone, registered under ``name``: a DM with a private select or buttons
+    whose clicks go to ``submit``. :class:`SecretChoice` is built on it; a game that records
+    its answers its own way (by group commit, bot/batch.py) uses it directly, its batch
+    checking the step and the deadline."""
+
+    def __init__(self, service: GameService, name: str, submit: Submit) -> None:
+        self.name, self.choose, self.kind = name, submit, service.kind
+        known = service.app.choices.get(name)
+        if known is not None and known.kind != self.kind:  # a new service of a game replaces
+            raise ValueError(f"two games' secret choices named {name!r}")
+        service.app.choices[name] = self
+
+    def menu(self, game: Game, step: int, offer: Offer) -> DirectMessage:
+        """The chooser's DM with the menu of ``step``."""
+        limit = MAX_BUTTONS if offer.buttons else MAX_OPTIONS
+        options = [list(option) for option in offer.options[:limit]]
+        args = (self.name, game.id, step, options, offer.placeholder, offer.buttons)
+        view = View(VIEW, args)
+        return DirectMessage(offer.user_id, offer.text, embeds=offer.embeds, view=view)
 
 
 class SecretChoice:
@@ -82,8 +110,7 @@ class SecretChoice:
         self.service, self.name, self.rules = service, name, rules
         self.reminder_key, self.stale = reminder, stale
         self.deadline, self.reminder = kinds or (name, f"{name}_reminder")
-        if service.app.choices.setdefault(name, self) is not self:
-            raise ValueError(f"two secret choices named {name!r}")
+        self.menus = SecretMenu(service, name, self.choose)
 
     @property
     def kinds(self) -> tuple[str, str]:
@@ -91,11 +118,7 @@ class SecretChoice:
         return self.deadline, self.reminder
 
     def menu(self, game: Game, step: int, offer: Offer) -> DirectMessage:
-        """The chooser's DM with the menu of ``step``."""
-        limit = MAX_BUTTONS if offer.buttons else MAX_OPTIONS
-        options = [[label, value] for label, value in offer.options[:limit]]
-        args = (self.name, game.id, step, options, offer.placeholder, offer.buttons)
-        return DirectMessage(offer.user_id, offer.text, view=View(VIEW, args))
+        return self.menus.menu(game, step, offer)
 
     async def open(
         self,

@@ -54,7 +54,7 @@ from rulebase import Event, Substitution
 from rulebase import Player as EnginePlayer
 
 if TYPE_CHECKING:
-    from bot.choice import SecretChoice
+    from bot.choice import SecretMenu
     from bot.dispatcher import Dispatcher
     from bot.plugins import Registry
     from bot.scheduler import DeadlineScheduler
@@ -237,7 +237,7 @@ class Services:
         self.scheduler: DeadlineScheduler | None = None
         self.dispatcher: Dispatcher | None = None
         #: the games' secret choices by DM, by name (bot/choice.py): what a menu's click finds
-        self.choices: dict[str, SecretChoice] = {}
+        self.choices: dict[str, SecretMenu] = {}
 
     def schema(self, kind: str) -> OptionsSchema:
         """The options schema of a game (an empty one for a game that has none)."""

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot.app import GameBot
-from bot.choice import SecretChoice
+from bot.choice import SecretMenu
 from bot.errors import UserError
 from bot.names import clean
 from bot.service import Actor
@@ -23,7 +23,7 @@ from cogs.interaction import id_of, respond
 NAME = r"(?P<name>[a-z0-9_]{1,32}):(?P<game>\d+):(?P<step>\d+)"
 
 
-def found(client: discord.Client, name: str) -> SecretChoice:
+def found(client: discord.Client, name: str) -> SecretMenu:
     """The secret choice a menu belongs to."""
     choice = client.app.choices.get(name) if isinstance(client, GameBot) else None
     if choice is None:
@@ -91,13 +91,13 @@ def choice_view(
     placeholder: str,
     buttons: bool,
 ) -> discord.ui.View:
-    """The menu of ``View("secret_choice", ...)`` (``SecretChoice.menu``): the dispatcher's
-    builder. Labels are plain text on one line (Discord's limits: 100 characters a select
-    option, 80 a button)."""
+    """The menu of ``View("secret_choice", ...)`` (``SecretMenu.menu``): the dispatcher's
+    builder; ``options`` are [label, value] or [label, value, description]. Labels are plain
+    text on one line (Discord's limits: 100 characters a select option, 80 a button)."""
     view = discord.ui.View(timeout=None)
     custom_id = f"choice:{name}:{game_id}:{step}"
     if buttons:
-        for label, value in options:
+        for label, value, *_ in options:
             button: discord.ui.Button[Any] = discord.ui.Button(
                 label=clean(label)[:80] or value,
                 style=discord.ButtonStyle.primary,
@@ -111,8 +111,12 @@ def choice_view(
         min_values=1,
         max_values=1,
         options=[
-            discord.SelectOption(label=clean(label)[:100] or value, value=value)
-            for label, value in options
+            discord.SelectOption(
+                label=clean(o[0])[:100] or o[1],
+                value=o[1],
+                description=(o[2][:100] if len(o) > 2 else "") or None,
+            )
+            for o in options
         ],
     )
     view.add_item(ChoiceSelect(name, game_id, step, select))

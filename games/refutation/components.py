@@ -1,6 +1,7 @@
-"""The Refutation Game's persistent components: the secret choice's DM menu and the public vote
-buttons. Their meaning is in their custom_id (``rf:...``), so they work after a restart; the
-clicking user is ``interaction.user``, never a value of the custom_id."""
+"""The Refutation Game's persistent components: the public vote buttons, and the secret
+choice's DM menu as earlier versions sent it (it is now the core's, bot/choice.py). Their
+meaning is in their custom_id (``rf:...``), so they work after a restart; the clicking user is
+``interaction.user``, never a value of the custom_id."""
 
 from __future__ import annotations
 
@@ -10,40 +11,29 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang
+from cogs.choice import choice_view as secret_choice_view
 from cogs.interaction import id_of, respond, service_of
 from games.refutation.render import ABSTAIN, m
-from games.refutation.service import RefutationService
+from games.refutation.service import CHOICE, RefutationService
 
 
 class ChoiceSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"rf:choice:(?P<game>\d+):(?P<n>\d+)",
 ):
-    """The secret choice in a DM; its meaning is in the custom_id, so it survives a restart."""
+    """The secret choice in a DM as versions before the core's secret choice sent it: a game
+    running across the upgrade keeps it. Its meaning is in the custom_id."""
 
-    def __init__(
-        self,
-        game_id: int,
-        n: int,
-        options: list[discord.SelectOption] | None = None,
-        lang: Lang = "en",
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"rf:choice:{game_id}:{n}",
-                placeholder=m("refute.placeholder", lang),
-                options=options or [],
-                min_values=1,
-                max_values=1,
-            )
-        )
+    def __init__(self, game_id: int, n: int, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
         self.game_id, self.n = game_id, n
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ChoiceSelect:
-        return cls(id_of(match["game"]), id_of(match["n"]))
+        assert isinstance(item, discord.ui.Select)
+        return cls(id_of(match["game"]), id_of(match["n"]), item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         rf = service_of(interaction.client, RefutationService)
@@ -51,14 +41,10 @@ class ChoiceSelect(
 
 
 def choice_view(game_id: int, n: int, options: list[list[str]], lang: Lang) -> discord.ui.View:
-    """The secret choice menu of a DM; ``options``: (label, value, description) each."""
-    view = discord.ui.View(timeout=None)
-    select_options = [
-        discord.SelectOption(label=label, value=value, description=description or None)
-        for label, value, description in options
-    ]
-    view.add_item(ChoiceSelect(game_id, n, select_options, lang))
-    return view
+    """The secret choice menu of a DM (``options``: (label, value, description) each), as the
+    core's secret choice builds it (``choice:rf_choice:…``, cogs/choice.py): the view of an
+    outbox row written before it, and what the deck check measures."""
+    return secret_choice_view(CHOICE, game_id, n, options, m("refute.placeholder", lang), False)
 
 
 class VoteButton(

@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import limits, metrics
 from bot.batch import GroupCommit
+from bot.choice import Offer, SecretMenu
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import lang_of
@@ -107,6 +108,8 @@ class RefutationService(GameService):
         self._pinned = weakref.WeakKeyDictionary()
         #: secret choices and votes, written by group commit (:meth:`record_ballots`)
         self.ballot_writer: GroupCommit[Ballot, Outcome] = GroupCommit(self.record_ballots)
+        #: the secret choice's DM menus (bot/choice.py), answered by :meth:`choose`
+        self.hidden = SecretMenu(self, CHOICE, self.choose)
 
     async def guild_deck(self, guild_id: int) -> tuple[str, str]:
         """The name and content hash of the guild's deck (the guild's setting, else the
@@ -558,10 +561,13 @@ class RefutationService(GameService):
                 continue
             lang = p.locale
             text, embeds = render.choice_dm(state, p.user_id, lang, where, due)
-            options = [option_data(o) for o in render.choice_options(state, p.user_id, lang)]
-            view = View("rf_choice", (game.id, n, options, lang_of(lang)))
+            options = tuple(
+                tuple(option_data(o)) for o in render.choice_options(state, p.user_id, lang)
+            )
             cards = tuple(e.to_dict() for e in embeds)
-            effects.append(DirectMessage(p.user_id, text, embeds=cards, view=view))
+            placeholder = m("refute.placeholder", lang)
+            offer = Offer(p.user_id, text, options, placeholder, embeds=cards)
+            effects.append(self.hidden.menu(game, n, offer))
         return effects
 
     # -- secret choice ------------------------------------------------------------------------

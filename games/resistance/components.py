@@ -16,6 +16,7 @@ from bot.effects import View
 from bot.i18n import Lang, t
 from bot.names import clean
 from bot.service import Actor, Reply
+from cogs.choice import choice_view as secret_choice_view
 from cogs.interaction import id_of, respond, respond_in_place, service_of
 from games.resistance.rules import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
@@ -88,22 +89,6 @@ class ChoiceMenu(
     def __init__(self, game_id: int, act: str, step: int, select: discord.ui.Select[Any]) -> None:
         super().__init__(select)
         self.game_id, self.act, self.step = game_id, act, step
-
-    @classmethod
-    def build(
-        cls, game_id: int, act: str, step: int, options: list[tuple[str, int]], placeholder: str
-    ) -> ChoiceMenu:
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"rs:{act}:{game_id}:{step}",
-            placeholder=placeholder[:150],
-            min_values=1,
-            max_values=1,
-            options=[
-                discord.SelectOption(label=clean(name)[:100], value=str(pid))
-                for name, pid in options[:25]
-            ],
-        )
-        return cls(game_id, act, step, select)
 
     @classmethod
     async def from_custom_id(
@@ -249,11 +234,10 @@ def choice_view(
     game_id: int, act: str, step: int, options: list[list[Any]], placeholder: str, lang: Lang
 ) -> discord.ui.View:
     """The Lady's or the Assassin's menu of names (``options``: (name, player id) pairs) of an
-    outbox row written before the core's secret choice, delivered after the upgrade."""
-    view = discord.ui.View(timeout=None)
-    pairs = [(str(name), int(pid)) for name, pid in options]
-    view.add_item(ChoiceMenu.build(game_id, act, step, pairs, placeholder))
-    return view
+    outbox row written before the core's secret choice: built as the core builds it now
+    (``choice:rs_<act>:…``, cogs/choice.py)."""
+    pairs = [[str(name), str(pid)] for name, pid in options]
+    return secret_choice_view(f"rs_{act}", game_id, step, pairs, placeholder, False)
 
 
 def vote_view(game_id: int, proposal: int, on_team: bool, lang: Lang) -> discord.ui.View:
