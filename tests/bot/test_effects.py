@@ -6,15 +6,22 @@ import json
 
 from bot.dispatcher import messages_of
 from bot.effects import (
+    ArchiveThread,
+    CloseSpaces,
     DebateLock,
     DirectMessage,
     EditSlot,
     Notice,
     Pin,
     Post,
+    PrivateThread,
+    Silence,
+    ThreadMembers,
+    ThreadPost,
     View,
     from_payload,
 )
+from bot.spaces import needed_for
 
 
 def test_every_record_survives_a_json_round_trip() -> None:
@@ -54,3 +61,24 @@ def test_embeds_go_with_the_last_piece_then_by_tens() -> None:
     assert messages_of("", ()) == [("", [])]
     big = tuple({"title": str(n), "description": "d" * 2500} for n in range(5))
     assert [len(e) for _, e in messages_of("x", big)] == [2, 2, 1]  # 6,000 characters
+
+
+def test_the_private_space_records_survive_a_json_round_trip() -> None:
+    """The records of bot/spaces.py, as the outbox stores them, and the permissions a game
+    asks for at /<game> new to use them."""
+    records = [
+        PrivateThread(1, "den", "The den", (7, 8)),
+        ThreadPost("den", "welcome", view=View("secret_choice", ("pl_pick", 4, 1, [], "", False))),
+        ThreadMembers("den", add=(9,), remove=(7,)),
+        ArchiveThread("den"),
+        Silence(1, (7,), True),
+        CloseSpaces(),
+    ]
+    for record in records:
+        back = from_payload(record.KIND, json.loads(json.dumps(record.payload())))
+        assert back == record
+    assert needed_for(PrivateThread, Silence) == [
+        "create_private_threads",
+        "send_messages_in_threads",
+        "manage_roles",
+    ]

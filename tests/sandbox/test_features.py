@@ -261,3 +261,36 @@ async def until_available(client: discord.Client, guild_id: int) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("the guild did not come back")
+
+
+async def test_a_private_threads_members_as_discord_allows(sb: Sandbox) -> None:
+    """A private thread that is not invitable takes members from its creator; its creator
+    removes them without Manage Threads; an archived thread's members do not change."""
+    guild = sb.add_guild("Guild")
+    text = guild.add_text_channel("game")
+    alice, bob = sb.add_user("Alice"), sb.add_user("Bob")
+    guild.add_member(alice)
+    guild.add_member(bob)
+    guild.set_role_permissions(guild.bot_role, util.BOT_ROLE_DEFAULT & ~util.MANAGE_THREADS)
+    async with running(SandboxBot(), sb) as client:
+        made = await client.http.start_thread_without_message(
+            text.id, name="den", auto_archive_duration=10080, type=12, invitable=False
+        )
+        thread = sb.channel(int(made["id"]))
+        assert thread.type == 12 and not thread.invitable
+        await client.http.add_user_to_thread(thread.id, alice.id)
+        await client.http.add_user_to_thread(thread.id, bob.id)
+        assert not guild.permissions_in(bob.id, text) & util.MANAGE_THREADS
+        await client.http.remove_user_from_thread(thread.id, bob.id)
+        assert thread.member_ids == {sb.bot_user.id, alice.id}
+        assert guild.permissions_in(bob.id, thread) == 0  # not a member: cannot see it
+        await client.http.edit_channel(thread.id, archived=True)  # its creator may
+        with pytest.raises(discord.HTTPException) as err:
+            await client.http.add_user_to_thread(thread.id, bob.id)
+        assert err.value.code == 50083
+        with pytest.raises(discord.Forbidden):  # locking needs Manage Threads
+            await client.http.edit_channel(thread.id, locked=True)
+        # A thread has no overwrites of its own: a member is silenced on its parent.
+        with pytest.raises(discord.HTTPException) as err:
+            await client.http.edit_channel_permissions(thread.id, bob.id, "0", "2048", 1)
+        assert err.value.code == 50024
