@@ -46,6 +46,7 @@ from bot.effects import (
     DirectMessage,
     EditSlot,
     Notice,
+    Permanent,
     Pin,
     Post,
     Record,
@@ -71,10 +72,6 @@ THREAD_TYPES = {10, 11, 12}
 
 ViewBuilder = Callable[..., discord.ui.View]
 FileBuilder = Callable[..., Awaitable[discord.File]]
-
-
-class Permanent(Exception):
-    """Discord refused for good (or the record cannot be delivered): record, go on."""
 
 
 def messages_of(

@@ -20,6 +20,11 @@ from typing import Any, ClassVar
 from bot.limits import MESSAGE_CONTENT as MESSAGE_LIMIT
 
 
+class Permanent(Exception):
+    """Discord refused for good (or the record cannot be delivered): the dispatcher records
+    it and goes on with the game's next record."""
+
+
 @dataclass(frozen=True)
 class View:
     """A view to build at delivery: the builder registered for ``kind``, called with ``args``."""

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.effects import (
     ArchiveThread,
     CloseSpaces,
+    Permanent,
     PrivateThread,
     Record,
     Silence,
@@ -114,8 +115,10 @@ class Spaces:
             return None
         assert isinstance(record, ThreadPost | ThreadMembers | ArchiveThread)
         thread = await self.thread_id(row.game_id, record.slot)
-        if thread is None:
-            return None  # never opened (refused, or the game ended first): nothing to do there
+        if thread is None and isinstance(record, ArchiveThread):
+            return None  # never opened: nothing to archive
+        if thread is None:  # refused (a permission): resync sends both again, in order
+            raise Permanent(f"the thread {record.slot!r} was never opened")
         if isinstance(record, ThreadPost):
             channel = self.client.get_partial_messageable(thread)
             return await self.send(row, channel, record.text, (), record.view, (), record.mention)

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.timeout(120)
 P = discord.Permissions
 SILENCED = P(send_messages=True, send_messages_in_threads=True, add_reactions=True).value
 EMBED, ATTACH = P(embed_links=True).value, P(attach_files=True).value
+CREATE_PRIVATE = P(create_private_threads=True).value
 
 
 def said(user: Any, key: str, **params: Any) -> str:
@@ -158,3 +159,25 @@ async def test_the_pick_menu_survives_a_restart_and_a_cancel_restores(table: Any
         await until(lambda: outsider.id not in channel.overwrites, what="the restore")
         await until(lambda: thread.archived, what="the thread archived")
         await sb.say(outsider, channel, "back")
+
+
+async def test_a_thread_refused_for_a_permission_is_opened_at_resync(table: Any) -> None:
+    """Without Create Private Threads the thread is refused, a notice names the permission,
+    and once it is given back /poll resync opens the thread and posts what was to go in it."""
+    sb, guild, channel = table.sb, table.guild, table.channel
+    poll = PollTable(table, table.users[:3])
+    async with poll_bot(table) as bot:
+        await poll.open("Tea or coffee?", vote_hours=1.0, faction=True)
+        channel.set_permissions(guild.bot_role, deny=CREATE_PRIVATE)  # @everyone has it
+        since = len(poll.public())
+        await poll.start()
+        notice = await poll.new_public(since, "create_private_threads")
+        assert "/poll resync" in notice
+        assert sb.thread_of(channel, "Poll faction") is None
+        channel.set_permissions(guild.bot_role)  # given back
+        reply = await poll.slash(table.mod, "poll resync")
+        assert reply.startswith("Done")
+        thread = await until(lambda: sb.thread_of(channel, "Poll faction"), what="the thread")
+        _, faction = await faction_of(bot, table)
+        await until(lambda: thread.member_ids == {sb.bot_user.id, *faction}, what="its members")
+        await until(lambda: sb.messages_in(thread), what="the welcome, sent again")
