@@ -10,7 +10,7 @@ or ``sandbox/``.
 from __future__ import annotations
 
 from collections.abc import Collection
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -98,14 +98,33 @@ class Faction:
             effects.append(ThreadPost(THREAD, t("poll.faction.welcome", game.lang, names=members)))
         hours = float(game.options.get("pick_hours") or 1.0)
         due = self.service.now() + timedelta(hours=hours)
-        picker = state.picker
-        assert picker is not None
-        options = tuple((names[p.id], str(p.id)) for p in state.players if p.id != picker)
-        lang = next(p.locale for p in await repo.players(s, game.id) if p.user_id == picker)
-        text = t("poll.pick.dm", lang, deadline=f"<t:{int(due.timestamp())}:F>")
-        offer = Offer(picker, text, options, t("poll.pick.placeholder", lang))
+        offer = await self.offer(s, game, state, due)
         remind_at = due - timedelta(hours=hours / 2)
         return effects + await self.pick.open(s, game, 1, [offer], due, remind_at)
+
+    async def offer(self, s: AsyncSession, game: Game, state: Poll, due: datetime) -> Offer:
+        """The picker's menu: every other player, in their language."""
+        picker = state.picker
+        assert picker is not None
+        options = tuple((p.name, str(p.id)) for p in state.players if p.id != picker)
+        lang = next(p.locale for p in await repo.players(s, game.id) if p.user_id == picker)
+        text = t("poll.pick.dm", lang, deadline=f"<t:{int(due.timestamp())}:F>")
+        return Offer(picker, text, options, t("poll.pick.placeholder", lang))
+
+    async def seat(
+        self, s: AsyncSession, game: Game, state: Poll, old: int, new: int
+    ) -> list[Effect]:
+        """``new`` has taken ``old``'s seat (in the state already): in the faction, they join
+        its thread as the leaver leaves it, and a pick still to make is theirs."""
+        if new not in state.faction:
+            return []
+        effects: list[Effect] = []
+        if self.in_text_channel(game):
+            effects.append(ThreadMembers(THREAD, add=(new,), remove=(old,)))
+        due = await self.pick.due_at(s, game)
+        if state.pick_open and state.picker == new and due is not None:
+            effects.append(self.pick.menu(game, 1, await self.offer(s, game, state, due)))
+        return effects
 
     async def close(self, s: AsyncSession, game: Game) -> list[Effect]:
         """At the poll's end: the pick closes; the thread is archived, the silenced restored."""

@@ -259,6 +259,7 @@ class PollService(GameService):
             self.announce(game, t("poll.moderation.substituted", game.lang, **names)),
             self.vote_dm(game, row, due),
         ]
+        effects += await self.faction.seat(s, game, state, old.id, new.id)
         reply = t("poll.moderation.substituted", actor.lang, **names)
         return Outcome(reply, effects)
 

@@ -181,3 +181,23 @@ async def test_a_thread_refused_for_a_permission_is_opened_at_resync(table: Any)
         _, faction = await faction_of(bot, table)
         await until(lambda: thread.member_ids == {sb.bot_user.id, *faction}, what="its members")
         await until(lambda: sb.messages_in(thread), what="the welcome, sent again")
+
+
+async def test_a_newcomer_takes_the_pickers_seat_thread_and_menu(table: Any) -> None:
+    sb, channel = table.sb, table.channel
+    poll = PollTable(table, table.users[:4])
+    newcomer = table.users[4]
+    async with poll_bot(table) as bot:
+        _, picker, mate, outsider = await started(poll, bot)
+        thread = await until(lambda: sb.thread_of(channel, "Poll faction"), what="the thread")
+        old_menu = await until(partial(pick_menu, sb, picker), what="the picker's menu")
+        reply = await poll.slash(table.mod, "poll substitute", old=picker, new=newcomer)
+        assert newcomer.name in reply
+        members = {sb.bot_user.id, newcomer.id, mate.id}
+        await until(lambda: thread.member_ids == members, what="the newcomer in the thread")
+        menu = await until(partial(pick_menu, sb, newcomer), what="the newcomer's menu")
+        refused = await poll.select(picker, old_menu, [str(outsider.id)])
+        assert await poll.reply(refused) == said(picker, "poll.error.not_picker")
+        ix = await poll.select(newcomer, menu, [str(outsider.id)])
+        assert await poll.reply(ix) == said(newcomer, "poll.pick.done", name=outsider.name)
+        await until(lambda: outsider.id in channel.overwrites, what="the silence")
