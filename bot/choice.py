@@ -76,10 +76,13 @@ class SecretMenu:
 
     def __init__(self, service: GameService, name: str, submit: Submit) -> None:
         self.name, self.choose, self.kind = name, submit, service.kind
-        known = service.app.choices.get(name)
+        choices = getattr(service.app, "choices", None)  # None: a service without the app
+        if choices is None:  # (its posts and renderers alone, in tests): nothing to answer
+            return
+        known = choices.get(name)
         if known is not None and known.kind != self.kind:  # a new service of a game replaces
             raise ValueError(f"two games' secret choices named {name!r}")
-        service.app.choices[name] = self
+        choices[name] = self
 
     def menu(self, game: Game, step: int, offer: Offer) -> DirectMessage:
         """The chooser's DM with the menu of ``step``."""

@@ -13,11 +13,10 @@ from typing import Any
 
 import discord
 
-from bot.app import GameBot
 from bot.choice import SecretMenu
 from bot.errors import UserError
 from bot.names import clean
-from bot.service import Actor
+from bot.service import Actor, Services
 from cogs.interaction import id_of, respond
 
 NAME = r"(?P<name>[a-z0-9_]{1,32}):(?P<game>\d+):(?P<step>\d+)"
@@ -25,7 +24,8 @@ NAME = r"(?P<name>[a-z0-9_]{1,32}):(?P<game>\d+):(?P<step>\d+)"
 
 def found(client: discord.Client, name: str) -> SecretMenu:
     """The secret choice a menu belongs to."""
-    choice = client.app.choices.get(name) if isinstance(client, GameBot) else None
+    app = getattr(client, "app", None)  # the GameBot's (as service_of reads its services)
+    choice = app.choices.get(name) if isinstance(app, Services) else None
     if choice is None:
         raise UserError("common.choice.closed")
     return choice
