@@ -15,9 +15,9 @@ from typing import Any
 import discord
 import pytest
 
-from playtest.players import message, until
 from db import repo
 from db.models import SilencedMember
+from playtest.players import message, until
 from sandbox.core import SandboxError
 from tests.e2e.poll_game.rules import Poll
 from tests.e2e.poll_game.test_poll import PollTable, poll_bot
