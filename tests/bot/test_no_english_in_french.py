@@ -94,6 +94,9 @@ SHARED = {
     "techniques",
     "vote",
     "votes",
+    "faction",
+    "question",
+    "silence",
 }
 
 NOT_PROSE = re.compile(r"https?://[^\s>)]+|<[^<>\s]*>|\{[^{}]*\}|\.(?:md|png|toml)\b")
