@@ -1,5 +1,5 @@
-"""A game's Markdown record: every proposal, vote by name, mission and role (The Resistance);
-every refutation, card and vote (The Refutation Game). Built from real engines' event logs."""
+"""The Resistance's Markdown record (games/resistance/records.py): every proposal, vote by name,
+mission and role, the options in the reader's language. Built from the real engine's event log."""
 
 from __future__ import annotations
 
@@ -10,9 +10,6 @@ import pytest
 
 from bot import archive
 from bot.names import sort_key
-from games.refutation import records as rf_records
-from games.refutation.rules import Player as RfPlayer
-from games.refutation.rules import Refutation, RefutationEvent, default_deck_path, load_deck
 from games.resistance import records as rs_records
 from games.resistance.options import RESISTANCE_OPTIONS
 from games.resistance.rules import PlayerSubstituted, Resistance, ResistanceEvent
@@ -58,62 +55,9 @@ def test_the_resistance_record_has_every_proposal_vote_mission_and_role(lang: st
     assert "Bob" in text and ("replaced Bob" in text or "a remplacé Bob" in text)
 
 
-def test_names_are_escaped_for_markdown() -> None:
-    assert archive.md("a|b*c_d\nx") == "a\\|b\\*c\\_d x"
-    assert archive.md("Œdipe") == "Œdipe"
-
-
 def test_a_role_the_catalogue_does_not_know_shows_as_stored() -> None:
     assert archive.role_name("resistance", "spy", "fr") == "Espion"
     assert archive.role_name("resistance", "loyal_servant", "en") == "Loyal servant"
-
-
-def refutation_game() -> tuple[Refutation, list[RefutationEvent]]:
-    """Three players; one watches a card, the next refutes it, the table votes a card in."""
-    deck = load_deck(default_deck_path())
-    for seed in range(200):
-        players = [RfPlayer(10, "Amélie"), RfPlayer(11, "Bob | *bold*"), RfPlayer(12, "Œdipe")]
-        state, log = Refutation.setup(players, deck, random.Random(seed))
-        active = state.active_player
-        for card in list(state.feed):
-            family = deck.card(card).family
-            holders = [
-                (pid, c)
-                for pid, hand in state.hands.items()
-                for c in hand
-                if deck.card(c).family == family
-            ]
-            if holders:
-                break
-        else:
-            continue
-        log += state.watch(active, card)
-        log += state.refute(state.active_player, active)  # the next player refutes it
-        pid, chosen = holders[0]
-        log += state.choose(pid, chosen)
-        log += state.reveal()
-        for p in players:
-            log += state.vote(p.id, chosen)
-        log += state.close_vote()
-        log += state.end(by_moderator=True)
-        public = [e for e in log if e.private_to is None]
-        return state, public
-    raise AssertionError("no seed gives a refutable feed")
-
-
-@pytest.mark.parametrize("lang", ["en", "fr"])
-def test_the_refutation_record_has_every_refutation_card_and_vote(lang: str) -> None:
-    state, events = refutation_game()
-    text = rf_records.markdown(a_game("refutation"), state, events, lang)
-    (success,) = [e.data for e in events if e.kind == "refutation_succeeded"]
-    card = success["card"]
-    assert f"{card} (" in text
-    assert "Bob \\| \\*bold\\*" in text  # escaped, never a table cell break
-    assert ("votes: card" in text) or ("votes\u00a0: carte" in text)
-    refuted = "**Refuted**" if lang == "en" else "**Réfutée**"
-    assert refuted in text
-    credited = [p for p in state.players if state.credits[p.id]]
-    assert len(credited) == 1
 
 
 def test_an_avalon_record_names_each_role() -> None:
