@@ -22,6 +22,7 @@ from bot.i18n import _parts as parts
 #: Placeholders that hold a number of things.
 COUNTS = {
     "accept",  # votes in a vote matrix's text alternative ("{accept} voix"); a list elsewhere
+    "answered",  # players who answered a poll
     "available",
     "chosen",
     "count",
@@ -142,6 +143,7 @@ NOT_COUNTS = {
     "post",
     "problem",
     "proposal",
+    "question",  # a poll's question
     "rate",
     "reason",
     "resistance",
@@ -172,7 +174,7 @@ NOT_COUNTS = {
 
 #: Words that may follow a number and do not depend on it: units, prepositions, conjunctions.
 NOT_NOUNS = {
-    "en": {"s", "min", "to", "and", "or", "of", "in", "cannot"},
+    "en": {"s", "min", "to", "and", "or", "of", "in", "cannot", "with"},
     "fr": {"s", "min", "à", "et", "ou", "au", "pour", "est", "avant", "avec", "dans", "sur"},
 }
 #: Words between a number and its noun ("2 open games", "1 disinformation card"): skipped.
