@@ -1,4 +1,5 @@
-"""Statistics from a table of games with known outcomes, on SQLite and PostgreSQL."""
+"""Statistics from a table of games of both built-in games with known outcomes, on SQLite and
+PostgreSQL (bot/stats.py over each game's Stats hook)."""
 
 from __future__ import annotations
 
