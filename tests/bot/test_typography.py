@@ -1,4 +1,5 @@
-"""French typography in every French text the bot writes: the catalogue and the decks.
+"""French typography in every French text the bot writes: the catalogue (the decks': in
+games/refutation/tests/test_deck_typography.py).
 
 U+202F (narrow no-break space) before ; ! ? and inside « », U+00A0 (no-break space) before :,
 U+202F between thousands (30 000) and before % and °C, and the typographic apostrophe ’; never
@@ -14,7 +15,6 @@ import tomllib
 from pathlib import Path
 
 from bot.i18n import LOCALES_DIR, catalogue, every_branch
-from games.refutation.rules import default_deck_path, load_deck
 from sandbox.rest import valid_command_name
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
@@ -64,18 +64,6 @@ def french_catalogue() -> dict[str, str]:
     return {k: v for k, v in texts.items() if not (k.startswith("commands.") and "name" in k)}
 
 
-def french_deck_texts(path: Path) -> dict[str, str]:
-    deck = load_deck(path)
-    texts = {"deck.name": deck.names["fr"]}
-    texts |= {f"family {k}": f.names["fr"] for k, f in deck.families.items()}
-    for card in deck.cards.values():
-        texts[f"card {card.number} title"] = card.titles["fr"]
-        texts[f"card {card.number} text"] = card.texts["fr"]
-        if card.locators:
-            texts[f"card {card.number} locator"] = card.locators["fr"]
-    return texts
-
-
 def test_the_checker_catches_each_rule_and_skips_what_is_not_prose() -> None:
     good = (
         f"Phase{NBSP}: débat{NNBSP}; vraiment{NNBSP}! 30{NNBSP}000 personnes{NNBSP}?"
@@ -115,13 +103,6 @@ def test_the_checker_catches_each_rule_and_skips_what_is_not_prose() -> None:
 
 def test_every_french_catalogue_entry() -> None:
     problems = {k: v for k, text in french_catalogue().items() if (v := violations(text))}
-    assert not problems, problems
-
-
-def test_every_french_text_of_the_default_deck() -> None:
-    texts = french_deck_texts(default_deck_path())
-    assert len(texts) > 100
-    problems = {k: v for k, text in texts.items() if (v := violations(text))}
     assert not problems, problems
 
 
