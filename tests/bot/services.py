@@ -9,17 +9,22 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.courier import Courier
+from bot.plugins import Registry
 from bot.service import Services
-from games.builtin import builtin_registry
 from tests.clock import FakeClock
 
 
 def quiet_services(
-    sessions: async_sessionmaker[AsyncSession], clock: Clock | None = None, *, vote_lanes: int = 1
+    sessions: async_sessionmaker[AsyncSession],
+    clock: Clock | None = None,
+    *,
+    registry: Registry | None = None,
+    vote_lanes: int = 1,
 ) -> Services:
     """Services that send nothing: a courier whose client is never started (no DM), the given
-    clock (else a FakeClock), a seeded random generator, the built-in games and no server
-    defaults."""
+    clock (else a FakeClock), a seeded random generator, the games of ``registry`` (the core's
+    tests: the poll's, tests/bot/poll.py; a game's tests: the built-in games'; none: no game
+    registered) and no server defaults."""
     return Services(
         sessions=sessions,
         courier=Courier(discord.Client(intents=discord.Intents.none())),
@@ -27,5 +32,5 @@ def quiet_services(
         rng=random.Random(1),
         defaults={},
         vote_lanes=vote_lanes,
-        registry=builtin_registry(),
+        registry=registry,
     )

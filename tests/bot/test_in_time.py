@@ -1,5 +1,6 @@
 """Deadlines exact at the click, at the service level: the boundary, the click's own time, and
-the per-game lock that a resolution and a click share."""
+the per-game lock that a resolution and a click share. On the poll (its vote deadline,
+``pl_vote``)."""
 
 from __future__ import annotations
 
@@ -13,22 +14,22 @@ from bot.errors import UserError
 from bot.scheduler import DeadlineScheduler
 from bot.service import Actor
 from db import repo
-from games.refutation.service import RefutationService
-from games.resistance.service import ResistanceService
+from tests.bot.poll import poll_registry
 from tests.bot.services import quiet_services
 from tests.clock import FakeClock
+from tests.e2e.poll_game.service import VOTE, PollService
 
 
-async def setup(sessions: Any, clock: FakeClock) -> tuple[ResistanceService, int]:
-    app = quiet_services(sessions, clock)
+async def setup(sessions: Any, clock: FakeClock) -> tuple[PollService, int]:
+    app = quiet_services(sessions, clock, registry=poll_registry())
     async with sessions.begin() as s:
         game = await repo.create_game(
-            s, kind="resistance", guild_id=1, channel_id=2, created_by=3, at=clock()
+            s, kind="poll", guild_id=1, channel_id=2, created_by=3, at=clock()
         )
         await repo.add_deadline(
-            s, game_id=game.id, guild_id=1, kind="rs_vote", due_at=clock() + timedelta(hours=1)
+            s, game_id=game.id, guild_id=1, kind=VOTE, due_at=clock() + timedelta(hours=1)
         )
-        return ResistanceService(app), game.id
+        return PollService(app), game.id
 
 
 @pytest.mark.parametrize(
@@ -52,10 +53,10 @@ async def test_the_click_time_decides(sessions: Any, offset: timedelta, refused:
     async with service.action(game_id) as (s, game):
         if refused:
             with pytest.raises(UserError) as caught:
-                await service.require_in_time(s, game, "rs_vote", actor)
+                await service.require_in_time(s, game, VOTE, actor)
             assert caught.value.key == "common.error.too_late"
         else:
-            await service.require_in_time(s, game, "rs_vote", actor)
+            await service.require_in_time(s, game, VOTE, actor)
 
 
 async def test_without_a_click_time_the_clock_decides(sessions: Any) -> None:
@@ -63,11 +64,11 @@ async def test_without_a_click_time_the_clock_decides(sessions: Any) -> None:
     service, game_id = await setup(sessions, clock)
     actor = Actor(id=9, name="p", lang="en")
     async with service.action(game_id) as (s, game):
-        await service.require_in_time(s, game, "rs_vote", actor)
+        await service.require_in_time(s, game, VOTE, actor)
     clock.advance(hours=1)
     async with service.action(game_id) as (s, game):
         with pytest.raises(UserError):
-            await service.require_in_time(s, game, "rs_vote", actor)
+            await service.require_in_time(s, game, VOTE, actor)
 
 
 async def test_a_resolution_waits_for_a_click_holding_the_game(sessions: Any) -> None:
@@ -93,16 +94,15 @@ async def test_a_resolution_waits_for_a_click_holding_the_game(sessions: Any) ->
     assert order == ["click", "resolved"]
 
 
-@pytest.mark.parametrize("kind", ["resistance", "refutation"])
-async def test_status_waits_for_an_action_holding_the_game(sessions: Any, kind: str) -> None:
+async def test_status_waits_for_an_action_holding_the_game(sessions: Any) -> None:
     """Right after a start the overdue deadlines are resolved with the game's lock held
     (tests/bot/test_scheduler.py): /status asked meanwhile waits, then shows what they
     changed, never the state before them."""
-    app = quiet_services(sessions, FakeClock())
-    service = ResistanceService(app) if kind == "resistance" else RefutationService(app)
+    app = quiet_services(sessions, FakeClock(), registry=poll_registry())
+    service = PollService(app)
     async with sessions.begin() as s:
         game = await repo.create_game(
-            s, kind=kind, guild_id=1, channel_id=2, created_by=3, at=app.clock()
+            s, kind="poll", guild_id=1, channel_id=2, created_by=3, at=app.clock()
         )
         game_id = game.id
     lock = app.locks(game_id)

@@ -11,6 +11,7 @@ import pytest
 
 from bot.errors import UserError
 from bot.service import Actor
+from games.builtin import builtin_registry
 from games.refutation.decks.registry import DeckRegistry
 from games.refutation.decks.settings import DeckSettings
 from games.refutation.decks.tables import DeckContent, GuildDeck
@@ -44,7 +45,7 @@ async def never_read(limit: int) -> bytes:
 
 
 def service(sessions: Any, settings: DeckSettings) -> DeckSettingsService:
-    app = quiet_services(sessions)
+    app = quiet_services(sessions, registry=builtin_registry())
     app.sections = {"decks": settings}
     return DeckSettingsService(RefutationService(app))
 

@@ -17,6 +17,7 @@ from bot.errors import UserError
 from bot.service import Actor
 from db import repo
 from db.direct import PostgresVotes
+from games.builtin import builtin_registry
 from games.resistance.rules.model import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
 from tests.bot.services import quiet_services
@@ -32,7 +33,9 @@ async def running_game(db_url: str) -> SeedGame:
 
 
 def service(sessions: Any) -> ResistanceService:
-    return ResistanceService(quiet_services(sessions, FakeClock(NOW), vote_lanes=2))
+    return ResistanceService(
+        quiet_services(sessions, FakeClock(NOW), registry=builtin_registry(), vote_lanes=2)
+    )
 
 
 @pytest.mark.parametrize("backend", ["postgresql"], indirect=True)

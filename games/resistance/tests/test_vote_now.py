@@ -16,6 +16,7 @@ from bot.locks import GameLocks
 from bot.service import Actor
 from db import repo
 from db.direct import SqliteVotes
+from games.builtin import builtin_registry
 from games.resistance.rules.model import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
 from playtest.players import until
@@ -39,7 +40,7 @@ class TakenLocks(GameLocks):
 
 
 def service(sessions: Any) -> tuple[ResistanceService, TakenLocks]:
-    rs = ResistanceService(quiet_services(sessions, FakeClock(NOW)))
+    rs = ResistanceService(quiet_services(sessions, FakeClock(NOW), registry=builtin_registry()))
     rs.app.locks = locks = TakenLocks()
     return rs, locks
 

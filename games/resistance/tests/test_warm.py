@@ -17,6 +17,7 @@ from bot.scheduler import DeadlineScheduler
 from bot.service import Actor
 from db import repo
 from db.direct import PostgresVotes, SqliteVotes
+from games.builtin import builtin_registry
 from games.resistance.rules.model import TeamVote
 from games.resistance.service import VOTE, ResistanceService
 from tests.bot.services import quiet_services
@@ -39,7 +40,7 @@ async def test_warm_reads_the_games_of_this_process_waiting_for_votes(
 ) -> None:
     games = [game(1, 500), game(2, 500), game(3, 501)]
     await seed_games(db_url, games, now=NOW)
-    rs = ResistanceService(quiet_services(sessions, FakeClock(NOW)))
+    rs = ResistanceService(quiet_services(sessions, FakeClock(NOW), registry=builtin_registry()))
     # this process runs the shards of guild 500 only
     rs.app.scheduler = DeadlineScheduler(sessions, no_handler, owns=lambda guild: guild == 500)
     try:
@@ -67,7 +68,7 @@ async def test_a_game_changed_after_it_was_read_ahead_is_checked_as_it_is_now(
 ) -> None:
     seeded = game(1, 500)
     await seed_games(db_url, [seeded], now=NOW)
-    rs = ResistanceService(quiet_services(sessions, FakeClock(NOW)))
+    rs = ResistanceService(quiet_services(sessions, FakeClock(NOW), registry=builtin_registry()))
     try:
         await rs.warm()
         async with sessions.begin() as s:  # the game ends meanwhile (another connection)
