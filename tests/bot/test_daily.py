@@ -9,10 +9,12 @@ import pytest
 
 from bot import daily
 from bot.errors import UserError
-from bot.options import OptionError
-from games.resistance.options import RESISTANCE_OPTIONS
+from bot.options import DAILY_OPTIONS, OptionError, OptionsSchema
 
 PARIS, NEW_YORK = ZoneInfo("Europe/Paris"), ZoneInfo("America/New_York")
+
+#: The daily-deadline options as every game declares them (here the poll's kind).
+DAILY = OptionsSchema("poll", DAILY_OPTIONS)
 
 
 def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> datetime:
@@ -92,15 +94,15 @@ def test_bad_times_and_zones_are_refused_clearly() -> None:
             daily.parse_time(bad)
     assert daily.parse_time("9:05") == time(9, 5)
     # the option is checked and kept by its schema (bot/options.py), as the config reads it
-    deadline = RESISTANCE_OPTIONS["deadline_time"]
+    deadline = DAILY["deadline_time"]
     assert deadline.validate("9:05") == "09:05" and deadline.validate("") == ""
     for bad in ("24:00", "9pm", " "):
         with pytest.raises(OptionError) as caught:
-            deadline.validate(bad, "resistance")
+            deadline.validate(bad, "poll")
         assert caught.value.key == "daily.bad_time" and caught.value.params["value"] == bad
-    assert RESISTANCE_OPTIONS.parse_config({"deadline_time": "9:05"})["deadline_time"] == "09:05"
+    assert DAILY.parse_config({"deadline_time": "9:05"})["deadline_time"] == "09:05"
     with pytest.raises(OptionError):
-        RESISTANCE_OPTIONS["min_hours"].validate(-1)
+        DAILY["min_hours"].validate(-1)
     assert daily.check_zone("europe/paris") == "Europe/Paris"
     with pytest.raises(UserError):
         daily.check_zone("Mars/Olympus")

@@ -116,26 +116,28 @@ def test_markdown_in_names_is_only_text() -> None:
 
 def test_the_archive_and_the_leaderboard_use_the_same_order() -> None:
     from bot import archive, stats
-    from games.resistance.stats import ResistanceFigures
+    from tests.e2e.poll_game.records import PollFigures
 
     ids = list(range(1, len(FORUM) + 1))
     names_by_id = dict(zip(ids, FORUM, strict=True))
     assert archive.listing(ids, names_by_id) == "alice, Bruno, Çedric, Émile, Ève, Œdipe, zoé"
     # Equal records: the leaderboard's last tie-break is the name, in the same order.
     figures = {
-        uid: stats.PlayerStats(uid, name, {"resistance": ResistanceFigures(played=2, won=1)})
+        uid: stats.PlayerStats(uid, name, {"poll": PollFigures(played=2, won=1)})
         for uid, name in names_by_id.items()
     }
-    board = stats.leaderboard(figures, "resistance", 1)
+    board = stats.leaderboard(figures, "poll", 1)
     assert [p.name for p in board] == ["alice", "Bruno", "Çedric", "Émile", "Ève", "Œdipe", "zoé"]
 
 
 def test_names_in_the_engines_errors_are_escaped_once() -> None:
     from bot.errors import UserError, describe
-    from games.resistance.rules import DuplicatePlayer
+    from rulebase import GameError
 
-    text = describe(DuplicatePlayer(name="**x** ← leader", player=1), "en")
-    assert text is not None and r"\*\*x\*\* ← leader is on the list twice" in text
+    # an engine's error carries the name as given (rulebase.GameError); the message, here
+    # the core's, escapes it
+    text = describe(GameError("common.error.already_joined", {"name": "**x** ← leader"}), "en")
+    assert text == r"\*\*x\*\* ← leader is already signed up."
     # The app's own errors carry names already escaped where they are raised.
     text = describe(UserError("common.error.already_joined", name=shown("__u__")), "en")
     assert text == r"\_\_u\_\_ is already signed up."

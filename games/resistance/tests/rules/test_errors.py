@@ -334,3 +334,11 @@ def test_refused_actions_after_real_play_leave_state() -> None:
         with pytest.raises(GameError):
             apply_action(game, action)
         assert game.to_dict() == before
+
+
+def test_names_in_the_engines_errors_are_escaped_once() -> None:
+    from bot.errors import describe
+    from games.resistance.rules import DuplicatePlayer
+
+    text = describe(DuplicatePlayer(name="**x** ← leader", player=1), "en")
+    assert text is not None and r"\*\*x\*\* ← leader is on the list twice" in text
