@@ -24,7 +24,6 @@ from bot.i18n import (
     plural_forms,
     t,
 )
-from games.builtin import builtin_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,34 +67,40 @@ def test_lookup_and_fallbacks() -> None:
 @pytest.mark.parametrize(
     ("lang", "count", "text"),
     [
-        ("en", 0, "Reminder sent to 0 players."),
-        ("en", 1, "Reminder sent to 1 player."),
-        ("en", 2, "Reminder sent to 2 players."),
-        ("fr", 0, "Rappel envoyé à 0 joueur."),
-        ("fr", 1, "Rappel envoyé à 1 joueur."),
-        ("fr", 2, "Rappel envoyé à 2 joueurs."),
+        ("en", 0, "Reminded 0 players by DM."),
+        ("en", 1, "Reminded 1 player by DM."),
+        ("en", 2, "Reminded 2 players by DM."),
+        ("fr", 0, "0 joueur relancé en MP."),
+        ("fr", 1, "1 joueur relancé en MP."),
+        ("fr", 2, "2 joueurs relancés en MP."),
     ],
 )
 def test_a_count_picks_its_plural_form(lang: str, count: int, text: str) -> None:
-    assert t("resistance.moderation.reminded", lang, count=count) == text
+    assert t("poll.moderation.reminded", lang, count=count) == text
 
 
 @pytest.mark.parametrize(
     ("lang", "counts", "text"),
     [
-        ("en", (0, 1, 2), "0 games, 1 won — 2 refutations credited"),
-        ("en", (1, 0, 1), "1 game, 0 won — 1 refutation credited"),
-        ("fr", (0, 1, 2), "0 partie, 1 gagnée — 2 réfutations créditées"),
-        ("fr", (2, 2, 0), "2 parties, 2 gagnées — 0 réfutation créditée"),
-        ("fr", (1, 0, 1), "1 partie, 0 gagnée — 1 réfutation créditée"),
+        ("en", (0, 1, 2), "0 games, 1 won, 2 cards"),
+        ("en", (1, 0, 1), "1 game, 0 won, 1 card"),
+        ("fr", (0, 1, 2), "0 partie, 1 gagnée, 2 cartes"),
+        ("fr", (2, 2, 0), "2 parties, 2 gagnées, 0 carte"),
     ],
 )
 def test_each_count_of_a_message_picks_its_own_form(
     lang: str, counts: tuple[int, int, int], text: str
 ) -> None:
-    played, won, credited = counts
-    line = t("refutation.stats.line", lang, played=played, won=won, credited=credited)
-    assert line.endswith(text), line
+    forms = {
+        "en": "{p, plural, one {# game} other {# games}}, {w, plural, other {# won}}, "
+        "{c, plural, one {# card} other {# cards}}",
+        "fr": "{p, plural, one {# partie} other {# parties}}, "
+        "{w, plural, one {# gagnée} other {# gagnées}}, "
+        "{c, plural, one {# carte} other {# cartes}}",
+    }
+    played, won, cards = counts
+    form = plural(forms[lang], lang, {"p": played, "w": won, "c": cards})
+    assert form.format(p=played, w=won, c=cards) == text
 
 
 def test_the_cldr_categories_of_both_languages() -> None:
@@ -187,34 +192,6 @@ def test_no_message_says_s_in_brackets() -> None:
 # -- options, choices and numbers in the reader's language ---------------------------------------
 
 
-def test_an_option_is_named_as_the_readers_command_names_its_parameter() -> None:
-    """French: the localized name of the parameter, the same in /<game> new and /settings
-    <game> (a French player reads the word she types); English, or a game whose catalogue names
-    none: the key."""
-    fr = catalogue("fr")
-    commands = {
-        "resistance": ("resistance.new", "settings.resistance"),
-        "refutation": ("refutation.new", "settings.refutation.defaults"),
-    }
-    for kind, schema in builtin_registry().schemas().items():
-        for option in schema.options:
-            label = option_label(kind, option.name, "fr")
-            assert option_label(kind, option.name, "en") == option.name
-            names = {
-                fr[key]
-                for command in commands[kind]
-                if (key := f"commands.{command}.params.{option.name}.name") in fr
-            }
-            if option.new or option.settings:
-                assert names == {label}, (kind, option.name, names, label)
-            else:
-                assert label == option.name  # the config's deck: no command, no label
-    assert option_label("resistance", "timezone", "fr") == "fuseau_horaire"  # /settings's own
-    assert option_label("no_such_game", "vote_hours", "fr") == "vote_hours"
-    assert choice_label("reject", "fr") == "contre" and choice_label("reject", "en") == "reject"
-    assert choice_label("chess", "fr") == "chess"
-
-
 @pytest.mark.parametrize(
     ("value", "en", "fr"),
     [
@@ -231,38 +208,7 @@ def test_numbers_as_each_language_writes_them(value: float, en: str, fr: str) ->
     assert number(value, "en") == en and number(value, "fr") == fr
 
 
-def test_french_messages_name_options_as_the_french_commands_do() -> None:
-    """No French message names an option by its English key (`vote_hours`) where French
-    commands call it otherwise (`heures_vote`): rules, refusals, answers."""
-    english = {
-        option.name: label
-        for kind, schema in builtin_registry().schemas().items()
-        for option in schema.options
-        if (label := option_label(kind, option.name, "fr")) != option.name
-    }
-    assert len(english) > 10
-    prose = {  # placeholders aside: {target} is a player, not the option
-        key: re.sub(r"\{[^{}]*\}", "", every_branch(text))
-        for key, text in catalogue("fr").items()
-        if not key.startswith("commands.")
-    }
-    found = {
-        key: sorted(name for name in english if re.search(rf"\b{name}\b", text))
-        for key, text in prose.items()
-    }
-    assert not {k: v for k, v in found.items() if v}
-
-
 # -- game names and French elision --------------------------------------------------------------
-
-
-def test_a_variant_with_a_name_of_its_own_names_the_game() -> None:
-    from bot.i18n import game_name
-
-    assert game_name("resistance", "fr") == "The Resistance"
-    assert game_name("resistance", "fr", {"variant": "avalon"}) == "Avalon"
-    assert game_name("resistance", "en", {"variant": "classic"}) == "The Resistance"
-    assert game_name("refutation", "fr", {"variant": "avalon"}) == "The Refutation Game"
 
 
 @pytest.mark.parametrize(
@@ -282,8 +228,21 @@ def test_elision_before_names() -> None:
 
     assert [starts_with_vowel(x) for x in ("Émile", "alice", "**Yves**", "Œdipe")] == [True] * 4
     assert [starts_with_vowel(x) for x in ("Bob", "hana", "8", "<@1>", "")] == [False] * 5
-    said = t("resistance.moderation.substituted", "fr", new="Bob", old="Émile")
-    assert "à la place d’Émile" in said
-    assert "à la place de Bob" in t("resistance.moderation.substituted", "fr", new="x", old="Bob")
+    said = t("poll.moderation.substituted", "fr", new="Bob", old="Émile")
+    assert "la place d’Émile" in said
+    assert "la place de Bob" in t("poll.moderation.substituted", "fr", new="x", old="Bob")
     assert elide("de {n} à {m}", {"n": 11, "m": "x"}) == "de {n} à {m}"
     assert elide("De **{g}**, que {x}", {"g": "Avalon", "x": "Ève"}) == "D’**{g}**, qu’{x}"
+
+
+def test_the_polls_option_is_named_as_its_french_command_names_it() -> None:
+    """French: the localized name of the parameter of /poll new (a French player reads the word
+    she types); English, or an option no command names: the key."""
+    assert option_label("poll", "vote_hours", "fr") == "heures_vote"
+    assert option_label("poll", "vote_hours", "en") == "vote_hours"
+    assert option_label("poll", "question", "fr") == "question"
+    assert option_label("poll", "first", "fr") == "premiere"
+    assert option_label("poll", "timezone", "fr") == "fuseau_horaire"  # /settings's own
+    assert option_label("no_such_game", "vote_hours", "fr") == "vote_hours"
+    assert choice_label("reject", "fr") == "contre" and choice_label("reject", "en") == "reject"
+    assert choice_label("chess", "fr") == "chess"
