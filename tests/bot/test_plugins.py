@@ -12,29 +12,12 @@ import pytest
 from bot import i18n
 from bot.plugins import GamePlugin, Registry, load_plugin
 from bot.service import GameService
-from games.builtin import BUILTIN, builtin_plugins, builtin_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def plugin(kind: str = "poll", prefixes: tuple[str, ...] = ("pl",), **kw: Any) -> GamePlugin:
     return GamePlugin(kind=kind, deadline_prefixes=prefixes, service=GameService, cog="x", **kw)
-
-
-def test_the_builtin_games_are_registered_once_each() -> None:
-    plugins = builtin_plugins()
-    registry = Registry(plugins)
-    assert registry.kinds == ("resistance", "refutation")
-    assert registry.kind_of_deadline("rs_vote") == "resistance"
-    assert registry.kind_of_deadline("rs_avalon_lady") == "resistance"
-    assert registry.kind_of_deadline("rf_choice") == "refutation"
-    assert registry.kind_of_deadline("zz_vote") is None
-    assert registry.kind_of_deadline("vote") is None
-    for p in plugins:
-        assert p.cog == f"games.{p.kind}.cog" and p.buttons and p.views and p.events is not None
-        service = p.service  # a GameService subclass, called with the Services
-        assert isinstance(service, type) and issubclass(service, GameService)
-        assert service.kind == p.kind
 
 
 def test_a_registry_refuses_what_two_games_would_share() -> None:
@@ -48,7 +31,7 @@ def test_a_registry_refuses_what_two_games_would_share() -> None:
         )
     with pytest.raises(ValueError, match="view 'lobby'"):
         Registry([plugin(views={"lobby": print})])
-    assert Registry([*builtin_plugins(), plugin()]).kinds[-1] == "poll"
+    assert Registry([plugin("quiz", ("qz",)), plugin()]).kinds[-1] == "poll"
 
 
 @pytest.mark.parametrize("kind", ["", "Poll", "po-ll", "a_b", "x" * 17, "1poll"])
@@ -68,24 +51,20 @@ def test_a_deadline_prefix_has_no_underscore(prefix: str) -> None:
 def test_a_games_options_are_its_own_and_give_its_defaults() -> None:
     from bot.config import Settings
     from bot.options import Option, OptionsSchema
-    from games.refutation.options import REFUTATION_OPTIONS
 
-    with pytest.raises(ValueError, match="options are 'refutation'"):
-        plugin(options=REFUTATION_OPTIONS)
+    with pytest.raises(ValueError, match="options are 'quiz'"):
+        plugin(options=OptionsSchema("quiz", ()))
     schema = OptionsSchema(
         "poll", (Option("vote_hours", float, 24.0, "Hours", min=0.01, max=48.0),)
     )
     assert plugin(options=schema).config_defaults(Settings()) == {"vote_hours": 24.0}
     assert plugin().config_defaults(Settings()) == {}
-    by_kind = {p.kind: p for p in builtin_plugins()}
-    assert by_kind["resistance"].config_defaults(Settings())["vote_hours"] == 24.0
-    assert by_kind["refutation"].options is REFUTATION_OPTIONS
 
 
 def test_a_module_without_a_plugin_record_is_refused() -> None:
     with pytest.raises(TypeError, match="PLUGIN"):
         load_plugin("bot.i18n")
-    assert [load_plugin(m).kind for m in BUILTIN] == ["resistance", "refutation"]
+    assert load_plugin("tests.e2e.poll_game.plugin").kind == "poll"
 
 
 def test_no_module_outside_the_games_names_a_kind() -> None:
@@ -104,18 +83,6 @@ def test_no_module_outside_the_games_names_a_kind() -> None:
             if "resistance" in lit or "refutation" in lit or re.match(r"r[sf](_|$)", lit)
         ]
         assert named == [], name
-
-
-def test_the_cli_demos_are_the_plugins_demos(capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.cli import _parser
-
-    shipped = [name for p in builtin_plugins() for name in p.demos]
-    assert shipped == ["resistance", "avalon", "refutation"]
-    assert _parser(builtin_registry()).parse_args(["demo"]).game == "resistance"
-    assert _parser(builtin_registry()).parse_args(["demo", "--game", "avalon"]).game == "avalon"
-    with pytest.raises(SystemExit):
-        _parser(builtin_registry()).parse_args(["demo", "--game", "chess"])
-    assert "invalid choice" in capsys.readouterr().err
 
 
 # -- catalogues ------------------------------------------------------------------------------
@@ -146,7 +113,7 @@ def test_a_plugin_catalogue_is_loaded_under_its_kind(tmp_path: Path, clean_catal
     assert i18n.t("quiz.result.won", "fr", who="Chloé") == "fr Chloé"
     assert i18n.game_name("quiz", "en") == "Quiz"
     assert i18n.t("commands.quiz.name", "fr") == "quizfr"
-    assert i18n.game_name("resistance", "fr") == "The Resistance"  # the built-ins are still there
+    assert i18n.game_name("poll", "fr") == "Sondage"  # the games registered before are still there
     with pytest.raises(ValueError, match="already"):
         i18n.add_locales("quiz", tmp_path / "elsewhere")
 
@@ -189,12 +156,12 @@ def test_a_plugin_games_settings_command_is_named_as_its_own_commands(
         "Options par défaut des nouvelles parties de Quiz"
     )
     assert i18n.defaults_description("quiz", "en") == "Default options for new games of Quiz"
-    # The built-in games' defaults commands, and commands that set no game's defaults.
-    assert i18n.defaults_game("settings resistance") == "resistance"
-    assert i18n.defaults_game("settings refutation defaults") == "refutation"
-    for command in ("settings timezone", "settings refutation deck", "quiz new", "settings"):
+    # Another game's defaults commands, and commands that set no game's defaults.
+    assert i18n.defaults_game("settings poll") == "poll"
+    assert i18n.defaults_game("settings poll defaults") == "poll"
+    for command in ("settings timezone", "settings poll deck", "quiz new", "settings"):
         assert i18n.defaults_game(command) is None, command
-    assert i18n.param_name("settings resistance", "vote_hours", "fr") == "heures_vote"
+    assert i18n.param_name("settings poll", "vote_hours", "fr") == "heures_vote"
     assert i18n.param_name("settings timezone", "zone", "fr") == "fuseau"
 
 
@@ -202,11 +169,11 @@ def test_a_plugin_games_settings_command_is_named_as_its_own_commands(
     ("kind", "name", "text", "error"),
     [
         ("other", "common.toml", '[lobby]\njoin_button = "Hijacked"\n', "defines"),
-        ("other", "commands.toml", '[resistance]\nname = "hijacked"\n', "defines"),
-        ("other", "commands.toml", '[settings.resistance]\nname = "hijacked"\n', "defines"),
+        ("other", "commands.toml", '[poll]\nname = "hijacked"\n', "defines"),
+        ("other", "commands.toml", '[settings.poll]\nname = "hijacked"\n', "defines"),
         ("other", "commands.toml", '[settings]\nname = "hijacked"\n', "defines"),
         ("timezone", "commands.toml", '[settings.timezone]\nname = "x"\n', "redefines"),
-        ("other", "resistance.toml", 'game_name = "Hijacked"\n', "defines"),
+        ("other", "poll.toml", 'game_name = "Hijacked"\n', "defines"),
         ("quiz", "quiz.toml", '[x]\ny = "Hijacked"\n', "already"),
     ],
 )
@@ -224,7 +191,7 @@ def test_a_plugin_cannot_change_another_games_messages(
         i18n.add_locales(kind, second)
     # Nothing changed: the refused catalogue is not loaded.
     assert i18n.t("common.lobby.join_button", "en") == "Join"
-    assert i18n.game_name("resistance", "en") == "The Resistance"
+    assert i18n.game_name("poll", "en") == "Poll"
     assert i18n.t("quiz.x.y", "en") == "mine"
     assert i18n._PLUGIN_LOCALES.get(kind) in (None, first.resolve())
 
