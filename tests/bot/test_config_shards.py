@@ -9,15 +9,17 @@ import pytest
 from bot.app import owns_guild
 from bot.cli import read_settings
 from bot.config import ConfigError, Settings
-from games.builtin import builtin_registry
+from bot.plugins import Registry
+from tests.bot.poll import poll_registry
 
-REGISTRY = builtin_registry()
+REGISTRY = poll_registry()
 
 
-def settings_from(tmp_path: Path, body: str) -> Settings:
+def settings_from(tmp_path: Path, body: str, registry: Registry = REGISTRY) -> Settings:
+    """The settings of a config file of ``body``, with the games of ``registry`` (the poll)."""
     config = tmp_path / "config.toml"
     config.write_text(body)
-    return read_settings(REGISTRY, config, env={})
+    return read_settings(registry, config, env={})
 
 
 def test_a_shard_range_is_read(tmp_path: Path) -> None:

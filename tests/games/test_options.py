@@ -1,4 +1,5 @@
-"""The options schemas: the one declaration of each game's options (bot/options.py)."""
+"""The built-in games' options schemas (bot/options.py): their defaults, places and checks, the
+config's games sections, the README's table and config.example.toml."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from typing import Any
 import pytest
 
 from bot.config import ConfigError
-from bot.i18n import localized_params
-from bot.options import Option, OptionError, OptionsSchema
+from bot.options import OptionError, OptionsSchema
 from games.builtin import builtin_plugins, builtin_registry
 from games.refutation.options import REFUTATION_OPTIONS
 from games.resistance.options import RESISTANCE_OPTIONS
@@ -106,75 +106,8 @@ def test_a_bad_config_value_is_refused_with_its_key_named(
     assert words in str(caught.value)
 
 
-def test_what_a_command_was_given_is_checked() -> None:
-    given = RESISTANCE_OPTIONS.given(
-        {"vote_hours": 3, "early_close": None, "moderators_see_roles": True, "tag": "x"}, "new"
-    )
-    assert given == {"vote_hours": 3.0}  # not given, not of /resistance new: dropped
-    with pytest.raises(OptionError) as caught:
-        RESISTANCE_OPTIONS.given({"vote_hours": 400.0}, "new")
-    assert caught.value.key == "common.error.out_of_range"
-    # each parameter reads in English as str(), in the reader's language through the catalogue
-    assert {k: str(v) for k, v in caught.value.params.items()} == {
-        "option": "vote_hours",
-        "low": "0.0005",
-        "high": "336",
-        "value": "400",
-    }
-    assert localized_params(caught.value.params, "fr") == {
-        "option": "heures_vote",
-        "low": "0,0005",
-        "high": "336",
-        "value": "400",
-    }
-    with pytest.raises(OptionError) as caught:
-        RESISTANCE_OPTIONS.given({"missing_vote": "maybe"}, "settings")
-    assert caught.value.key == "common.error.not_a_choice"
-    assert {k: str(v) for k, v in caught.value.params.items()} == {
-        "option": "missing_vote",
-        "choices": "reject, accept",
-    }
-    assert localized_params(caught.value.params, "fr") == {
-        "option": "vote_absent",
-        "choices": "contre, pour",
-    }
-    assert localized_params(caught.value.params, "en") == {
-        "option": "missing_vote",
-        "choices": "reject, accept",
-    }
-    with pytest.raises(OptionError) as caught:
-        REFUTATION_OPTIONS.given({"techniques": "yes"}, "new")
-    assert caught.value.key == "common.error.bad_option"
-
-
-def test_merge_given_over_guild_over_config() -> None:
-    config = RESISTANCE_OPTIONS.defaults()
-    guild = {"vote_hours": 48.0, "early_close": True, "retired_option": 1}
-    given = {"vote_hours": 6, "early_close": None, "deck_sha256": "ab"}
-    merged = RESISTANCE_OPTIONS.merge(config, guild, given)
-    assert merged["vote_hours"] == 6.0 and isinstance(merged["vote_hours"], float)  # per game
-    assert merged["deck_sha256"] == "ab"  # what a service adds is kept
-    assert merged["early_close"] is True  # the guild's (None: not given)
-    assert merged["lock_during_vote"] is True  # the config's
-    assert "retired_option" not in merged
-    assert RESISTANCE_OPTIONS.merge(config, None, {}) == config
-    with pytest.raises(OptionError, match="vote_hours must be from"):
-        RESISTANCE_OPTIONS.merge(config, guild, {"vote_hours": 0})
-
-
-def test_a_schema_refuses_a_bad_declaration() -> None:
-    with pytest.raises(TypeError, match="its default"):
-        Option("hours", float, "24", "Hours")
-    with pytest.raises(TypeError, match="its default"):
-        Option("hours", float, 400.0, "Hours", min=0.0, max=336.0)
-    with pytest.raises(TypeError, match="both bounds"):
-        Option("hours", float, 4.0, "Hours", min=0.0)
-    with pytest.raises(TypeError, match="declared twice"):
-        OptionsSchema("poll", (Option("a", bool, False, "A"), Option("a", bool, True, "A")))
-
-
 def test_the_config_reads_each_game_through_its_schema(tmp_path: Path) -> None:
-    plain = settings_from(tmp_path, "")
+    plain = settings_from(tmp_path, "", REGISTRY)
     assert plain.games == {}  # each game's defaults are then its schema's:
     assert {p.kind: p.config_defaults(plain) for p in builtin_plugins()} == {
         "resistance": RESISTANCE_OPTIONS.defaults(),
@@ -187,7 +120,7 @@ def test_the_config_reads_each_game_through_its_schema(tmp_path: Path) -> None:
         '[games.resistance]\nvote_hours = 2\n[games.refutation]\ntarget = 7\ndeck = "club"\n'
         f'[decks]\ndecks_dir = "{decks}"\n'
     )
-    settings = settings_from(tmp_path, body)
+    settings = settings_from(tmp_path, body, REGISTRY)
     games = {p.kind: p.config_defaults(settings) for p in builtin_plugins()}
     assert games["resistance"]["vote_hours"] == 2.0
     assert games["refutation"]["target"] == 7 and games["refutation"]["deck"] == "club"
@@ -206,7 +139,7 @@ def test_the_config_reads_each_game_through_its_schema(tmp_path: Path) -> None:
 )
 def test_a_bad_game_section_is_refused(tmp_path: Path, body: str, words: str) -> None:
     with pytest.raises(ConfigError) as caught:
-        settings_from(tmp_path, body)
+        settings_from(tmp_path, body, REGISTRY)
     assert words in str(caught.value)
 
 
