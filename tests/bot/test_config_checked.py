@@ -10,11 +10,10 @@ import pytest
 
 from bot.cli import main, read_settings
 from bot.config import ConfigError
-from bot.options import OptionError
-from games.builtin import builtin_registry
-from games.resistance.options import RESISTANCE_OPTIONS
+from bot.plugins import Registry
+from tests.bot.poll import poll_registry
 
-REGISTRY = builtin_registry()
+REGISTRY = poll_registry()
 
 
 def write(tmp_path: Path, body: str) -> Path:
@@ -32,20 +31,9 @@ def write(tmp_path: Path, body: str) -> Path:
 
 # (the config's body, the start of the one line: the section and the key)
 BAD = [
-    ('[games.resistance]\ndeadline_time = "9pm"\n', "[games.resistance] deadline_time must be"),
-    ('[games.refutation]\ndeadline_time = "25:00"\n', "[games.refutation] deadline_time must be"),
-    ('[games.resistance]\ndeadline_time = "21h"\n', "[games.resistance] deadline_time must be"),
-    (
-        '[games.resistance]\nvariant = "avalon"\nmorgana = true\n',
-        "[games.resistance] morgana = true needs percival = true",
-    ),
-    # a default of the config is that of the Avalon games opened with it, whatever its variant
-    ("[games.resistance]\nmorgana = true\n", "[games.resistance] morgana = true needs percival"),
-    ('[games.refutation]\ndeck = "nosuchdeck"\n', '[games.refutation] deck = "nosuchdeck"'),
+    ("[games.poll]\nvote_hours = 0\n", "[games.poll] vote_hours must be from 0.0005 to 336"),
     ('[logging]\nlevel = "VERBOSE"\n', "[logging] level must be"),
     ("[logging]\nlevel = 10\n", "[logging] level must be"),
-    ("[decks]\nmax_kb = true\n", "[decks] max_kb must be an integer"),
-    ("[decks]\ncheck_seconds = false\n", "[decks] check_seconds must be a number"),
     ('[metrics]\nport = 9000\nhost = ""\n', "[metrics] host must name an address"),
     ('[discord]\napi_base = "discord.com/api"\n', "[discord] api_base must be an http"),
     ('[discord]\ngateway_url = "https://gateway.discord.gg"\n', "[discord] gateway_url must be"),
@@ -53,24 +41,32 @@ BAD = [
     ('[discord]\nsync_commands = "yes"\n', "[discord] sync_commands must be true or false"),
     ("[discord]\ntoken = 12\n", "[discord] token must be a string"),
     ("[moderation]\nremind_cooldown_minutes = nan\n", "[moderation] remind_cooldown_minutes"),
-    ("[resistance]\nvote_hours = 2\n", "unknown section: [resistance]"),
+    ("[poll]\nvote_hours = 2\n", "unknown section: [poll]"),
     ("[logging]\nlevels = 1\nlevl = 2\n", "unknown keys in [logging]: levels, levl"),
 ]
 
 
-@pytest.mark.parametrize(("body", "words"), BAD)
-def test_a_bad_value_is_refused_at_start_in_one_line_exit_2(
-    tmp_path: Path, body: str, words: str, capsys: pytest.CaptureFixture[str]
+def assert_refused_at_start(
+    registry: Registry, tmp_path: Path, body: str, words: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A config of ``body`` stops ``run`` and ``migrate`` with exit status 2 and one line that
+    starts with ``words``, before anything starts."""
     config = write(tmp_path, body)
     for command in ("run", "migrate"):
-        assert main(REGISTRY, ["--config", str(config), command]) == 2
+        assert main(registry, ["--config", str(config), command]) == 2
         out, err = capsys.readouterr()
         assert out == ""
         lines = err.splitlines()
         assert len(lines) == 1, lines
         assert lines[0].startswith(f"config error: {words}"), lines[0]
     assert not (tmp_path / "data").exists()  # nothing started: no database, not even its folder
+
+
+@pytest.mark.parametrize(("body", "words"), BAD)
+def test_a_bad_value_is_refused_at_start_in_one_line_exit_2(
+    tmp_path: Path, body: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert_refused_at_start(REGISTRY, tmp_path, body, words, capsys)
 
 
 def test_the_database_url_must_name_a_driver_the_bot_has(tmp_path: Path) -> None:
@@ -84,57 +80,6 @@ def test_the_database_url_must_name_a_driver_the_bot_has(tmp_path: Path) -> None
         assert "secret" not in line
     with pytest.raises(ConfigError, match=r"^\[database\] url"):
         read_settings(REGISTRY, None, env={"DATABASE_URL": "postgres://u:p@db/x"})
-
-
-def test_good_values_are_read_as_they_are_kept(tmp_path: Path) -> None:
-    decks = tmp_path / "decks"
-    decks.mkdir()
-    (decks / "club.toml").write_text("")  # its existence is checked at start, its text at use
-    config = tmp_path / "config.toml"
-    config.write_text(
-        '[logging]\nlevel = "warning"\n'
-        '[games.resistance]\ndeadline_time = "9:05"\npercival = true\nmorgana = true\n'
-        '[games.refutation]\ndeck = "club"\n'
-        f'[decks]\ndecks_dir = "{decks}"\n'
-    )
-    settings = read_settings(REGISTRY, config, env={})
-    assert settings.log_level == "WARNING"
-    assert settings.games["resistance"]["deadline_time"] == "09:05"
-    assert settings.games["resistance"]["morgana"] is True
-    assert settings.games["refutation"]["deck"] == "club"
-    for name in ("default", ""):
-        config.write_text(f'[games.refutation]\ndeck = "{name}"\n')
-        assert read_settings(REGISTRY, config, env={}).games["refutation"]["deck"] == name
-
-
-def test_a_deck_that_is_not_in_decks_dir_is_refused_with_the_decks_there(tmp_path: Path) -> None:
-    decks = tmp_path / "decks"
-    decks.mkdir()
-    (decks / "club.toml").write_text("")
-    (decks / "notes.txt").write_text("")
-    config = tmp_path / "config.toml"
-    config.write_text(f'[games.refutation]\ndeck = "nosuchdeck"\n[decks]\ndecks_dir = "{decks}"\n')
-    with pytest.raises(ConfigError) as caught:
-        read_settings(REGISTRY, config, env={})
-    line = str(caught.value)
-    assert line.startswith('[games.refutation] deck = "nosuchdeck": no nosuchdeck.toml in [decks]')
-    assert '"default", "club"' in line and "notes" not in line
-
-
-def test_the_config_and_the_commands_share_one_check() -> None:
-    """The refusal the config prints is the schema's, and so is the message a command answers
-    (``OptionsSchema.verify`` and ``Option.validate``, called by /settings and /<game> new)."""
-    with pytest.raises(OptionError) as config:
-        RESISTANCE_OPTIONS.parse_config({"morgana": True})
-    merged = {**RESISTANCE_OPTIONS.defaults(), "variant": "avalon", "morgana": True}
-    with pytest.raises(OptionError) as command:
-        RESISTANCE_OPTIONS.verify(merged)
-    assert str(config.value) == "[games.resistance] " + str(command.value)
-    assert command.value.key == "resistance.error.morgana_needs_percival"
-    RESISTANCE_OPTIONS.verify({**merged, "percival": True})
-    with pytest.raises(OptionError) as typed:
-        RESISTANCE_OPTIONS.given({"deadline_time": "9pm"}, "new")
-    assert typed.value.key == "daily.bad_time" and typed.value.params["value"] == "9pm"
 
 
 @pytest.mark.parametrize("how", ["folder", "not utf-8", "not toml", "missing"])
