@@ -57,7 +57,7 @@ async def dispatching(client: discord.Client, sessions: Sessions) -> AsyncIterat
 async def new_game(sessions: Sessions, guild: Any, channel: Any) -> int:
     async with sessions.begin() as s:
         game = await repo.create_game(
-            s, kind="resistance", guild_id=guild.id, channel_id=channel.id, created_by=1
+            s, kind="poll", guild_id=guild.id, channel_id=channel.id, created_by=1
         )
         await s.flush()
         return game.id
@@ -149,7 +149,7 @@ async def test_a_missing_permission_is_named_by_a_notice_row_that_never_names_it
         refused, notice = await rows_of(sessions, game)
         assert (refused.kind, refused.status) == ("post", "failed")
         assert (notice.kind, notice.status, notice.seq) == ("notice", "done", 2)
-        assert "/resistance resync" in texts(sb, channel)[0]
+        assert "/poll resync" in texts(sb, channel)[0]
         # A notice refused in turn is recorded, and names nothing more.
         sb.fail_route("POST", rf"/channels/{channel.id}/messages$", status=403, code=50013)
         sb.fail_route("POST", rf"/channels/{channel.id}/messages$", status=403, code=50013)

@@ -33,9 +33,7 @@ def test_payload_and_dsn() -> None:
 @pytest.fixture
 async def game_id(sessions: Sessions) -> int:
     async with sessions.begin() as s:
-        game = await repo.create_game(
-            s, kind="resistance", guild_id=GUILD, channel_id=10, created_by=1
-        )
+        game = await repo.create_game(s, kind="poll", guild_id=GUILD, channel_id=10, created_by=1)
         return game.id
 
 
@@ -78,12 +76,12 @@ async def test_moved_deadline_wakes_the_owner(
     assert listener.listening
     async with sessions.begin() as s:
         d = await owner.add(
-            s, game_id=game_id, guild_id=GUILD, kind="rs_vote", due_at=utcnow() + timedelta(hours=1)
+            s, game_id=game_id, guild_id=GUILD, kind="pl_vote", due_at=utcnow() + timedelta(hours=1)
         )
     # The other process (a DM click on shard 0) brings it forward in its own transaction.
     async with sessions.begin() as s:
         await repo.get_game(s, game_id, for_update=True)
-        moved = await other.bring_forward(s, game_id, ["rs_vote"])
+        moved = await other.bring_forward(s, game_id, ["pl_vote"])
         assert moved == [d.id]
         await asyncio.sleep(0.3)
         assert handler.calls == []  # nothing is delivered before the commit
@@ -103,11 +101,11 @@ async def test_rolled_back_move_wakes_nobody(
     owner, other, handler, listener = schedulers
     async with sessions.begin() as s:
         d = await owner.add(
-            s, game_id=game_id, guild_id=GUILD, kind="rs_vote", due_at=utcnow() + timedelta(hours=1)
+            s, game_id=game_id, guild_id=GUILD, kind="pl_vote", due_at=utcnow() + timedelta(hours=1)
         )
     with pytest.raises(RuntimeError):
         async with sessions.begin() as s:
-            await other.bring_forward(s, game_id, ["rs_vote"])
+            await other.bring_forward(s, game_id, ["pl_vote"])
             raise RuntimeError("the vote failed")
     await asyncio.sleep(0.5)
     assert listener.wakes == 0 and handler.calls == []
@@ -126,10 +124,10 @@ async def test_bring_forward_skips_a_deadline_being_claimed(
     other = DeadlineScheduler(sessions, Recorder(), clock=utcnow, owns=OTHER)
     async with sessions.begin() as s:
         d = await other.add(
-            s, game_id=game_id, guild_id=GUILD, kind="rs_vote", due_at=utcnow() + timedelta(hours=1)
+            s, game_id=game_id, guild_id=GUILD, kind="pl_vote", due_at=utcnow() + timedelta(hours=1)
         )
     async with sessions.begin() as claim:
         await claim.get(Deadline, d.id, with_for_update=True)
         async with sessions.begin() as s:
-            moved = await asyncio.wait_for(other.bring_forward(s, game_id, ["rs_vote"]), 5)
+            moved = await asyncio.wait_for(other.bring_forward(s, game_id, ["pl_vote"]), 5)
         assert moved == []

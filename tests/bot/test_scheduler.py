@@ -81,9 +81,7 @@ def handler() -> Recorder:
 @pytest.fixture
 async def game_id(sessions: Sessions) -> int:
     async with sessions.begin() as s:
-        game = await repo.create_game(
-            s, kind="resistance", guild_id=GUILD, channel_id=10, created_by=1
-        )
+        game = await repo.create_game(s, kind="poll", guild_id=GUILD, channel_id=10, created_by=1)
         return game.id
 
 
