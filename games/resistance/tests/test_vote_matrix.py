@@ -2,7 +2,7 @@
 
 The golden images are regenerated only on purpose, after a deliberate change to the picture:
 
-    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/bot/test_vote_matrix.py
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest games/resistance/tests/test_vote_matrix.py
 
 (it rewrites games/resistance/tests/golden/*.png and the README's example, docs/vote-matrix.png).
 """
