@@ -46,7 +46,7 @@ async def test_votes_reported_committed_survive_sigkill(
     db_url: str, sessions: Sessions, tmp_path: Path
 ) -> None:
     async with sessions.begin() as s:
-        game = await repo.create_game(s, kind="resistance", guild_id=1, channel_id=1, created_by=1)
+        game = await repo.create_game(s, kind="poll", guild_id=1, channel_id=1, created_by=1)
     script = tmp_path / "child.py"
     script.write_text(CHILD)
     child = await asyncio.create_subprocess_exec(

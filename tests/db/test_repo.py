@@ -26,7 +26,7 @@ async def new_game(
     async with sessions.begin() as s:
         game = await repo.create_game(
             s,
-            kind="resistance",
+            kind="poll",
             guild_id=guild_id,
             channel_id=channel_id,
             created_by=42,
@@ -45,18 +45,18 @@ async def test_guild_settings_default_then_saved(sessions: Sessions) -> None:
         settings = await repo.get_guild_settings(s, 7)
         assert settings.language == "en"
         assert settings.moderator_role_id is None
-        assert settings.game_defaults == {} and settings.defaults_for("resistance") == {}
+        assert settings.game_defaults == {} and settings.defaults_for("poll") == {}
         assert await queries.count_rows(s, GuildSettings) == 0  # not saved by a read
         settings.language = "fr"
-        settings.set_defaults_for("resistance", {"vote_hours": 48})
+        settings.set_defaults_for("poll", {"vote_hours": 48})
         await repo.save_guild_settings(s, settings, at=T0)
     async with sessions.begin() as s:
         settings = await repo.get_guild_settings(s, 7)
-        assert (settings.language, settings.defaults_for("resistance")) == (
+        assert (settings.language, settings.defaults_for("poll")) == (
             "fr",
             {"vote_hours": 48},
         )
-        assert settings.game_defaults == {"resistance": {"vote_hours": 48}}
+        assert settings.game_defaults == {"poll": {"vote_hours": 48}}
         assert settings.updated_at == T0
         settings.moderator_role_id = 2**62
         await repo.save_guild_settings(s, settings, at=T0 + timedelta(hours=1))
@@ -65,7 +65,7 @@ async def test_guild_settings_default_then_saved(sessions: Sessions) -> None:
         assert settings.moderator_role_id == 2**62
         assert settings.updated_at == T0 + timedelta(hours=1)
         # the game's language is copied from the guild's at creation
-        game = await repo.create_game(s, kind="refutation", guild_id=7, channel_id=5, created_by=1)
+        game = await repo.create_game(s, kind="quiz", guild_id=7, channel_id=5, created_by=1)
         assert game.lang == "fr"
 
 
@@ -113,7 +113,7 @@ async def test_the_database_refuses_two_active_games_in_a_channel(sessions: Sess
     """Even when the repository's check is bypassed (a race): the partial unique index."""
     await new_game(sessions, channel_id=100)
     async with sessions.begin() as s:
-        s.add(Game(kind="resistance", guild_id=1, channel_id=100, created_by=1, created_at=T0))
+        s.add(Game(kind="poll", guild_id=1, channel_id=100, created_by=1, created_at=T0))
         with pytest.raises(Exception, match=r"(?i)unique"):
             await s.flush()
 
@@ -380,20 +380,20 @@ async def test_an_end_drops_the_games_own_bot_state_keys_only(sessions: Sessions
     game_id = await new_game(sessions)
     other = await new_game(sessions, channel_id=101)
     kept = [
-        f"resistance:team:{other}",
-        f"resistance:team:1{game_id}",  # another game whose id ends with this one's
-        f"refutation:team:{game_id}",  # another kind's game of the same id
+        f"poll:team:{other}",
+        f"poll:team:1{game_id}",  # another game whose id ends with this one's
+        f"quiz:team:{game_id}",  # another kind's game of the same id
         "commands:sync",
     ]
     async with sessions.begin() as s:
-        for key in [f"resistance:team:{game_id}", f"resistance:menu:{game_id}", *kept]:
+        for key in [f"poll:team:{game_id}", f"poll:menu:{game_id}", *kept]:
             await repo.set_bot_state(s, key, "x", at=T0)
         game = await s.get(Game, game_id)
         assert game is not None
         await repo.set_status(s, game, end, at=T0)
     async with sessions.begin() as s:
-        assert await repo.get_bot_state(s, f"resistance:team:{game_id}") is None
-        assert await repo.get_bot_state(s, f"resistance:menu:{game_id}") is None
+        assert await repo.get_bot_state(s, f"poll:team:{game_id}") is None
+        assert await repo.get_bot_state(s, f"poll:menu:{game_id}") is None
         for key in kept:
             assert await repo.get_bot_state(s, key) == "x", key
 
@@ -424,7 +424,7 @@ async def test_concurrent_saves_never_lose_an_update(sessions: Sessions) -> None
 
 async def test_player_locale_follows_the_client(sessions: Sessions) -> None:
     async with sessions.begin() as s:
-        game = await repo.create_game(s, kind="resistance", guild_id=1, channel_id=2, created_by=3)
+        game = await repo.create_game(s, kind="poll", guild_id=1, channel_id=2, created_by=3)
         await repo.add_player(s, game.id, 10, "Zoé", locale="en")
         game_id = game.id
     async with sessions.begin() as s:

@@ -16,9 +16,7 @@ PARIS_SUMMER = timezone(timedelta(hours=2))
 
 async def _game(sessions: Sessions) -> int:
     async with sessions.begin() as s:
-        return (
-            await repo.create_game(s, kind="resistance", guild_id=1, channel_id=1, created_by=1)
-        ).id
+        return (await repo.create_game(s, kind="poll", guild_id=1, channel_id=1, created_by=1)).id
 
 
 async def test_aware_datetimes_come_back_aware_utc(sessions: Sessions) -> None:
