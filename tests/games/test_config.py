@@ -4,6 +4,7 @@ valid and documents every key, and each game's section is checked at start like 
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -21,14 +22,8 @@ def test_example_config_is_valid_and_documents_every_key() -> None:
     settings = read_settings(REGISTRY, ROOT / "config.example.toml", env={})
     assert settings.database.url == "sqlite+aiosqlite:///data/bot.sqlite3"
     text = (ROOT / "config.example.toml").read_text()
-    from dataclasses import fields
-
-    from games.builtin import builtin_registry
-
     names = [f.name for section in (settings.discord, settings.database) for f in fields(section)]
-    names += [
-        name for schema in builtin_registry().schemas().values() for name in schema.names("config")
-    ]
+    names += [name for schema in REGISTRY.schemas().values() for name in schema.names("config")]
     for name in names:
         assert name in text, f"{name} is not documented in config.example.toml"
 
