@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic.autogenerate import compare_metadata
-from alembic.migration import MigrationContext
 from sqlalchemy import Connection, event, inspect, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -17,7 +15,6 @@ from db import repo
 from db.engine import database_url_default, make_engine, make_sessions, migrate, writer_gate
 from db.migrate import alembic_config, head_revision, script_location
 from db.models import Player
-from migrations.schema import target_metadata
 
 Sessions = async_sessionmaker[AsyncSession]
 TABLES = {
@@ -219,49 +216,6 @@ async def _migrate_in_a_process(url: str) -> str:
 async def test_concurrent_migrations(empty_db_url: str) -> None:
     """Several processes starting at once (here: tasks) all migrate without error."""
     await asyncio.gather(*(migrate(empty_db_url) for _ in range(3)))
-
-
-def _diff(conn: Connection) -> list[object]:
-    context = MigrationContext.configure(conn, opts={"compare_type": True})
-    return list(compare_metadata(context, target_metadata()))
-
-
-async def test_migrations_agree_with_the_models(empty_db_url: str) -> None:
-    await migrate(empty_db_url)
-    engine = make_engine(empty_db_url)
-    try:
-        async with engine.connect() as conn:
-            diff = await conn.run_sync(_diff)
-        assert diff == []
-    finally:
-        await engine.dispose()
-
-
-async def test_downgrade_to_base_and_up_again(empty_db_url: str) -> None:
-    from alembic import command
-
-    from db.migrate import upgrade_on_connection
-
-    await migrate(empty_db_url)
-
-    def downgrade(conn: Connection) -> None:
-        config = alembic_config(empty_db_url)
-        config.attributes["connection"] = conn
-        command.downgrade(config, "base")
-
-    engine = make_engine(empty_db_url, sqlite_foreign_keys=False)
-    try:
-        async with engine.begin() as conn:
-            await conn.run_sync(downgrade)
-        async with engine.connect() as conn:
-            left = set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
-        assert not (TABLES & left)
-        async with engine.begin() as conn:
-            await conn.run_sync(upgrade_on_connection, alembic_config(empty_db_url))
-        async with engine.connect() as conn:
-            assert await conn.run_sync(_diff) == []
-    finally:
-        await engine.dispose()
 
 
 async def test_engine_fixture_is_migrated(engine: AsyncEngine) -> None:
