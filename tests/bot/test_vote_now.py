@@ -1,5 +1,5 @@
 """The vote path on SQLite, through the service: a batch that nothing makes wait is written at
-once (ResistanceService.record_votes_now, db/direct.py's begin_now), without awaiting and so
+once (bot/ballots.py's BallotBox.record_now, db/direct.py's begin_now), without awaiting and so
 without taking its games' locks; a batch of a game whose lock is held or waited for (a
 resolution, a proposal) waits for it, as before."""
 
@@ -55,7 +55,7 @@ async def test_clicks_that_nothing_holds_are_written_at_once(db_url: str, sessio
     game = await running_game(db_url)
     rs, locks = service(sessions)
     try:
-        assert isinstance(rs.direct_votes(), SqliteVotes)
+        assert isinstance(rs.ballot_box.direct_votes(), SqliteVotes)
         players = [uid for uid, _ in game.players]
         lead = game.team[0]
         replies = await asyncio.gather(
