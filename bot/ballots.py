@@ -97,9 +97,9 @@ class BallotRules(ABC, Generic[B, S]):
         raises the error to answer otherwise. ``state`` is shared: read it, never change it."""
 
     @abstractmethod
-    def reply(self, state: S, ballot: B, mark: Mark, on_record: Ballots) -> str:
+    def reply(self, state: S, ballot: B, mark: Mark, on_record: Ballots, changed: bool) -> str:
         """The private answer once committed (``on_record``: the clickers' ballots, this
-        batch's included)."""
+        batch's included; ``changed``: the player had this row on record already)."""
 
     def due_kind(self, ballot: B) -> str:
         """The deadline kind that bounds this ballot."""
@@ -122,13 +122,20 @@ class BallotRules(ABC, Generic[B, S]):
         return []
 
 
-# An accepted ballot: (its place in the batch, the ballot, its game's state, its mark).
-_Accepted = tuple[int, B, S, Mark]
+# An accepted ballot: (its place in the batch, the ballot, its game's state, its mark, whether
+# a ballot before it in the batch wrote the same row).
+_Accepted = tuple[int, B, S, Mark, bool]
 # _check: (results, ballots to write, clickers' locales, accepted ballots).
 _Checked = tuple[list[Outcome | BaseException], Ballots, Locales, list[_Accepted[B, S]]]
-# A batch written: (results, accepted, what is on record, early-close effects by game, writes).
+# A batch written: (results, accepted, what is on record, the rows it changed (not new),
+# early-close effects by game, writes).
 _Done = tuple[
-    list[Outcome | BaseException], list[_Accepted[B, S]], Ballots, dict[int, list[Effect]], Ballots
+    list[Outcome | BaseException],
+    list[_Accepted[B, S]],
+    Ballots,
+    set[tuple[int, str, str, int]],
+    dict[int, list[Effect]],
+    Ballots,
 ]
 _Planned = tuple[_Done[B, S], list[tuple[int, str, str, int, str]], list[tuple[int, int, str]]]
 Heads = dict[int, Any]
@@ -136,6 +143,13 @@ Transaction = Callable[
     [Callable[[AsyncSession], Awaitable[Heads]], str],
     AbstractAsyncContextManager[tuple[AsyncSession, Heads]],
 ]
+
+
+def on_top(on_record: Ballots, writes: Ballots) -> set[tuple[int, str, str, int]]:
+    """Put a batch's ``writes`` on what was on record; the rows they change (not new)."""
+    had = {key for key in writes if key in on_record}
+    on_record.update(writes)
+    return had
 
 
 class BallotBox(Generic[B, S]):
@@ -246,14 +260,16 @@ class BallotBox(Generic[B, S]):
         return self.answers(batch, done)
 
     def answers(self, batch: list[B], done: _Done[B, S]) -> list[Outcome | BaseException]:
-        results, accepted, on_record, closing, writes = done
+        results, accepted, on_record, had, closing, writes = done
         metrics.VOTE_BATCH.observe(len(batch))
         for _game, _round, kind, _user in writes:
             metrics.child(metrics.VOTES_RECORDED, self.rules.kind, kind).inc()
         last = {b.game_id: i for i, b, *_ in accepted}
-        for i, b, state, mark in accepted:
+        for i, b, state, mark, again in accepted:
+            changed = again or (b.game_id, mark.round_key, mark.kind, b.actor.id) in had
+            reply = self.rules.reply(state, b, mark, on_record, changed)
             effects = closing.get(b.game_id, []) if last[b.game_id] == i else []
-            results[i] = Outcome(self.rules.reply(state, b, mark, on_record), effects)
+            results[i] = Outcome(reply, effects)
         return results
 
     def check(
@@ -276,9 +292,10 @@ class BallotBox(Generic[B, S]):
             except Exception as exc:  # refused: this ballot only
                 results[i] = exc
                 continue
-            writes[(b.game_id, mark.round_key, mark.kind, b.actor.id)] = mark.value
+            key = (b.game_id, mark.round_key, mark.kind, b.actor.id)
+            accepted.append((i, b, state, mark, key in writes))
+            writes[key] = mark.value
             locales[(b.game_id, b.actor.id)] = b.actor.lang
-            accepted.append((i, b, state, mark))
         return results, writes, locales, accepted
 
     def check_one(
@@ -393,10 +410,11 @@ class BallotBox(Generic[B, S]):
         if any(self.rules.closes_early(heads[b.game_id]) for _, b, *_ in accepted):
             return None
         if not accepted:
-            return (results, accepted, {}, {}, writes), [], []
-        on_record.update(writes)
+            return (results, accepted, {}, set(), {}, writes), [], []
+        had = on_top(on_record, writes)
         votes = [(*key, v) for key, v in writes.items()]
-        return (results, accepted, on_record, {}, writes), votes, self.changed(locales, stored)
+        done: _Done[B, S] = (results, accepted, on_record, had, {}, writes)
+        return done, votes, self.changed(locales, stored)
 
     # -- through SQLAlchemy -----------------------------------------------------------------
 
@@ -416,20 +434,19 @@ class BallotBox(Generic[B, S]):
             dues = await self.other_dues(s, batch, heads)
             results, writes, locales, accepted = self.check(batch, heads, raw, extra, dues)
             if not accepted:
-                return results, accepted, {}, {}, writes
+                return results, accepted, {}, set(), {}, writes
             # What the clickers have on record and their locales, read before the write
             # (their games are locked): the answers show that with this batch's on top.
             on_record, stored = await repo.ballots_and_locales(
                 s, [b.game_id for _, b, *_ in accepted], [b.actor.id for _, b, *_ in accepted]
             )
-            on_record.update(writes)
-            await repo.record_votes(
-                s, [(*key, v) for key, v in writes.items()], at=self.app.clock()
-            )
+            had = on_top(on_record, writes)
+            votes = [(*key, v) for key, v in writes.items()]
+            await repo.record_votes(s, votes, at=self.app.clock())
             await repo.set_player_locales(s, self.changed(locales, stored))
             closing = await self.closing(s, heads, accepted)
         # Committed: every accepted ballot is on record.
-        return results, accepted, on_record, closing, writes
+        return results, accepted, on_record, had, closing, writes
 
     async def other_dues(
         self, s: AsyncSession, batch: list[B], heads: Heads
@@ -449,7 +466,7 @@ class BallotBox(Generic[B, S]):
         """The effects of the games that everyone has now answered, by game (in id order)."""
         kinds: dict[int, set[str]] = {}
         states: dict[int, S] = {}
-        for _, b, state, mark in accepted:
+        for _, b, state, mark, _again in accepted:
             kinds.setdefault(b.game_id, set()).add(mark.kind)
             states[b.game_id] = state
         closing: dict[int, list[Effect]] = {}

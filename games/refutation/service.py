@@ -114,7 +114,9 @@ class RefutationService(GameService):
         self.decks = DeckRegistry(deck_settings.of(app.sections if app is not None else {}))
         self._pinned = weakref.WeakKeyDictionary()
         #: secret choices and votes, by group commit (bot/ballots.py)
-        self.ballot_box = BallotBox(app, RefutationBallots(self), self.transaction)
+        self.ballot_box: BallotBox[Ballot, Refutation] = BallotBox(
+            app, RefutationBallots(self), self.transaction
+        )
         #: the secret choice's DM menus (bot/choice.py), answered by :meth:`choose`
         self.hidden = SecretMenu(self, CHOICE, self.choose)
 
@@ -1110,7 +1112,9 @@ class RefutationBallots(BallotRules[Ballot, Refutation]):
         value = none if b.card is None else str(b.card)
         return Mark(f"r{state.refutation_count}", kind, value)
 
-    def reply(self, state: Refutation, b: Ballot, mark: Mark, on_record: Ballots) -> str:
+    def reply(
+        self, state: Refutation, b: Ballot, mark: Mark, on_record: Ballots, changed: bool
+    ) -> str:
         """The private answer to an accepted choice or vote: what is on record."""
         lang, count = b.actor.lang, state.refutation_count
         if b.phase is Phase.CHOICE:

@@ -123,7 +123,9 @@ class TeamVotes(BallotRules[VoteRequest, Resistance]):
         note = t("resistance.vote.resistance_supports", actor.lang) if supports else None
         return Mark(round_key, "mission", recorded.value, note)
 
-    def reply(self, state: Resistance, r: VoteRequest, mark: Mark, on_record: Ballots) -> str:
+    def reply(
+        self, state: Resistance, r: VoteRequest, mark: Mark, on_record: Ballots, changed: bool
+    ) -> str:
         uid = r.actor.id
         team = on_record.get((r.game_id, mark.round_key, "team", uid))
         mission = on_record.get((r.game_id, mark.round_key, "mission", uid))
@@ -157,7 +159,9 @@ class ResistanceService(GameService):
     def __init__(self, app: Services) -> None:
         super().__init__(app)
         #: the team votes and mission choices, by group commit (bot/ballots.py)
-        self.ballot_box = BallotBox(app, TeamVotes(self), self.transaction)
+        self.ballot_box: BallotBox[VoteRequest, Resistance] = BallotBox(
+            app, TeamVotes(self), self.transaction
+        )
         #: Avalon's options, lobby lines, the Lady's choice and the assassination
         self.avalon = Avalon(self)
 
@@ -488,15 +492,6 @@ class ResistanceService(GameService):
         transaction that holds the vote has committed."""
         outcome = await self.ballot_box.submit(VoteRequest(actor, game_id, proposal, choice))
         return await self.run(outcome)
-
-    async def open(self) -> None:
-        await self.ballot_box.open()
-
-    async def warm(self) -> None:
-        await self.ballot_box.warm()
-
-    async def shutdown(self) -> None:
-        await self.ballot_box.shutdown()
 
     def apply_ballots(
         self, state: Resistance, team_votes: dict[int, str], mission_votes: dict[int, str]

@@ -12,30 +12,17 @@ from typing import Any
 import pytest
 
 from bench.seed import SeedGame, seed_games
-from bot.locks import GameLocks
 from bot.service import Actor
 from db import repo
 from db.direct import SqliteVotes
 from games.resistance.rules.model import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
 from playtest.players import until
-from tests.bot.services import quiet_services
+from tests.bot.services import TakenLocks, quiet_services
 from tests.clock import FakeClock
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 AT = NOW + timedelta(minutes=1)
-
-
-class TakenLocks(GameLocks):
-    """The service's game locks, saying which games' locks were asked for."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.taken: list[int] = []
-
-    def __call__(self, game_id: int) -> asyncio.Lock:
-        self.taken.append(game_id)
-        return super().__call__(game_id)
 
 
 def service(sessions: Any) -> tuple[ResistanceService, TakenLocks]:
