@@ -56,7 +56,7 @@ S = TypeVar("S")
 
 class Mark(NamedTuple):
     """A ballot the rules accepted: the row it writes (round, kind, value) and a private note
-    for its answer. (A tuple: made for every click, it costs a third of a frozen dataclass.)"""
+    for its answer (a NamedTuple, not a dataclass: one is made per click)."""
 
     round_key: str
     kind: str
@@ -207,6 +207,7 @@ class BallotBox(Generic[B, S]):
         return self._direct
 
     async def open(self) -> None:
+        """The direct path's connection, before the first click (which would wait for it)."""
         direct = self.direct_votes()
         if direct is not None:
             await direct.open()
@@ -260,6 +261,7 @@ class BallotBox(Generic[B, S]):
         return self.answers(batch, done)
 
     def answers(self, batch: list[B], done: _Done[B, S]) -> list[Outcome | BaseException]:
+        """Each accepted ballot's answer (a refusal stays its exception), counted."""
         results, accepted, on_record, had, closing, writes = done
         metrics.VOTE_BATCH.observe(len(batch))
         for _game, _round, kind, _user in writes:
@@ -308,6 +310,7 @@ class BallotBox(Generic[B, S]):
         extra: Mapping[int, Any],
         dues: Mapping[tuple[int, str], list[datetime]],
     ) -> tuple[S, Mark]:
+        """One ballot against its game: its state and its mark, or the refusal raised."""
         if head is None:
             raise UserError("common.error.no_game")
         if head.status != "running":
@@ -324,7 +327,7 @@ class BallotBox(Generic[B, S]):
             due = [head.due_at] if head.due_at is not None else []
         return state, self.rules.check(state, b, due)
 
-    def changed(self, locales: Locales, stored: Locales) -> list[tuple[int, int, str]]:
+    def changed_locales(self, locales: Locales, stored: Locales) -> list[tuple[int, int, str]]:
         """The clickers' locales to write (only when the rules follow them, and they changed)."""
         if not self.rules.follows_locale:
             return []
@@ -418,7 +421,7 @@ class BallotBox(Generic[B, S]):
         had = on_top(on_record, writes)
         votes = [(*key, v) for key, v in writes.items()]
         done: _Done[B, S] = (results, accepted, on_record, had, {}, writes)
-        return done, votes, self.changed(locales, stored)
+        return done, votes, self.changed_locales(locales, stored)
 
     # -- through SQLAlchemy -----------------------------------------------------------------
 
@@ -447,7 +450,7 @@ class BallotBox(Generic[B, S]):
             had = on_top(on_record, writes)
             votes = [(*key, v) for key, v in writes.items()]
             await repo.record_votes(s, votes, at=self.app.clock())
-            await repo.set_player_locales(s, self.changed(locales, stored))
+            await repo.set_player_locales(s, self.changed_locales(locales, stored))
             closing = await self.closing(s, heads, accepted)
         # Committed: every accepted ballot is on record.
         return results, accepted, on_record, had, closing, writes
