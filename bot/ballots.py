@@ -150,6 +150,14 @@ def on_top(on_record: Ballots, writes: Ballots) -> set[tuple[int, str, str, int]
     return had
 
 
+def direct_lanes(app: Services) -> int:
+    """How many batches of different games are written at once on the direct path: on
+    PostgreSQL ``[database] vote_lanes`` (a connection each); SQLite's writes serialize anyway."""
+    bind = app.sessions.kw.get("bind")
+    pg = isinstance(bind, AsyncEngine) and bind.dialect.name == "postgresql"
+    return app.vote_lanes if pg else 1
+
+
 class BallotBox(Generic[B, S]):
     """A game's ballots by group commit (``transaction``: the service's, which waits for a
     database kept busy by another process)."""
@@ -158,11 +166,7 @@ class BallotBox(Generic[B, S]):
         if rules.direct and type(rules).due_kind is not BallotRules.due_kind:
             raise TypeError("rules whose ballots go direct are bounded by their one deadline")
         self.app, self.rules, self.transaction = app, rules, transaction
-        # On PostgreSQL batches of different games are written at once (``[database]
-        # vote_lanes``, a direct connection each); SQLite's writes serialize anyway.
-        bind = app.sessions.kw.get("bind")
-        pg = isinstance(bind, AsyncEngine) and bind.dialect.name == "postgresql"
-        lanes = app.vote_lanes if pg and rules.direct else 1
+        lanes = direct_lanes(app) if rules.direct else 1
         self.writer: GroupCommit[B, Outcome] = GroupCommit(
             self.record, lanes=lanes, lane=lambda b: b.game_id
         )

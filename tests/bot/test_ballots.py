@@ -18,7 +18,6 @@ from bot.plugins import Registry
 from bot.service import Actor, Outcome
 from db import repo
 from db.direct import PostgresVotes, SqliteVotes
-from games.builtin import builtin_plugins
 from rulebase import GameError
 from rulebase import Player as EnginePlayer
 from tests.bot.services import TakenLocks, quiet_services
@@ -65,7 +64,7 @@ async def a_poll(sessions: Any, status: str = "running") -> int:
 def service(sessions: Any, clock: FakeClock | None = None) -> PollService:
     """The poll's service, the poll registered (its catalogue)."""
     app = quiet_services(sessions, clock or FakeClock(NOW))
-    app.registry = Registry([*builtin_plugins(), PLUGIN])
+    app.registry = Registry([PLUGIN])
     return PollService(app)
 
 
