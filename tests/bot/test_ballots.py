@@ -7,11 +7,13 @@ at start; and the direct path, on rules that do not close early."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
+from bot import i18n
 from bot.ballots import BallotBox
 from bot.errors import UserError
 from bot.plugins import Registry
@@ -59,6 +61,17 @@ async def a_poll(sessions: Any, status: str = "running") -> int:
             await repo.save_state(s, game, state.to_dict())
             await repo.add_deadline(s, game_id=game.id, guild_id=1, kind=VOTE, due_at=DUE)
         return game.id
+
+
+@pytest.fixture(autouse=True)
+def poll_catalogue() -> Iterator[None]:
+    """The poll's catalogue, registered for these tests only (the core's catalogue tests
+    check every loaded message: the poll's test-only one is not theirs)."""
+    before = dict(i18n._PLUGIN_LOCALES)
+    yield
+    i18n._PLUGIN_LOCALES.clear()
+    i18n._PLUGIN_LOCALES.update(before)
+    i18n.catalogue.cache_clear()
 
 
 def service(sessions: Any, clock: FakeClock | None = None) -> PollService:
