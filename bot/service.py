@@ -54,6 +54,7 @@ from rulebase import Event, Substitution
 from rulebase import Player as EnginePlayer
 
 if TYPE_CHECKING:
+    from bot.ballots import BallotBox
     from bot.choice import SecretMenu
     from bot.dispatcher import Dispatcher
     from bot.plugins import Registry
@@ -259,24 +260,30 @@ class GameService(ABC):
     #: the kinds of its deadlines that only remind (a DM before a deadline): never sent late
     reminder_kinds: ClassVar[frozenset[str]] = frozenset()
 
+    #: the game's votes and secret choices (bot/ballots.py), if it has any: the hooks below
+    #: open it, read its games ahead and close it
+    ballot_box: BallotBox[Any, Any] | None = None
+
     def __init__(self, app: Services) -> None:
         self.app = app
 
     async def open(self) -> None:
         """Open what the service keeps of its own before the first click (the bot is
-        starting). An optional hook: nothing by default; a failure is logged, not fatal."""
-        return None
+        starting): its ballot box's connection. A failure is logged, not fatal."""
+        if self.ballot_box is not None:
+            await self.ballot_box.open()
 
     async def shutdown(self) -> None:
-        """Release what the service holds of its own (the bot is closing). An optional hook:
-        nothing by default."""
-        return None
+        """Release what the service holds of its own (the bot is closing)."""
+        if self.ballot_box is not None:
+            await self.ballot_box.shutdown()
 
     async def warm(self) -> None:
         """Read ahead, once the service is open, what the first click on each of its games
-        would read (the bot has just started; clicks may come meanwhile). An optional hook:
-        nothing by default; a failure is logged, not fatal."""
-        return None
+        would read (the bot has just started; clicks may come meanwhile): its ballot box's
+        games waiting for ballots. A failure is logged, not fatal."""
+        if self.ballot_box is not None:
+            await self.ballot_box.warm()
 
     # -- transactions -------------------------------------------------------------------------
 

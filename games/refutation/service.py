@@ -17,7 +17,7 @@ import logging
 import random
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -25,8 +25,8 @@ from typing import Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import limits, metrics
-from bot.batch import GroupCommit
+from bot import limits
+from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.choice import Offer, SecretMenu
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
@@ -79,6 +79,13 @@ def parse_card(value: str | int) -> int:
         raise UserError("refutation.refusal.bad_card", value=str(value)[:40]) from None
 
 
+def require_step(state: Refutation, n: int | None, phase: Phase) -> None:
+    """Refuse a click on refutation ``n`` (None: the current one) at ``phase`` that is not
+    the step open now (a button of an earlier one)."""
+    if n is not None and (n != state.refutation_count or state.phase is not phase):
+        raise UserError("refutation.refusal.stale_button")
+
+
 @dataclass(frozen=True)
 class Ballot:
     """One secret choice (``Phase.CHOICE``) or vote (``Phase.VOTE``) of a refutation, queued
@@ -106,8 +113,10 @@ class RefutationService(GameService):
         #: the decks by name (the default one, ``[decks] decks_dir``'s, the guilds' uploads)
         self.decks = DeckRegistry(deck_settings.of(app.sections if app is not None else {}))
         self._pinned = weakref.WeakKeyDictionary()
-        #: secret choices and votes, written by group commit (:meth:`record_ballots`)
-        self.ballot_writer: GroupCommit[Ballot, Outcome] = GroupCommit(self.record_ballots)
+        #: secret choices and votes, by group commit (bot/ballots.py)
+        self.ballot_box: BallotBox[Ballot, Refutation] = BallotBox(
+            app, RefutationBallots(self), self.transaction
+        )
         #: the secret choice's DM menus (bot/choice.py), answered by :meth:`choose`
         self.hidden = SecretMenu(self, CHOICE, self.choose)
 
@@ -180,14 +189,17 @@ class RefutationService(GameService):
         """Load the game's deck from the database (parsed once per content, off the loop)."""
         deck = self._pinned.get(game)
         if deck is None:
-            sha = game.options.get("deck_sha256")
-            if sha:
-                deck = await self.decks.by_hash(s, str(sha))
-            else:  # a game opened before decks were stored: the default deck
-                _, default = await self.decks.resolve(self.app.sessions, 0, "default")
-                deck = await self.decks.by_hash(s, default)
-            self._pinned[game] = deck
+            deck = self._pinned[game] = await self.deck_for(s, game.options)
         return deck
+
+    async def deck_for(self, s: AsyncSession, options: Mapping[str, Any]) -> Deck:
+        """The deck of a game with these options (the one it was opened with)."""
+        sha = options.get("deck_sha256")
+        if sha:
+            return await self.decks.by_hash(s, str(sha))
+        # a game opened before decks were stored: the default deck
+        _, default = await self.decks.resolve(self.app.sessions, 0, "default")
+        return await self.decks.by_hash(s, default)
 
     async def prepare(self, s: AsyncSession, game: Game) -> None:
         await self.ensure_deck(s, game)
@@ -572,127 +584,22 @@ class RefutationService(GameService):
 
     # -- secret choice ------------------------------------------------------------------------
 
-    def current(
-        self, game: Game, n: int | None, phase: Phase, state: Refutation | None = None
-    ) -> Refutation:
-        """The running state for a click on refutation ``n`` (None: the current one);
-        ``state``: the game's state already parsed."""
+    def current(self, game: Game, n: int | None, phase: Phase) -> Refutation:
+        """The running state for a click on refutation ``n`` (None: the current one)."""
         if game.status != "running":
             if n is not None:
                 raise UserError("refutation.refusal.stale_button")
             return self.running(game)
-        state = state or self.load(game)
-        if n is not None and (n != state.refutation_count or state.phase is not phase):
-            raise UserError("refutation.refusal.stale_button")
+        state = self.load(game)
+        require_step(state, n, phase)
         return state
 
     async def choose(self, actor: Actor, game_id: int, n: int | None, value: str) -> str:
         """Record a secret choice (a card number or ``pass``); ``n`` None: the current one.
-        Written by group commit (:meth:`record_ballots`)."""
+        Written by group commit (bot/ballots.py)."""
         card = None if value.strip().lower() in (PASS, "passer") else parse_card(value)
-        outcome = await self.ballot_writer.submit(Ballot(actor, game_id, n, Phase.CHOICE, card))
+        outcome = await self.ballot_box.submit(Ballot(actor, game_id, n, Phase.CHOICE, card))
         return await self.run(outcome)
-
-    async def record_ballots(self, batch: list[Ballot]) -> list[Outcome | BaseException]:
-        """Many clicks (secret choices and votes) in one transaction, as :meth:`choose` and
-        :meth:`vote` check them one by one (in the order they came): the games locked for
-        update in id order, each game's state parsed and its open deadline read once, the
-        accepted answers written by one UPSERT (the last click of a player wins), then each
-        game whose players have all answered closed early once (its closing goes with its last
-        accepted click). A refused click refuses only itself; a failed transaction fails its
-        batch, nothing confirmed."""
-        results: list[Outcome | BaseException] = [RuntimeError("not handled") for _ in batch]
-        game_ids = sorted({b.game_id for b in batch})
-        async with AsyncExitStack() as stack:
-            for game_id in game_ids:  # in id order, like the row locks: no deadlock
-                await stack.enter_async_context(self.app.locks(game_id))
-
-            async def lock_all(s: AsyncSession) -> dict[int, Game]:
-                games = {}
-                for game_id in game_ids:
-                    game = await repo.get_game(s, game_id, for_update=True)
-                    if game is not None:
-                        await self.ensure_deck(s, game)
-                        games[game_id] = game
-                return games
-
-            async with self.transaction(lock_all, "ballots") as (s, games):
-                states: dict[int, Refutation] = {}
-                due: dict[tuple[int, str], list[datetime]] = {}
-                writes: dict[tuple[int, str, str, int], str] = {}
-                last: dict[tuple[int, str], tuple[int, Refutation]] = {}  # the last accepted
-                replies: dict[int, str] = {}
-                for i, b in enumerate(batch):
-                    try:
-                        game = games.get(b.game_id)
-                        if game is None:
-                            raise UserError("common.error.no_game")
-                        state = self.current(game, b.n, b.phase, states.get(b.game_id))
-                        if game.status == "running":
-                            states[b.game_id] = state
-                        if not state.is_player(b.actor.id):
-                            raise NotAPlayer(player=b.actor.id)
-                        kind, deadline = (
-                            ("choice", CHOICE) if b.phase is Phase.CHOICE else ("refute_vote", VOTE)
-                        )
-                        if b.phase is Phase.CHOICE:
-                            state.verify_choose(b.actor.id, b.card)
-                        else:
-                            state.verify_vote(b.actor.id, b.card)
-                        if (b.game_id, deadline) not in due:
-                            open_ = await repo.open_deadlines(s, b.game_id, kinds=[deadline])
-                            due[(b.game_id, deadline)] = [d.due_at for d in open_]
-                        self.check_in_time(due[(b.game_id, deadline)], b.actor)
-                    except Exception as exc:  # refused: this click only
-                        results[i] = exc
-                        continue
-                    round_key = f"r{state.refutation_count}"
-                    none = PASS if b.phase is Phase.CHOICE else ABSTAIN
-                    writes[(b.game_id, round_key, kind, b.actor.id)] = (
-                        none if b.card is None else str(b.card)
-                    )
-                    last[(b.game_id, kind)] = (i, state)
-                    replies[i] = self.ballot_reply(state, b)
-                await repo.record_votes(s, [(*key, v) for key, v in writes.items()], at=self.now())
-                closing: dict[int, list[Effect]] = {}
-                for (game_id, kind), (i, state) in sorted(last.items()):
-                    n = state.refutation_count
-                    recorded = await repo.votes_for(s, game_id, f"r{n}", kind)
-                    if kind == "choice":
-                        everyone = all(pid in recorded for pid in state.player_ids)
-                        close = self.later(self.close_choice, game_id, n)
-                        step = CHOICE
-                    else:
-                        valid = self.valid_votes(state, recorded)
-                        everyone = all(pid in valid for pid in state.player_ids)
-                        close = self.later(self.close_vote, game_id, n)
-                        step = VOTE
-                    if everyone:
-                        closing[i] = await self.close_early(s, games[game_id], step, close)
-            # Committed: every accepted click is on record.
-        metrics.VOTE_BATCH.observe(len(batch))
-        for _game, _round, kind, _user in writes:
-            metrics.child(metrics.VOTES_RECORDED, "refutation", kind).inc()
-        for i, reply in replies.items():
-            results[i] = Outcome(reply, closing.get(i, []))
-        return results
-
-    def ballot_reply(self, state: Refutation, b: Ballot) -> str:
-        """The private answer to an accepted choice or vote: what is on record."""
-        lang, count = b.actor.lang, state.refutation_count
-        if b.phase is Phase.CHOICE:
-            if b.card is None:
-                return m("choice.pass_on_record", lang, n=count)
-            return m(
-                "choice.on_record",
-                lang,
-                n=count,
-                number=b.card,
-                title=state.deck.title(b.card, lang),
-            )
-        if b.card is None:
-            return m("vote.abstain_on_record", lang, n=count)
-        return m("vote.on_record", lang, n=count, number=b.card)
 
     def later(self, method: Callable[[int, int], Any], game_id: int, n: int) -> AfterCommit:
         async def go() -> None:
@@ -770,10 +677,10 @@ class RefutationService(GameService):
 
     async def vote(self, actor: Actor, game_id: int, n: int | None, value: str) -> str:
         """Record a vote (a card number or ``abstain``); ``n`` None: the current refutation.
-        Written by group commit (:meth:`record_ballots`)."""
+        Written by group commit (bot/ballots.py)."""
         lowered = value.strip().lower()
         card = None if lowered in (ABSTAIN, "abstention", "sabstenir") else parse_card(value)
-        outcome = await self.ballot_writer.submit(Ballot(actor, game_id, n, Phase.VOTE, card))
+        outcome = await self.ballot_box.submit(Ballot(actor, game_id, n, Phase.VOTE, card))
         return await self.run(outcome)
 
     async def close_vote(self, game_id: int, n: int) -> None:
@@ -1156,3 +1063,89 @@ class RefutationService(GameService):
         cards = state.restricted_to if state.restricted_to is not None else list(state.revealed)
         out = [(render.label(state.deck, c, lang, limits.CHOICE_NAME), str(c)) for c in cards]
         return [*out, (m("reveal.abstain", lang), ABSTAIN)]
+
+
+class RefutationBallots(BallotRules[Ballot, Refutation]):
+    """The secret choices and votes as the ballot box (bot/ballots.py) checks and answers
+    them: one row per player and refutation (round ``r<n>``, kinds ``choice`` and
+    ``refute_vote``); a refutation closes once every player has answered. Through SQLAlchemy
+    only (not :attr:`direct`): each game's state is parsed with its deck, and every batch may
+    close its round, which reads the whole round."""
+
+    kind = "refutation"
+    deadline = CHOICE
+    direct = False
+    follows_locale = False
+
+    def __init__(self, service: RefutationService) -> None:
+        self.service = service
+
+    def refused(self, head: Any, b: Ballot) -> Exception:
+        if b.n is not None:
+            return UserError("refutation.refusal.stale_button")
+        if head.status == "lobby":
+            return UserError("common.error.not_started")
+        return GameIsOver()
+
+    def parse(self, head: Any, state: dict[str, Any], extra: Any) -> Refutation:
+        return Refutation.from_dict(state, extra)
+
+    async def prepare(self, s: AsyncSession, heads: Mapping[int, Any]) -> dict[int, Deck]:
+        return {g: await self.service.deck_for(s, head.options) for g, head in heads.items()}
+
+    def due_kind(self, b: Ballot) -> str:
+        return CHOICE if b.phase is Phase.CHOICE else VOTE
+
+    def check(self, state: Refutation, b: Ballot, due: list[datetime]) -> Mark:
+        """As the rules check a choice or a vote on refutation ``b.n`` (None: the current
+        one), then its deadline."""
+        require_step(state, b.n, b.phase)
+        if not state.is_player(b.actor.id):
+            raise NotAPlayer(player=b.actor.id)
+        if b.phase is Phase.CHOICE:
+            state.verify_choose(b.actor.id, b.card)
+            kind, none = "choice", PASS
+        else:
+            state.verify_vote(b.actor.id, b.card)
+            kind, none = "refute_vote", ABSTAIN
+        self.service.check_in_time(due, b.actor)
+        value = none if b.card is None else str(b.card)
+        return Mark(f"r{state.refutation_count}", kind, value)
+
+    def reply(
+        self, state: Refutation, b: Ballot, mark: Mark, on_record: Ballots, changed: bool
+    ) -> str:
+        """The private answer to an accepted choice or vote: what is on record."""
+        lang, count = b.actor.lang, state.refutation_count
+        if b.phase is Phase.CHOICE:
+            if b.card is None:
+                return m("choice.pass_on_record", lang, n=count)
+            title = state.deck.title(b.card, lang)
+            return m("choice.on_record", lang, n=count, number=b.card, title=title)
+        if b.card is None:
+            return m("vote.abstain_on_record", lang, n=count)
+        return m("vote.on_record", lang, n=count, number=b.card)
+
+    def closes_early(self, head: Any) -> bool:
+        return True
+
+    async def close_if_all_in(
+        self, s: AsyncSession, head: Any, state: Refutation, kinds: set[str]
+    ) -> list[Effect]:
+        """Everyone has chosen (a pass is an answer), or voted for a card they may: the
+        reveal, or the close of the vote, now."""
+        service, n = self.service, state.refutation_count
+        effects: list[Effect] = []
+        for kind in sorted(kinds):
+            recorded = await repo.votes_for(s, head.id, f"r{n}", kind)
+            if kind == "choice":
+                answered = set(recorded)
+                close, step = service.later(service.close_choice, head.id, n), CHOICE
+            else:
+                answered = set(service.valid_votes(state, recorded))
+                close, step = service.later(service.close_vote, head.id, n), VOTE
+            if all(pid in answered for pid in state.player_ids):
+                game = await repo.get_game(s, head.id)
+                if game is not None:
+                    effects += await service.close_early(s, game, step, close)
+        return effects

@@ -7,21 +7,18 @@ never overwrite each other. At the result the recorded choices are applied to th
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AsyncExitStack
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 import discord
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import metrics
-from bot.batch import GroupCommit
+from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import t
@@ -29,7 +26,6 @@ from bot.names import shown, sort_key
 from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from db import repo
-from db.direct import DirectVotes, Stale, Unavailable, open_direct_votes
 from db.models import Deadline, Game, Player
 from games.resistance import records as rs_records
 from games.resistance import render as render
@@ -56,11 +52,6 @@ from games.resistance.rules import ResistanceEvent as Event
 log = logging.getLogger(__name__)
 
 VOTE = "rs_vote"
-#: Games read ahead at start (:meth:`ResistanceService.warm`), at most: under half of what the
-#: vote path keeps (db/direct.py's ``Known``, 5,000 games; the parsed states, 10,000), so that
-#: the games not read ahead still fit when they are first clicked. In chunks of WARM_CHUNK.
-WARM_GAMES = 2_000
-WARM_CHUNK = 100
 REMINDER = "rs_reminder"
 LEADER = "rs_leader"
 LEADER_REMINDER = "rs_leader_reminder"
@@ -93,23 +84,70 @@ class VoteRequest:
     choice: TeamVote | MissionChoice
 
 
-# An accepted click: (its place in the batch, the request, its game's state, the round, a note).
-_Accepted = tuple[int, VoteRequest, Resistance, str, str | None]
-# check_batch: (results, votes to write, clickers' locales, accepted clicks).
-_Checked = tuple[
-    list[Outcome | BaseException],
-    dict[tuple[int, str, str, int], str],
-    dict[tuple[int, int], str],
-    list[_Accepted],
-]
-# A batch written: (results, accepted, what is on record, early-close effects by game, writes).
-_Done = tuple[
-    list[Outcome | BaseException],
-    list[_Accepted],
-    dict[tuple[int, str, str, int], str],
-    dict[int, list[Effect]],
-    dict[tuple[int, str, str, int], str],
-]
+class TeamVotes(BallotRules[VoteRequest, Resistance]):
+    """The team votes and mission choices as the ballot box (bot/ballots.py) checks and
+    answers them: one row per player and proposal (round ``p<n>``, kinds ``team`` and
+    ``mission``); a game with ``early_close`` resolves once every vote is in."""
+
+    kind = "resistance"
+    deadline = VOTE
+
+    def __init__(self, service: ResistanceService) -> None:
+        self.service = service
+
+    def refused(self, head: Any, r: VoteRequest) -> Exception:
+        stale = r.proposal is not None
+        return UserError("resistance.error.stale_button" if stale else "resistance.error.game_over")
+
+    def parse(self, head: Any, state: dict[str, Any], extra: Any) -> Resistance:
+        return Resistance.from_dict(state)
+
+    def check(self, state: Resistance, r: VoteRequest, due: list[datetime]) -> Mark:
+        """Whether this click on a running game may be recorded now: the value the rules
+        record (a Resistance sabotage becomes support), and a private note."""
+        actor, proposal, choice = r.actor, r.proposal, r.choice
+        if not state.is_player(actor.id):
+            raise GameError("resistance.error.not_a_player", {})
+        if proposal is not None and (
+            proposal != state.proposal_number or state.phase is not Phase.VOTE
+        ):
+            raise UserError("resistance.error.stale_button")
+        round_key = f"p{state.proposal_number}"
+        if state.phase is Phase.VOTE:
+            self.service.check_in_time(due, actor)
+        if isinstance(choice, TeamVote):
+            state.verify_vote(actor.id, choice)
+            return Mark(round_key, "team", choice.value)
+        recorded = state.recorded_choice(actor.id, choice)
+        supports = recorded is not choice
+        note = t("resistance.vote.resistance_supports", actor.lang) if supports else None
+        return Mark(round_key, "mission", recorded.value, note)
+
+    def reply(
+        self, state: Resistance, r: VoteRequest, mark: Mark, on_record: Ballots, changed: bool
+    ) -> str:
+        uid = r.actor.id
+        team = on_record.get((r.game_id, mark.round_key, "team", uid))
+        mission = on_record.get((r.game_id, mark.round_key, "mission", uid))
+        return render.on_record(state, uid, r.actor.lang, team, mission, mark.note)
+
+    def closes_early(self, head: Any) -> bool:
+        return bool(head.options.get("early_close"))
+
+    async def close_if_all_in(
+        self, s: AsyncSession, head: Any, state: Resistance, kinds: set[str]
+    ) -> list[Effect]:
+        """Early close: once every vote and mission choice is in, resolve now."""
+        service = self.service
+        game = await repo.get_game(s, head.id)
+        if game is None:
+            return []
+        state = service.load(game)
+        service.apply_ballots(state, *await service.ballots(s, game, state))
+        if not state.everyone_in():
+            return []
+        later = service.resolve_later(game.id, state.proposal_number)
+        return await service.close_early(s, game, VOTE, later)
 
 
 class ResistanceService(GameService):
@@ -120,16 +158,10 @@ class ResistanceService(GameService):
 
     def __init__(self, app: Services) -> None:
         super().__init__(app)
-        #: clicks on vote buttons, written by group commit (:meth:`record_votes`)
-        # On PostgreSQL batches of different games are written at once (``[database]
-        # vote_lanes``, a connection each); SQLite's writes serialize anyway.
-        bind = app.sessions.kw.get("bind")
-        pg = isinstance(bind, AsyncEngine) and bind.dialect.name == "postgresql"
-        self.vote_writer: GroupCommit[VoteRequest, Outcome] = GroupCommit(
-            self.record_votes, lanes=app.vote_lanes if pg else 1, lane=lambda r: r.game_id
+        #: the team votes and mission choices, by group commit (bot/ballots.py)
+        self.ballot_box: BallotBox[VoteRequest, Resistance] = BallotBox(
+            app, TeamVotes(self), self.transaction
         )
-        self._parsed: dict[int, tuple[tuple[int, Any], Resistance]] = {}
-        self._direct: DirectVotes | Literal[False] | None = False  # False: not opened yet
         #: Avalon's options, lobby lines, the Lady's choice and the assassination
         self.avalon = Avalon(self)
 
@@ -456,303 +488,10 @@ class ResistanceService(GameService):
     ) -> str:
         """Record a team vote or a mission choice; ``proposal`` None means the current one.
 
-        Clicks are written by group commit (:meth:`record_votes`): the answer comes once the
+        Clicks are written by group commit (bot/ballots.py): the answer comes once the
         transaction that holds the vote has committed."""
-        outcome = await self.vote_writer.submit(VoteRequest(actor, game_id, proposal, choice))
+        outcome = await self.ballot_box.submit(VoteRequest(actor, game_id, proposal, choice))
         return await self.run(outcome)
-
-    def cached(self, game_id: int, head: Any) -> Resistance | None:
-        """The game's state as parsed for its saved version, if it was (read-only: the vote
-        path only checks and reads it)."""
-        hit = self._parsed.get(game_id)
-        return hit[1] if hit is not None and hit[0] == (head.version, head.created_at) else None
-
-    def unparsed(self, heads: dict[int, Any]) -> list[int]:
-        """The games of ``heads`` whose state was not parsed for their saved version: the
-        states a batch reads."""
-        return [g for g, head in heads.items() if self.cached(g, head) is None]
-
-    def parsed(self, game_id: int, head: Any, state: dict[str, Any] | None) -> Resistance:
-        """Parse the state once per saved version (``version`` + ``created_at``: an id that
-        SQLite gives again after a deletion is another game)."""
-        if state is None:
-            raise UserError("common.error.not_started")
-        if len(self._parsed) > 10_000:
-            self._parsed.clear()
-        parsed = Resistance.from_dict(state)
-        self._parsed[game_id] = ((head.version, head.created_at), parsed)
-        return parsed
-
-    async def record_votes(self, batch: list[VoteRequest]) -> list[Outcome | BaseException]:
-        """Many clicks in one transaction: each checked against its game as the rules say (in
-        the order they came), the accepted ones written by one UPSERT (the last click of a
-        player wins), then each answered with what the votes table holds."""
-        game_ids = sorted({r.game_id for r in batch})
-        done = self.record_votes_now(batch, game_ids)
-        if done is None:
-            async with AsyncExitStack() as stack:
-                for game_id in game_ids:  # in id order, like the row locks: no deadlock
-                    await stack.enter_async_context(self.app.locks(game_id))
-                direct = self.direct_votes()
-                if direct is not None:
-                    done = await self.record_votes_direct(direct, batch)
-                if done is None:
-                    done = await self.record_votes_sqlalchemy(batch, game_ids)
-        results, accepted, on_record, closing, writes = done
-        metrics.VOTE_BATCH.observe(len(batch))
-        for _game, _round, kind, _user in writes:
-            metrics.child(metrics.VOTES_RECORDED, "resistance", kind).inc()
-        last = {r.game_id: i for i, r, *_ in accepted}
-        for i, r, state, round_key, note in accepted:
-            uid = r.actor.id
-            team = on_record.get((r.game_id, round_key, "team", uid))
-            mission = on_record.get((r.game_id, round_key, "mission", uid))
-            reply = render.on_record(state, uid, r.actor.lang, team, mission, note)
-            effects = closing.get(r.game_id, []) if last[r.game_id] == i else []
-            results[i] = Outcome(reply, effects)
-        return results
-
-    def direct_votes(self) -> DirectVotes | None:
-        """The direct path of the vote batches (db/direct.py: sqlite3 in one thread, or one
-        asyncpg connection), made on first use; None for an in-memory SQLite database."""
-        if self._direct is False:
-            bind = self.app.sessions.kw.get("bind")
-            self._direct = open_direct_votes(bind) if isinstance(bind, AsyncEngine) else None
-        return self._direct
-
-    async def open(self) -> None:
-        direct = self.direct_votes()
-        if direct is not None:
-            await direct.open()
-
-    async def warm(self) -> None:
-        """The games waiting for votes, :data:`WARM_GAMES` at most, those whose vote closes
-        soonest first: read into the vote path's caches and their states parsed, so that the
-        first click on each after a start costs what the next ones do. On the 1,000 × 10
-        burst right after a start, a game's first click had cost about twice a later one:
-        its head, players and state read, the state parsed (docs/performance.md)."""
-        direct = self.direct_votes()
-        if direct is None:
-            return
-        async with self.app.sessions() as s:
-            due = await repo.soonest_open_deadlines(s, VOTE, WARM_GAMES)
-        scheduler = self.app.scheduler
-        ids = [g for g, guild in due if scheduler is None or scheduler.owns(guild)]
-        for start in range(0, len(ids), WARM_CHUNK):
-            chunk = ids[start : start + WARM_CHUNK]
-            read = await direct.warm(chunk, VOTE)
-            if read is None:  # another process writes: the first clicks read what they need
-                return
-            heads, states = read
-            for game_id in self.unparsed(heads):
-                if heads[game_id].status == "running" and states.get(game_id) is not None:
-                    self.parsed(game_id, heads[game_id], states[game_id])
-            await asyncio.sleep(0)  # one chunk at a time: clicks go on meanwhile
-
-    async def shutdown(self) -> None:
-        if self._direct:
-            await self._direct.close()
-        self._direct = False
-
-    def check_batch(
-        self, batch: list[VoteRequest], heads: dict[int, Any], states: dict[int, Any]
-    ) -> _Checked:
-        """Each click checked against its game's head (``states``: the raw states of the games
-        not parsed yet): the results so far (refusals), the votes to write ``{(game, round,
-        kind, user): value}``, the clickers' locales, and the accepted clicks."""
-        results: list[Outcome | BaseException] = [RuntimeError("vote not handled") for _ in batch]
-        writes: dict[tuple[int, str, str, int], str] = {}
-        locales: dict[tuple[int, int], str] = {}
-        accepted: list[_Accepted] = []
-        for i, r in enumerate(batch):
-            try:
-                head = heads.get(r.game_id)
-                if head is None:
-                    raise UserError("common.error.no_game")
-                if head.status != "running":
-                    raise UserError(
-                        "resistance.error.stale_button"
-                        if r.proposal is not None
-                        else "resistance.error.game_over"
-                    )
-                state = self.cached(r.game_id, head) or self.parsed(
-                    r.game_id, head, states.get(r.game_id)
-                )
-                due = [head.due_at] if head.due_at is not None else []
-                value, kind, note = self.check_vote(state, r, due)
-            except Exception as exc:  # refused: this click only
-                results[i] = exc
-                continue
-            round_key = f"p{state.proposal_number}"
-            writes[(r.game_id, round_key, kind, r.actor.id)] = value
-            locales[(r.game_id, r.actor.id)] = r.actor.lang
-            accepted.append((i, r, state, round_key, note))
-        return results, writes, locales, accepted
-
-    async def record_votes_direct(
-        self, direct: DirectVotes, batch: list[VoteRequest]
-    ) -> _Done | None:
-        """The batch's transaction straight through the driver (db/direct.py): the same
-        checks, statements and answers as :meth:`record_votes_sqlalchemy`. None (nothing
-        written) when a game of the batch closes early once every vote is in (that check reads
-        the whole game in the same transaction: SQLAlchemy's path does it), or when the direct
-        path cannot begin (SQLite's lock held by another process past ``busy_timeout``, the
-        PostgreSQL connection lost: that path waits, or reconnects). On PostgreSQL a batch
-        checked against heads as last read that finds one changed (:class:`Stale`) is checked
-        again once against a fresh read."""
-        game_ids = [r.game_id for r in batch]
-        for _ in range(2):  # once more when a head, as it was last read, changed (Stale)
-            try:
-                return await self.record_votes_once(direct, batch, game_ids)
-            except Stale:
-                continue
-            except Unavailable:
-                return None  # nothing was read or written
-        return None
-
-    def record_votes_now(self, batch: list[VoteRequest], game_ids: list[int]) -> _Done | None:
-        """The batch's transaction straight through the driver without awaiting, when nothing
-        makes it wait (db/direct.py, :meth:`DirectVotes.begin_now`: SQLite on the loop's thread,
-        the write lock free): no lock of its games held or waited for, none taken, since no
-        other task runs until it has committed. None (nothing written) otherwise, and when a
-        game of the batch closes early: the batch then takes its games' locks and goes the way
-        that waits (:meth:`record_votes_direct`, or SQLAlchemy's)."""
-        direct = self.direct_votes()
-        if direct is None or any(self.app.locks.held(g) for g in game_ids):
-            return None
-        tx = direct.begin_now(game_ids, VOTE, [r.actor.id for r in batch])
-        if tx is None:
-            return None
-        try:
-            misses = self.unparsed(tx.heads)
-            raw = tx.game_states(misses) if misses else {}
-            planned = self.plan_batch(batch, tx.heads, raw, tx.ballots, tx.locales)
-            if planned is not None and planned[1]:
-                tx.commit(*planned[1:], self.now())
-        finally:
-            tx.close()  # rolled back unless committed
-        return None if planned is None else planned[0]
-
-    def plan_batch(
-        self,
-        batch: list[VoteRequest],
-        heads: dict[int, Any],
-        raw: dict[int, Any],
-        on_record: dict[tuple[int, str, str, int], str],
-        stored: dict[tuple[int, int], str],
-        *,
-        stale: Callable[[], Stale] | None = None,
-    ) -> tuple[_Done, list[tuple[int, str, str, int, str]], list[tuple[int, int, str]]] | None:
-        """The batch checked against what its transaction read (``on_record``, ``stored``:
-        the clickers' votes and locales): what it will have done once committed, the votes to
-        write and the locales that changed (none: nothing to commit). None when a game of the
-        batch closes early (that check reads the whole game: SQLAlchemy's path does it).
-        ``stale``: the heads are the ones last read, not read for this batch (PostgreSQL): a
-        refusal against them raises its :class:`Stale`, to be checked again against a fresh
-        read."""
-        results, writes, locales, accepted = self.check_batch(batch, heads, raw)
-        if stale is not None and len(accepted) < len(batch):
-            raise stale()
-        if any(heads[r.game_id].options.get("early_close") for _, r, *_ in accepted):
-            return None
-        if not accepted:
-            return (results, accepted, {}, {}, writes), [], []
-        on_record.update(writes)
-        changed = [(g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc]
-        votes = [(*key, v) for key, v in writes.items()]
-        return (results, accepted, on_record, {}, writes), votes, changed
-
-    async def record_votes_once(
-        self, direct: DirectVotes, batch: list[VoteRequest], game_ids: list[int]
-    ) -> _Done | None:
-        """One attempt of :meth:`record_votes_direct`."""
-        async with direct.transaction(game_ids, VOTE, [r.actor.id for r in batch]) as (
-            tx,
-            heads,
-            on_record,
-            stored,
-        ):
-            misses = self.unparsed(heads)
-            raw = await tx.game_states(misses) if misses else {}
-            planned = self.plan_batch(
-                batch, heads, raw, on_record, stored, stale=tx.stale if tx.known else None
-            )
-            if planned is None:
-                return None  # rolled back: nothing was written
-            if planned[1]:
-                await tx.write_and_commit(*planned[1:], self.now())
-        return planned[0]
-
-    async def record_votes_sqlalchemy(self, batch: list[VoteRequest], game_ids: list[int]) -> _Done:
-        """The batch's transaction through SQLAlchemy (a game of the batch closes early, the
-        direct path is unavailable, or an in-memory database)."""
-        # The heads of the games, with their earliest open vote deadline (deadlines exact
-        # at the click), in one statement.
-        async with self.transaction(lambda s: repo.lock_games(s, game_ids, VOTE), "votes") as (
-            s,
-            heads,
-        ):
-            misses = self.unparsed(heads)
-            raw = await repo.game_states(s, misses) if misses else {}
-            results, writes, locales, accepted = self.check_batch(batch, heads, raw)
-            if not accepted:
-                return results, accepted, {}, {}, writes
-            # What the clickers have on record and their locales, read before the write
-            # (their games are locked): the answers show that with this batch's votes on top.
-            on_record, stored = await repo.ballots_and_locales(
-                s, [r.game_id for _, r, *_ in accepted], [r.actor.id for _, r, *_ in accepted]
-            )
-            on_record.update(writes)
-            await repo.record_votes(s, [(*key, v) for key, v in writes.items()], at=self.now())
-            # Later DMs follow the language of the client the player clicks with (written
-            # only when it changed).
-            changed = [(g, u, loc) for (g, u), loc in locales.items() if stored.get((g, u)) != loc]
-            await repo.set_player_locales(s, changed)
-            closing: dict[int, list[Effect]] = {}
-            for game_id in sorted({r.game_id for _, r, *_ in accepted}):
-                if heads[game_id].options.get("early_close"):
-                    closing[game_id] = await self.close_if_all_in(s, game_id)
-        # Committed: every accepted click is on record.
-        return results, accepted, on_record, closing, writes
-
-    def check_vote(
-        self, state: Resistance, r: VoteRequest, due: list[datetime]
-    ) -> tuple[str, str, str | None]:
-        """Whether this click on a running game may be recorded now (``due``: when its open
-        vote deadlines fall): (the value the rules record, "team" or "mission", a private note);
-        raises the error to answer otherwise."""
-        actor, proposal, choice = r.actor, r.proposal, r.choice
-        if not state.is_player(actor.id):
-            raise GameError("resistance.error.not_a_player", {})
-        if proposal is not None and (
-            proposal != state.proposal_number or state.phase is not Phase.VOTE
-        ):
-            raise UserError("resistance.error.stale_button")
-        if state.phase is Phase.VOTE:
-            self.check_in_time(due, actor)
-        # The rules decide what is recorded (a Resistance sabotage becomes support).
-        if isinstance(choice, TeamVote):
-            state.verify_vote(actor.id, choice)
-            return choice.value, "team", None
-        recorded = state.recorded_choice(actor.id, choice)
-        note = (
-            t("resistance.vote.resistance_supports", actor.lang) if recorded is not choice else None
-        )
-        return recorded.value, "mission", note
-
-    async def close_if_all_in(self, s: AsyncSession, game_id: int) -> list[Effect]:
-        """Early close: once every vote and mission choice is in, resolve now."""
-        game = await repo.get_game(s, game_id)
-        if game is None:
-            return []
-        state = self.load(game)
-        team_votes, mission_votes = await self.ballots(s, game, state)
-        self.apply_ballots(state, team_votes, mission_votes)
-        if not state.everyone_in():
-            return []
-        return await self.close_early(
-            s, game, VOTE, self.resolve_later(game.id, state.proposal_number)
-        )
 
     def apply_ballots(
         self, state: Resistance, team_votes: dict[int, str], mission_votes: dict[int, str]

@@ -1,7 +1,9 @@
-"""The application's Services for a test that drives a service directly, without Discord."""
+"""What a test that drives a service directly, without Discord, builds it with: the application's
+Services, and game locks that say which were asked for."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import discord
@@ -9,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.clock import Clock
 from bot.courier import Courier
+from bot.locks import GameLocks
 from bot.plugins import Registry
 from bot.service import Services
 from tests.clock import FakeClock
@@ -34,3 +37,15 @@ def quiet_services(
         vote_lanes=vote_lanes,
         registry=registry,
     )
+
+
+class TakenLocks(GameLocks):
+    """The service's game locks, saying which games' locks were asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taken: list[int] = []
+
+    def __call__(self, game_id: int) -> asyncio.Lock:
+        self.taken.append(game_id)
+        return super().__call__(game_id)

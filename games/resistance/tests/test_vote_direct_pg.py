@@ -43,8 +43,8 @@ async def test_clicks_through_the_direct_path_are_on_record(db_url: str, session
     game = await running_game(db_url)
     rs = service(sessions)
     try:
-        assert isinstance(rs.direct_votes(), PostgresVotes)
-        assert rs.vote_writer.lanes == 2  # [database] vote_lanes: batches of other games at once
+        assert isinstance(rs.ballot_box.direct_votes(), PostgresVotes)
+        assert rs.ballot_box.writer.lanes == 2  # [database] vote_lanes: other games at once
         players = [uid for uid, _ in game.players]
         at = NOW + timedelta(minutes=1)
         lead = game.team[0]
@@ -110,7 +110,7 @@ async def test_a_refusal_is_checked_against_a_fresh_read(db_url: str, sessions: 
     rs = service(sessions)
     players = [uid for uid, _ in game.players]
     try:
-        direct = rs.direct_votes()
+        direct = rs.ballot_box.direct_votes()
         assert isinstance(direct, PostgresVotes)
         await rs.vote(Actor(players[0], "p", "en", at=NOW), 1, None, TeamVote.ACCEPT)
         await rs.vote(Actor(players[1], "p", "en", at=NOW), 1, None, TeamVote.ACCEPT)
@@ -146,7 +146,7 @@ async def test_the_vote_connection_is_opened_before_the_first_click(
     rs = service(sessions)
     try:
         await rs.open()
-        direct = rs.direct_votes()
+        direct = rs.ballot_box.direct_votes()
         assert isinstance(direct, PostgresVotes)
         (conn,) = direct._idle
         assert direct.reads == 0

@@ -1,5 +1,5 @@
 """The vote path on SQLite, through the service: a batch that nothing makes wait is written at
-once (ResistanceService.record_votes_now, db/direct.py's begin_now), without awaiting and so
+once (bot/ballots.py's BallotBox.record_now, db/direct.py's begin_now), without awaiting and so
 without taking its games' locks; a batch of a game whose lock is held or waited for (a
 resolution, a proposal) waits for it, as before."""
 
@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from bench.seed import SeedGame, seed_games
-from bot.locks import GameLocks
 from bot.service import Actor
 from db import repo
 from db.direct import SqliteVotes
@@ -20,23 +19,11 @@ from games.builtin import builtin_registry
 from games.resistance.rules.model import MissionChoice, TeamVote
 from games.resistance.service import ResistanceService
 from playtest.players import until
-from tests.bot.services import quiet_services
+from tests.bot.services import TakenLocks, quiet_services
 from tests.clock import FakeClock
 
 NOW = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
 AT = NOW + timedelta(minutes=1)
-
-
-class TakenLocks(GameLocks):
-    """The service's game locks, saying which games' locks were asked for."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.taken: list[int] = []
-
-    def __call__(self, game_id: int) -> asyncio.Lock:
-        self.taken.append(game_id)
-        return super().__call__(game_id)
 
 
 def service(sessions: Any) -> tuple[ResistanceService, TakenLocks]:
@@ -56,7 +43,7 @@ async def test_clicks_that_nothing_holds_are_written_at_once(db_url: str, sessio
     game = await running_game(db_url)
     rs, locks = service(sessions)
     try:
-        assert isinstance(rs.direct_votes(), SqliteVotes)
+        assert isinstance(rs.ballot_box.direct_votes(), SqliteVotes)
         players = [uid for uid, _ in game.players]
         lead = game.team[0]
         replies = await asyncio.gather(

@@ -1,4 +1,4 @@
-"""Read ahead at start (``GameService.warm``; The Resistance's: ResistanceService.warm): the
+"""Read ahead at start (``GameService.warm``; the ballot box's: BallotBox.warm): the
 games waiting for votes, of this process's shards, have their heads in the vote path and their
 states parsed before their first click, which then reads no state; a game changed after it was
 read ahead is checked against its new state, not the one read."""
@@ -47,8 +47,8 @@ async def test_warm_reads_the_games_of_this_process_waiting_for_votes(
         await rs.warm()
         async with sessions() as s:
             heads = await repo.lock_games(s, [1, 2, 3], VOTE)
-        assert [g for g in (1, 2, 3) if rs.cached(g, heads[g]) is not None] == [1, 2]
-        direct = rs.direct_votes()
+        assert [g for g in (1, 2, 3) if rs.ballot_box.cached(g, heads[g]) is not None] == [1, 2]
+        direct = rs.ballot_box.direct_votes()
         reads_before = direct.reads if isinstance(direct, PostgresVotes) else 0
         if isinstance(direct, SqliteVotes):
             assert sorted(g for _, g in direct.known.heads) == [1, 2]

@@ -147,13 +147,17 @@ class Poll:
 
     # -- acting ---------------------------------------------------------------------------
 
-    def vote(self, user_id: int, choice: str) -> list[PollEvent]:
-        """Record (or change) a player's answer: private until the poll closes."""
+    def verify_vote(self, user_id: int, choice: str) -> None:
+        """Whether ``user_id`` may answer ``choice`` now (raises the refusal otherwise)."""
         if self.closed:
             raise GameError("poll.error.closed")
         if choice not in CHOICES:
             raise GameError("poll.error.bad_choice")
         self.player(user_id)
+
+    def vote(self, user_id: int, choice: str) -> list[PollEvent]:
+        """Record (or change) a player's answer: private until the poll closes."""
+        self.verify_vote(user_id, choice)
         changed = user_id in self.votes
         self.votes[user_id] = choice
         answered = PollVoteChanged if changed else PollVoted

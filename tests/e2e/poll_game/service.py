@@ -2,17 +2,22 @@
 
 It decides and records; the dispatcher sends what it wrote (``Post``, ``DirectMessage``), and
 the scheduler calls :meth:`PollService.deadline_due` when the poll's deadline (``pl_vote``)
-falls due, in whichever process runs then (a restart in between changes nothing).
+falls due, in whichever process runs then (a restart in between changes nothing). The answers
+are ballots of the core's vote path (bot/ballots.py: :class:`Answers`), one row per player in
+the ``votes`` table, put into the poll when it is read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.effects import DirectMessage, PrivateThread, Silence, ThreadMembers, View
 from bot.errors import UserError
 from bot.i18n import t
@@ -27,6 +32,7 @@ from tests.e2e.poll_game.faction import Faction
 from tests.e2e.poll_game.rules import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Poll, PollEvent
 
 VOTE = "pl_vote"  # the poll's one deadline (prefix "pl", its plugin's)
+ROUND, ANSWER = "poll", "answer"  # an answer's row in the votes table: one per player
 
 
 def ts(when: datetime) -> str:
@@ -34,10 +40,73 @@ def ts(when: datetime) -> str:
     return f"<t:{epoch}:F> (<t:{epoch}:R>)"
 
 
-def label(game: Game, choice: str, lang: str) -> str:
-    """A choice as the moderator named it, else the catalogue's Yes / No."""
-    given = str(game.options.get(choice) or "").strip()
+def label(options: Mapping[str, Any], choice: str, lang: str) -> str:
+    """A choice as the moderator named it (the game's ``options``), else the catalogue's
+    Yes / No."""
+    given = str(options.get(choice) or "").strip()
     return given or t(f"poll.choice.{choice}", lang)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A player's click on one of their DM's two buttons, queued for the ballot box."""
+
+    actor: Actor
+    game_id: int
+    choice: str
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the ballot box keeps of a running poll: its state, and its options (the labels)."""
+
+    poll: Poll
+    options: Mapping[str, Any]
+
+
+class Answers(BallotRules[Answer, Asked]):
+    """The poll's answers as the ballot box checks and answers them; the poll closes once
+    every player has answered."""
+
+    kind = "poll"
+    deadline = VOTE
+
+    def __init__(self, service: PollService) -> None:
+        self.service = service
+
+    def refused(self, head: Any, answer: Answer) -> Exception:
+        if head.status == "lobby":
+            return UserError("common.error.not_started")
+        return GameError("poll.error.closed")
+
+    def parse(self, head: Any, state: dict[str, Any], extra: Any) -> Asked:
+        return Asked(Poll.from_dict(state), dict(head.options))
+
+    def check(self, asked: Asked, answer: Answer, due: list[datetime]) -> Mark:
+        self.service.check_in_time(due, answer.actor)
+        asked.poll.verify_vote(answer.actor.id, answer.choice)
+        return Mark(ROUND, ANSWER, answer.choice)
+
+    def reply(
+        self, asked: Asked, answer: Answer, mark: Mark, on_record: Ballots, changed: bool
+    ) -> str:
+        lang = answer.actor.lang
+        choice = shown(label(asked.options, answer.choice, lang))
+        return t("poll.vote.changed" if changed else "poll.vote.done", lang, choice=choice)
+
+    def closes_early(self, head: Any) -> bool:
+        return True
+
+    async def close_if_all_in(
+        self, s: AsyncSession, head: Any, asked: Asked, kinds: set[str]
+    ) -> list[Effect]:
+        answered = await repo.votes_for(s, head.id, ROUND, ANSWER)
+        if any(p.id not in answered for p in asked.poll.players):
+            return []
+        game = await repo.get_game(s, head.id)
+        if game is None:
+            return []
+        return await self.service.close_early(s, game, VOTE, self.service.close_later(game.id))
 
 
 class PollService(GameService):
@@ -50,6 +119,8 @@ class PollService(GameService):
         super().__init__(app)
         #: a poll opened with ``faction``: its private thread, secret pick, silenced player
         self.faction = Faction(self)
+        #: the answers, by group commit (bot/ballots.py)
+        self.ballot_box: BallotBox[Answer, Asked] = BallotBox(app, Answers(self), self.transaction)
 
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         """A faction in a text channel: its private thread and the silenced player's
@@ -101,7 +172,7 @@ class PollService(GameService):
             deadline=ts(due),
             where=f"<#{self.where(game)}>",
         )
-        labels = [label(game, c, lang) for c in CHOICES]
+        labels = [label(game.options, c, lang) for c in CHOICES]
         return DirectMessage(player.user_id, text, view=View("pl_vote", (game.id, *labels, lang)))
 
     async def deal(
@@ -131,19 +202,18 @@ class PollService(GameService):
     # -- answers ------------------------------------------------------------------------------
 
     async def vote(self, actor: Actor, game_id: int, choice: str) -> str:
-        """A player's answer (or a changed one), from their DM button."""
-        async with self.action(game_id, actor) as (s, game):
-            state = self.running(game)
-            await self.require_in_time(s, game, VOTE, actor)
-            events = state.vote(actor.id, choice)
-            await self.save(s, game, state, events, actor.id)
-            effects: list[Effect] = []
-            if state.all_voted():
-                effects += await self.close_early(s, game, VOTE, self.close_later(game_id))
-            key = "poll.vote.changed" if events[0].kind == "poll_vote_changed" else "poll.vote.done"
-            reply = t(key, actor.lang, choice=shown(label(game, choice, actor.lang)))
-            outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
-        return await self.run(outcome)
+        """A player's answer (or a changed one), from their DM button: a ballot, answered
+        once its batch has committed."""
+        return await self.run(await self.ballot_box.submit(Answer(actor, game_id, choice)))
+
+    async def answered(self, s: AsyncSession, game: Game, state: Poll) -> list[PollEvent]:
+        """Put the answers on record into the poll (its players' only: a replaced player's
+        went with them)."""
+        events: list[PollEvent] = []
+        for uid, choice in (await repo.votes_for(s, game.id, ROUND, ANSWER)).items():
+            if state.is_player(uid):
+                events += state.vote(uid, choice)
+        return events
 
     # -- the result ---------------------------------------------------------------------------
 
@@ -161,7 +231,7 @@ class PollService(GameService):
                 t(
                     "poll.result.line",
                     lang,
-                    choice=shown(label(game, choice, lang)),
+                    choice=shown(label(game.options, choice, lang)),
                     count=result.count(choice),
                     names=who(result.voters[choice]),
                 )
@@ -175,7 +245,8 @@ class PollService(GameService):
         if game.status != "running":
             return None
         state = self.load(game)
-        events = state.close()
+        events = await self.answered(s, game, state)
+        events += state.close()
         if self.app.scheduler is not None:
             await self.app.scheduler.cancel_for_game(s, game.id, [VOTE])
         await self.save(s, game, state, events, None)
@@ -236,6 +307,7 @@ class PollService(GameService):
         async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
+            await self.answered(s, game, state)
             owing = set(state.owing())
             if not owing:
                 raise UserError("poll.error.nobody_to_remind")
@@ -252,6 +324,7 @@ class PollService(GameService):
     ) -> Outcome:
         state = self.running(game)
         old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
+        await repo.delete_votes(s, game.id, ROUND, ANSWER, user_id=old.id)
         await self.save(s, game, state, events, actor.id)
         names = {"old": shown(old_name), "new": shown(new.name)}
         due = await self.vote_due(s, game) or self.now()
@@ -271,6 +344,7 @@ class PollService(GameService):
 
     async def running_status(self, s: AsyncSession, game: Game, lang: str) -> str:
         state = self.load(game)
+        await self.answered(s, game, state)
         due = await self.vote_due(s, game)
         return t(
             "poll.status",
