@@ -196,17 +196,20 @@ class Dispatcher:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="outbox")
         log.info("outbox dispatcher started: %s with effects pending", counted(len(games), "game"))
 
-    async def stop(self, grace: float = 5.0) -> None:
+    async def stop(self, grace: float = 5.0) -> int:
         """Stop: the deliveries in flight may finish (up to ``grace`` seconds), then the rest is
-        cancelled (a row cut short stays pending: its nonce makes the next try safe)."""
+        cancelled (a row cut short stays pending: its nonce makes the next try safe). Returns
+        how many games' deliveries were cut short."""
         self._started = False
         if self._sweeper is not None:
             self._sweeper.cancel()
         for event in self._wakeups.values():
             event.set()  # sleeping workers see that the dispatcher stops
         workers = list(self._workers.values())
-        if workers:
-            await asyncio.wait(workers, timeout=grace)
+        cut = [w for w in workers if not w.done()]
+        if cut and grace > 0:
+            _done, pending = await asyncio.wait(cut, timeout=grace)
+            cut = list(pending)
         tasks = [t for t in (self._sweeper, *workers) if t is not None]
         for task in tasks:
             task.cancel()
@@ -215,6 +218,7 @@ class Dispatcher:
                 await task
         self._workers.clear()
         self._sweeper = None
+        return len(cut)
 
     async def _sweep_loop(self) -> None:
         while self._started:

@@ -233,14 +233,19 @@ class DeadlineScheduler:
         self._running.add(task)
         task.add_done_callback(self._running.discard)
 
-    async def shutdown(self) -> None:
-        """Stop scheduling, then let the resolutions in progress finish (up to a grace time)."""
+    async def shutdown(self, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+        """Stop scheduling, then let the resolutions in progress finish (up to ``grace``
+        seconds)."""
         if self._started:
             self._started = False
             self._aps.shutdown(wait=False)
             await asyncio.sleep(0)  # AsyncIOScheduler shuts down on the next loop iteration
         if self._running:
-            _done, pending = await asyncio.wait(set(self._running), timeout=SHUTDOWN_GRACE_SECONDS)
+            _done, pending = (
+                await asyncio.wait(set(self._running), timeout=grace)
+                if grace > 0
+                else ((), self._running.copy())
+            )
             for task in pending:
                 task.cancel()
             log.info(

@@ -79,7 +79,11 @@ def test_example_config_is_valid_and_documents_every_key() -> None:
 
     from games.builtin import builtin_registry
 
-    names = [f.name for section in (settings.discord, settings.database) for f in fields(section)]
+    names = [
+        f.name
+        for section in (settings.discord, settings.database, settings.shutdown)
+        for f in fields(section)
+    ]
     names += [
         name for schema in builtin_registry().schemas().values() for name in schema.names("config")
     ]
