@@ -197,6 +197,7 @@ class GameBot(commands.AutoShardedBot):
                 guild_id, discord_settings.shard_count, discord_settings.shard_ids
             ),
             game_lock=self.app.locks,
+            reminder=self.is_reminder,
         )
         self.app.scheduler = self.scheduler
         self.dispatcher = Dispatcher(self, self.sessions, owns=self.scheduler.owns)
@@ -368,6 +369,11 @@ class GameBot(commands.AutoShardedBot):
                 await service.abandon(game_id, reason, where)
             except Exception:
                 log.exception("game %s: could not end it (%s)", game_id, reason)
+
+    def is_reminder(self, kind: str) -> bool:
+        """Whether a deadline kind is a reminder of its game's (``reminder_kinds``)."""
+        service = self.services.get(self.registry.kind_of_deadline(kind) or "")
+        return service is not None and kind in service.reminder_kinds
 
     async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> AfterCommit | None:
         """The scheduler's handler: the service of the deadline's game (by the prefix of the

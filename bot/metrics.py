@@ -91,8 +91,8 @@ DEADLINES_DUE = Counter(
 )
 DEADLINES_RESOLVED = Counter(
     "pbp_deadlines_resolved",
-    "Deadline resolutions committed: due (the deadline's time came) or forced (a moderator)",
-    ["kind", "how"],
+    "Deadline resolutions committed (a moderator's resolve moves the deadline to now first)",
+    ["kind"],
     registry=REGISTRY,
 )
 DEADLINE_LATENESS = Histogram(

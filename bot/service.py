@@ -47,6 +47,7 @@ from bot.locks import GameLocks
 from bot.names import clean, listing, ordered, shown
 from bot.notify import notify_effects
 from bot.options import OptionsSchema
+from bot.reminders import why_dropped
 from db import repo
 from db.engine import is_busy
 from db.models import Deadline, EffectStatus, Game, Player
@@ -92,10 +93,6 @@ def starting_key(game_id: int) -> str:
 
 #: The key of ``Session.info`` that holds the interaction an action's transaction consumes.
 INTERACTION = "interaction"
-
-#: How late a reminder may still go out: the scheduler's sweep runs every minute, so a
-#: reminder that fires on time is at most about that late; one later than this is dropped.
-REMINDER_GRACE = timedelta(seconds=90)
 
 
 def flatten(effects: Iterable[Any]) -> list[Any]:
@@ -817,12 +814,12 @@ class GameService(ABC):
         game = await repo.get_game(s, deadline.game_id, for_update=True)
         if game is None or game.status != "running":
             return None
-        late = self.now() - deadline.due_at
-        if deadline.kind in self.reminder_kinds and late > REMINDER_GRACE:
-            # A reminder names what is still to come: past its moment (the bot was down, or
-            # its deadline has passed too) it would speak of the past. It is dropped.
-            log.info("game %s: reminder %s dropped, %s late", game.id, deadline.kind, late)
-            return None
+        if deadline.kind in self.reminder_kinds:
+            # A reminder names what is still to come: never sent once it has passed.
+            why = await why_dropped(s, deadline, self.reminder_kinds, self.now())
+            if why is not None:
+                log.info("game %s: reminder %s dropped: %s", game.id, deadline.kind, why)
+                return None
         if deadline.kind == self.offer_kind:
             outcome: Outcome | None = await self.offer_expired(s, game, deadline)
         else:
