@@ -33,6 +33,7 @@ from bot.errors import GameCommandTree
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
 from bot.plugins import GamePlugin, Registry
+from bot.reachable import OFFER_VIEW
 from bot.ready import ReadyOnceLoaded, ready_once_loaded
 from bot.records import file_builders
 from bot.scheduler import DeadlineScheduler
@@ -240,6 +241,7 @@ class GameBot(commands.AutoShardedBot):
             if plugin.buttons:
                 self.add_dynamic_items(*plugin.buttons)
             self.router.add(*plugin.clicks)
+        self.dispatcher.on_refused(OFFER_VIEW, self.offer_refused)
         for name in (*(p.cog for p in self.registry), *self.cog_names):
             try:
                 await self.load_extension(name)
@@ -369,6 +371,13 @@ class GameBot(commands.AutoShardedBot):
                 await service.abandon(game_id, reason, where)
             except Exception:
                 log.exception("game %s: could not end it (%s)", game_id, reason)
+
+    async def offer_refused(self, kind: str, game_id: int, offer: int, *_lang: str) -> None:
+        """Discord refused a seat's offer DM (its view's args, bot/reachable.py): the game's
+        service passes the seat on."""
+        service = self.services.get(kind)
+        if service is not None:
+            await service.offer_refused(game_id, offer)
 
     def is_reminder(self, kind: str) -> bool:
         """Whether a deadline kind is a reminder of its game's (``reminder_kinds``)."""

@@ -72,6 +72,7 @@ THREAD_TYPES = {10, 11, 12}
 
 ViewBuilder = Callable[..., discord.ui.View]
 FileBuilder = Callable[..., Awaitable[discord.File]]
+RefusalHandler = Callable[..., Awaitable[None]]
 
 
 def messages_of(
@@ -140,6 +141,7 @@ class Dispatcher:
         self.instance = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"[:64]
         self.views: dict[str, ViewBuilder] = {}
         self.files: dict[str, FileBuilder] = {}
+        self.refused: dict[str, RefusalHandler] = {}
         self._sweep_seconds = sweep_seconds
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._wakeups: dict[int, asyncio.Event] = {}
@@ -156,6 +158,20 @@ class Dispatcher:
     def register_view(self, kind: str, builder: ViewBuilder) -> None:
         """How to build the ``discord.ui.View`` of ``View(kind, args)``: ``builder(*args)``."""
         self.views[kind] = builder
+
+    def on_refused(self, view: str, handler: RefusalHandler) -> None:
+        """What to do when Discord refuses for good a DM whose view is of kind ``view``:
+        ``await handler(*args)`` (a seat's offer passes on to the next volunteer)."""
+        self.refused[view] = handler
+
+    async def _after_refusal(self, record: Record) -> None:
+        view = record.view if isinstance(record, DirectMessage) else None
+        handler = self.refused.get(view.kind) if view is not None else None
+        if view is not None and handler is not None:
+            try:
+                await handler(*view.args)
+            except Exception:
+                log.exception("the refusal of a %s DM could not be handled", view.kind)
 
     def register_file(self, kind: str, builder: FileBuilder) -> None:
         """How to build the file of ``Attachment(kind, args)``: ``await builder(*args)``."""
@@ -389,6 +405,8 @@ class Dispatcher:
             except Exception:
                 log.exception("effect %s: could not word the missing permission", row.id)
         await self._refused(row, attempts, error, notice)
+        if record is not None:
+            await self._after_refusal(record)
         metrics.EFFECT_FAILURES.inc()
         self._finish(row.game_id, row.seq)
         return True

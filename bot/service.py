@@ -47,6 +47,7 @@ from bot.locks import GameLocks
 from bot.names import clean, listing, ordered, shown
 from bot.notify import notify_effects
 from bot.options import OptionsSchema
+from bot.reachable import OFFER_VIEW, can_dm, is_member
 from bot.reminders import why_dropped
 from db import repo
 from db.engine import is_busy
@@ -945,10 +946,24 @@ class GameService(ABC):
         leaves it)."""
         async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
-            outcome = await self.seat(s, game, old, new, actor)
-            await repo.remove_volunteer(s, game.id, new.id)
+            if not new.member and await repo.volunteer(s, game.id, new.id) is not None:
+                effects = await self.pass_seat_on(s, game, old.id, new.id)
+                key = "common.standby.volunteer_left"
+                key += "" if effects else "_alone"
+                outcome = Outcome(t(key, actor.lang, name=shown(new.name)), effects)
+            else:
+                outcome = await self.seat(s, game, old, new, actor)
+                await repo.remove_volunteer(s, game.id, new.id)
             await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
+
+    async def pass_seat_on(
+        self, s: AsyncSession, game: Game, seat: int, gone: int, declined: Iterable[int] = ()
+    ) -> list[Effect]:
+        """The volunteer ``gone`` left the server and cannot take ``seat``: off the list, and
+        the seat offered to the next volunteer (none: nothing more)."""
+        await repo.remove_volunteer(s, game.id, gone)
+        return await self.offer_seat(s, game, seat, declined=[*declined, gone])
 
     @abstractmethod
     async def seat(
@@ -977,6 +992,7 @@ class GameService(ABC):
             if await repo.remove_volunteer(s, game.id, actor.id):
                 reply = t("common.standby.left", actor.lang)
             else:
+                await self.require_dms(actor, game)
                 await repo.add_volunteer(
                     s, game.id, actor.id, actor.name, actor.lang, at=self.now()
                 )
@@ -984,6 +1000,18 @@ class GameService(ABC):
                 reply = t("common.standby.joined", actor.lang, position=count)
             outcome = await self.commit_outcome(s, game, Outcome(reply))
         return await self.run(outcome)
+
+    async def require_dms(self, actor: Actor, game: Game) -> None:
+        """A seat is offered by DM: refuse a volunteer the bot cannot DM (the probe of
+        ``start``), saying how to open DMs."""
+        probe = t(
+            "common.standby.dm_check",
+            actor.lang,
+            game=game_name(self.kind, actor.lang, game.options),
+            where=f"<#{self.where(game)}>",
+        )
+        if not await can_dm(self.app.courier, actor.id, probe):
+            raise UserError("common.standby.dms_closed")
 
     async def overview(self, actor: Actor, game_id: int) -> str:
         """``/<game> status``: the game's own status, then its replacement list."""
@@ -1019,9 +1047,13 @@ class GameService(ABC):
         """The volunteer ``substitute volunteer:`` names, as the seat's new holder."""
         async with self.app.sessions() as s:
             found = await repo.volunteer(s, game_id, user_id)
-        if found is None:
+            game = await repo.get_game(s, game_id)
+        if found is None or game is None:
             raise UserError("common.standby.not_on_list")
-        return Actor(id=found.user_id, name=found.display_name, lang=lang_of(found.locale))
+        member = await is_member(self.app.courier, game.guild_id, user_id)
+        return Actor(
+            id=found.user_id, name=found.display_name, lang=lang_of(found.locale), member=member
+        )
 
     @property
     def offer_kind(self) -> str:
@@ -1087,7 +1119,7 @@ class GameService(ABC):
             missed=int(row.missed or 0),
             deadline=f"<t:{int(due.timestamp())}:R>",
         )
-        view = View("standby_offer", (self.kind, game.id, deadline.id, lang_of(lang)))
+        view = View(OFFER_VIEW, (self.kind, game.id, deadline.id, lang_of(lang)))
         deadline_id, due_at = deadline.id, deadline.due_at
 
         async def schedule() -> None:
@@ -1097,8 +1129,11 @@ class GameService(ABC):
 
     async def answer_offer(self, actor: Actor, game_id: int, offer: int, accept: bool) -> str:
         """A volunteer's Accept or Decline: on Accept the seat, its role or hand and its place
-        pass as ``substitute`` does; on Decline (or at the offer's deadline) the next
-        volunteer is asked. An offer already answered, or not this member's, is stale."""
+        pass as ``substitute`` does; on Decline (or at the offer's deadline, or on an Accept
+        by someone no longer a member of the server) the next volunteer is asked. An offer
+        already answered, or not this member's, is stale."""
+        if accept:
+            actor = dataclasses.replace(actor, member=await self.still_member(game_id, actor.id))
         async with self.action(game_id, actor) as (s, game):
             deadline = await repo.get_deadline(s, offer)
             payload = dict(deadline.payload or {}) if deadline is not None else {}
@@ -1116,7 +1151,11 @@ class GameService(ABC):
                 await self.app.scheduler.cancel(deadline.id, session=s)
             seat = int(payload["seat"])
             row = await repo.player(s, game.id, seat)
-            if not accept or row is None or not row.active:
+            if accept and not actor.member:
+                declined = payload.get("declined", [])
+                effects = await self.pass_seat_on(s, game, seat, actor.id, declined)
+                outcome = Outcome(t("common.standby.not_a_member", actor.lang), effects)
+            elif not accept or row is None or not row.active:
                 declined = [*payload.get("declined", []), actor.id]
                 effects = [] if accept else await self.offer_seat(s, game, seat, declined)
                 outcome = Outcome(t("common.standby.declined", actor.lang), effects)
@@ -1126,6 +1165,18 @@ class GameService(ABC):
                 await repo.remove_volunteer(s, game.id, actor.id)
             await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
+
+    async def still_member(self, game_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` is still a member of the game's server (bot/reachable.py)."""
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+        return game is None or await is_member(self.app.courier, game.guild_id, user_id)
+
+    async def offer_refused(self, game_id: int, offer: int) -> None:
+        """Discord refused the offer's DM (closed DMs, a member who left the server): its
+        deadline moves to now, so the next volunteer is asked at once (``offer_expired``)."""
+        if self.app.scheduler is not None and await self.app.scheduler.extend(offer, self.now()):
+            log.info("game %s: offer %s refused by Discord, passed on", game_id, offer)
 
     async def offer_expired(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome:
         """No answer to an offer by its deadline: the next volunteer is asked."""
