@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot import daily, metrics
+from bot import daily, metrics, notices
 from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
@@ -459,6 +459,7 @@ class GameService(ABC):
             again = [from_payload(r.kind, r.payload) for r in refused]
             for r in refused:
                 await repo.update_effect(s, r.id, status=EffectStatus.DROPPED.value)
+            await notices.forget(s, game)  # a permission lost again is told again
             effects: list[Effect] = [*again, *await self.resync_effects(s, game)]
             reply = t("common.resync.done", actor.lang, count=len(again))
             outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
