@@ -296,7 +296,10 @@ class MetricsServer:
             self._runner = None
 
     def ready(self) -> bool:
-        return self.bot.is_ready() and not self.bot.is_closed()
+        """Ready, and not stopping (a signal's drain, bot/stopping.py) nor closed."""
+        in_flight = getattr(self.bot, "in_flight", None)
+        stopping = in_flight is not None and in_flight.closed
+        return self.bot.is_ready() and not self.bot.is_closed() and not stopping
 
     async def metrics(self, request: web.Request) -> web.Response:
         READY.set(1 if self.ready() else 0)

@@ -101,3 +101,29 @@ async def test_a_second_signal_exits_at_once_and_keeps_what_was_committed(
     with sqlite3.connect(tmp_path / "stop.sqlite3") as db:
         votes = db.execute("SELECT user_id FROM votes").fetchall()
     assert votes == [(voter.id,)]
+
+
+async def test_a_signal_delivers_what_the_outbox_holds_before_it_exits(
+    table: Any, tmp_path: Path
+) -> None:
+    sb = table.sb
+    proc = bot_process(table, tmp_path)
+    async with processes(proc):
+        game = Game(table, table.users[:5])
+        await game.open(reminder_hours=0.0, lock_during_vote=False)
+        await game.start()
+        await game.propose(team_of(game))
+        await game.vote(accept=game.players)
+        since = len(game.public())
+        # The result is committed; "Discord" holds its post while the signal comes.
+        hold = sb.hold_route("POST", rf"/channels/{table.channel.id}/messages$")
+        await sb.slash(table.mod, "resistance resolve", channel=table.channel)
+        await hold.wait_hit(15)
+        assert proc.proc is not None
+        proc.proc.send_signal(signal.SIGTERM)
+        await until(lambda: lines(proc, "stopping (SIGTERM)") == 1, what="stopping")
+        hold.release()
+        assert await asyncio.wait_for(proc.proc.wait(), 30) == 0
+    # The result, then the next leader's call: delivered before the exit, in order.
+    posted = game.public()[since:]
+    assert "Team accepted" in posted[0] and "debate is open" in posted[1], posted
