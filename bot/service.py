@@ -96,6 +96,18 @@ def starting_key(game_id: int) -> str:
 INTERACTION = "interaction"
 
 
+async def consume_interaction(s: AsyncSession, actor: Actor) -> None:
+    """Mark the transaction as the one of the actor's interaction (``commit_outcome`` records it
+    with its answer); one whose action committed already raises ``Redelivered`` with the
+    answer it gave."""
+    if actor.interaction_id is None:
+        return
+    handled = await repo.handled_interaction(s, actor.interaction_id)
+    if handled is not None:
+        raise Redelivered(handled)
+    s.info[INTERACTION] = actor.interaction_id
+
+
 def flatten(effects: Iterable[Any]) -> list[Any]:
     out: list[Any] = []
     for effect in effects:
@@ -301,11 +313,8 @@ class GameService(ABC):
         ):
             if game is None:
                 raise UserError("common.error.no_game")
-            if actor is not None and actor.interaction_id is not None:
-                handled = await repo.handled_interaction(s, actor.interaction_id)
-                if handled is not None:
-                    raise Redelivered(handled)
-                s.info[INTERACTION] = actor.interaction_id
+            if actor is not None:
+                await consume_interaction(s, actor)
             yield s, game
 
     async def settled(self, game_id: int) -> None:
@@ -620,6 +629,7 @@ class GameService(ABC):
         if actor.bot:
             raise UserError("common.error.bot_seat")
         async with self.app.sessions.begin() as s:
+            await consume_interaction(s, actor)  # a redelivered one: answered as it was
             await self.require_host(s, actor, guild_id)
             if not is_forum and await repo.active_game_in_channel(s, channel.id) is not None:
                 raise UserError("common.error.channel_busy")
@@ -648,6 +658,7 @@ class GameService(ABC):
         else:
             reply = t("common.lobby.opened", actor.lang, game=title)
         async with self.app.sessions.begin() as s:
+            await consume_interaction(s, actor)  # another delivery may have opened it meanwhile
             game = await repo.create_game(
                 s,
                 kind=self.kind,

@@ -37,3 +37,21 @@ async def test_a_redelivered_settings_change_is_answered_as_the_first_was(
     assert again.json["data"]["content"] == first
     async with bot.sessions() as s:  # acted once: the redelivery did not set it again
         assert (await repo.get_guild_settings(s, table.guild.id)).members_host is False
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr"])
+async def test_a_redelivered_new_game_opens_one_post_and_is_answered_as_the_first_was(
+    table: Any, bot: Any, locale: str
+) -> None:
+    sb = table.sb
+    table.mod.locale = locale
+    ix = await sb.slash(table.mod, "resistance new", channel=table.channel, forum=table.forum)
+    first = text_of(await ix.reply_message(10.0))
+    assert "<#" in first  # the post it opened
+    calls = len(sb.requests_to("/callback"))
+    await sb.redeliver(ix)
+    await until(lambda: len(sb.requests_to("/callback")) > calls, what="the second answer")
+    assert sb.requests_to("/callback")[calls].json["data"]["content"] == first
+    assert len(sb.threads(table.forum)) == 1
+    async with bot.sessions() as s:
+        assert len(await repo.running_games(s, [table.guild.id], statuses=("lobby",))) == 1
