@@ -15,6 +15,14 @@ from db import repo
 pytestmark = pytest.mark.timeout(60)
 
 
+async def answered_again(sb: Any, ix: Any) -> Any:
+    """Deliver ``ix`` again; the bot's callback to that second delivery."""
+    calls = len(sb.requests_to("/callback"))
+    await sb.redeliver(ix)
+    await until(lambda: len(sb.requests_to("/callback")) > calls, what="the second answer")
+    return sb.requests_to("/callback")[calls]
+
+
 @pytest.mark.parametrize("locale", ["en-US", "fr"])
 async def test_a_redelivered_settings_change_is_answered_as_the_first_was(
     table: Any, bot: Any, locale: str
@@ -24,15 +32,12 @@ async def test_a_redelivered_settings_change_is_answered_as_the_first_was(
     ix = await sb.slash(table.mod, "settings members_host", channel=table.channel, enabled=True)
     first = text_of(await ix.reply_message(10.0))
     assert first == t("settings.members_host_on", locale[:2], max=3)
-    calls = len(sb.requests_to("/callback"))
     async with bot.sessions() as s:  # the change, made once, and undone meanwhile by hand
         settings = await repo.get_guild_settings(s, table.guild.id)
         settings.members_host = False
         await repo.save_guild_settings(s, settings)
         await s.commit()
-    await sb.redeliver(ix)
-    await until(lambda: len(sb.requests_to("/callback")) > calls, what="the second answer")
-    again = sb.requests_to("/callback")[calls]
+    again = await answered_again(sb, ix)
     assert again.status == 400 and again.error_code == 40060  # Discord: already acknowledged
     assert again.json["data"]["content"] == first
     async with bot.sessions() as s:  # acted once: the redelivery did not set it again
@@ -43,15 +48,11 @@ async def test_a_redelivered_settings_change_is_answered_as_the_first_was(
 async def test_a_redelivered_new_game_opens_one_post_and_is_answered_as_the_first_was(
     table: Any, bot: Any, locale: str
 ) -> None:
-    sb = table.sb
-    table.mod.locale = locale
+    table.mod.locale, sb = locale, table.sb
     ix = await sb.slash(table.mod, "resistance new", channel=table.channel, forum=table.forum)
     first = text_of(await ix.reply_message(10.0))
     assert "<#" in first  # the post it opened
-    calls = len(sb.requests_to("/callback"))
-    await sb.redeliver(ix)
-    await until(lambda: len(sb.requests_to("/callback")) > calls, what="the second answer")
-    assert sb.requests_to("/callback")[calls].json["data"]["content"] == first
+    assert (await answered_again(sb, ix)).json["data"]["content"] == first
     assert len(sb.threads(table.forum)) == 1
     async with bot.sessions() as s:
         assert len(await repo.running_games(s, [table.guild.id], statuses=("lobby",))) == 1
