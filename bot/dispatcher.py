@@ -442,7 +442,12 @@ class Dispatcher:
                 last_error=error,
                 done_at=utcnow(),
             )
-            notice = await self.notice(s, row, game, lacking) if game and lacking else None
+            notice = None
+            if game is not None and lacking is not None:
+                try:
+                    notice = await self.notice(s, row, game, lacking)
+                except Exception:  # the refusal is recorded all the same
+                    log.exception("effect %s: could not word the missing permission", row.id)
             if notice is not None:
                 await repo.add_effects(
                     s, row.game_id, row.guild_id, [(notice.KIND, notice.payload())], at=utcnow()

@@ -75,8 +75,7 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
         if self._in_flight.closed:
             log.info("interaction %s not taken: the bot is stopping", data.get("id"))
             return
-        with self._in_flight.receiving():
-            self._receive(data)
+        self._in_flight.receive(self._receive, data)
 
     def _receive(self, data: Any) -> None:
         # A routed click (bot/clicks.py) needs nothing of the message it is on: its interaction

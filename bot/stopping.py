@@ -18,8 +18,7 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import Awaitable, Callable, Coroutine, Generator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -36,31 +35,30 @@ class InFlight:
         self.tasks: set[asyncio.Task[Any]] = set()
         #: set once the bot stops: an interaction that arrives is dropped (never acted on)
         self.closed = False
+        self._before: Any = None
 
-    @contextmanager
-    def receiving(self) -> Generator[None]:
-        """Record the tasks created meanwhile (an interaction's handling) as in flight."""
+    def receive(self, handle: Callable[[Any], object], data: Any) -> None:
+        """``handle(data)`` (the parse of an INTERACTION_CREATE), the tasks it creates recorded
+        as in flight: the loop's task factory is this one's for that call only."""
         loop = asyncio.get_running_loop()
-        before = loop.get_task_factory()
-
-        def factory(
-            loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], **kw: Any
-        ) -> asyncio.Task[Any]:
-            task: asyncio.Task[Any] = (
-                before(loop, coro, **kw)  # type: ignore[assignment]
-                if before is not None
-                else asyncio.Task(coro, loop=loop, **kw)
-            )
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
-            return task
-
+        self._before = before = loop.get_task_factory()
         # typeshed's factory type has no keyword arguments; asyncio passes name= and context=.
-        loop.set_task_factory(factory)  # type: ignore[arg-type]
+        loop.set_task_factory(self._factory)  # type: ignore[arg-type]
         try:
-            yield
+            handle(data)
         finally:
             loop.set_task_factory(before)
+
+    def _factory(
+        self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], **kw: Any
+    ) -> asyncio.Task[Any]:
+        before = self._before
+        task: asyncio.Task[Any] = (
+            before(loop, coro, **kw) if before is not None else asyncio.Task(coro, loop=loop, **kw)
+        )
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
 
     async def answered(self, timeout: float) -> int:
         """Close to new interactions, then wait (up to ``timeout``) until those received are
@@ -115,6 +113,8 @@ async def run_until_stopped(
         await drain()
         await close()  # the connection ends with it
         await asyncio.wait((connection,), timeout=1.0)
+        if connection.done() and not connection.cancelled():
+            connection.exception()  # how the closed connection ended is of no interest now
         log.info("stopped")
     finally:
         stopped.cancel()
