@@ -960,8 +960,7 @@ class GameService(ABC):
             await self.require_moderator(s, actor, game, game.guild_id)
             if not new.member and await repo.volunteer(s, game.id, new.id) is not None:
                 effects = await self.pass_seat_on(s, game, old.id, new.id)
-                key = "common.standby.volunteer_left"
-                key += "" if effects else "_alone"
+                key = f"common.standby.volunteer_left{'' if effects else '_alone'}"
                 outcome = Outcome(t(key, actor.lang, name=shown(new.name)), effects)
             else:
                 outcome = await self.seat(s, game, old, new, actor)
@@ -994,6 +993,7 @@ class GameService(ABC):
         it when they are on it already. A player of the game is refused."""
         if actor.bot:
             raise UserError("common.error.bot_seat")
+        await self.probe_volunteer(actor, game_id)
         async with self.action(game_id, actor) as (s, game):
             self.require_place(game, actor.place)
             if game.status not in ("lobby", "running"):
@@ -1004,7 +1004,6 @@ class GameService(ABC):
             if await repo.remove_volunteer(s, game.id, actor.id):
                 reply = t("common.standby.left", actor.lang)
             else:
-                await self.require_dms(actor, game)
                 await repo.add_volunteer(
                     s, game.id, actor.id, actor.name, actor.lang, at=self.now()
                 )
@@ -1013,9 +1012,18 @@ class GameService(ABC):
             outcome = await self.commit_outcome(s, game, Outcome(reply))
         return await self.run(outcome)
 
-    async def require_dms(self, actor: Actor, game: Game) -> None:
-        """A seat is offered by DM: refuse a volunteer the bot cannot DM (the probe of
-        ``start``), saying how to open DMs."""
+    async def probe_volunteer(self, actor: Actor, game_id: int) -> None:
+        """A seat is offered by DM: refuse a member who would join the list and whom the bot
+        cannot DM (the probe of ``start``), saying how to open DMs. Outside any transaction (a
+        DM takes time); whoever ``standby`` refuses, or takes off the list, is not probed."""
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            if game is None or game.status not in ("lobby", "running"):
+                return
+            self.require_place(game, actor.place)
+            row = await repo.player(s, game.id, actor.id)
+            if (row is not None and row.active) or await repo.volunteer(s, game.id, actor.id):
+                return
         probe = t(
             "common.standby.dm_check",
             actor.lang,
