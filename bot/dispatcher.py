@@ -662,7 +662,10 @@ class Dispatcher:
         if isinstance(record, Pin):
             return ["view_channel", "read_message_history", "pin_messages"]
         if isinstance(record, DebateLock):
-            return ["view_channel", "manage_threads" if in_thread else "manage_roles"]
+            if in_thread:
+                return ["view_channel", "manage_threads"]
+            # Discord lets the bot deny in an overwrite only what it holds itself.
+            return ["view_channel", "manage_roles", "send_messages"]
         return NEEDED.get(record.KIND, ["view_channel"])
 
     async def _place_of(self, row: Outbox) -> Any:

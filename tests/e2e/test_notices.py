@@ -7,6 +7,7 @@ outbox row. Given back and resynced, then lost again, it is told again."""
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 import pytest
@@ -15,11 +16,17 @@ from bot.i18n import t
 from bot.players import text_of, until
 from games.resistance.players import Game
 from sandbox import util
+from tests.e2e.test_debate_lock import team_of
 from tests.e2e.test_resync import bot_sees, failed_kinds, silenced_after_a_vote
 
 pytestmark = pytest.mark.timeout(90)
 
 TOLD_ALREADY = "its missing permission was told already"
+
+
+def pending(table: Any) -> int:
+    with sqlite3.connect(table.db) as db:
+        return int(db.execute("SELECT count(*) FROM outbox WHERE status = 'pending'").fetchone()[0])
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -57,3 +64,23 @@ async def test_a_permission_that_stays_missing_is_told_once_until_given_back(
     assert len(notices()) == 1
     await game.slash(table.mod, "resistance cancel")  # its post refused
     await until(lambda: len(notices()) == 2, what="the second notice")
+
+
+async def test_the_debate_lock_refused_for_the_same_lost_permission_tells_nothing_more(
+    table: Any, bot: Any
+) -> None:
+    """With the debate closed during votes, Send Messages taken also refuses the overwrites
+    (Discord lets the bot deny only what it holds): still one notice, naming Send Messages."""
+    sb, guild = table.sb, table.guild
+    channel = sb.channel(table.channel.id)
+    game = Game(table, table.users[:5])
+    await game.open(lock_during_vote=True, reminder_hours=0.0)
+    await game.start()
+    channel.set_permissions(guild.bot_role, deny=util.SEND_MESSAGES)
+    await bot_sees(bot, channel.id, "send_messages", False)
+    dms = len(sb.dms(table.mod))
+    await game.propose(team_of(game))
+    await until(lambda: "debate" in failed_kinds(table), what="the debate's lock refused")
+    await until(lambda: pending(table) == 0, what="every effect delivered or refused")
+    told = [text_of(m) for m in sb.dms(table.mod)[dms:] if "resync" in text_of(m)]
+    assert len(told) == 1 and "**Send Messages**" in told[0] and "Manage Roles" not in told[0]
