@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.players import text_of, until
 from games.resistance.players import Game
+from playtest.players import text_of, until
 from sandbox import util
 from tests.e2e.test_debate_lock import team_of
 from tests.e2e.test_resync import bot_sees, failed_kinds, silenced_after_a_vote

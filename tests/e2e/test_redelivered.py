@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.players import text_of, until
 from db import repo
+from playtest.players import text_of, until
 
 pytestmark = pytest.mark.timeout(60)
 

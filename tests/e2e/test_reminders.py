@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.players import until
 from games.resistance.players import RESULT_MARKERS, Game
+from playtest.players import until
 from tests.e2e.test_debate_lock import team_of
 from tests.harness import running_bot
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.players import text_of, until
 from db import repo
 from games.resistance.players import Game
+from playtest.players import text_of, until
 from tests.e2e.test_standby import answer, miss_a_vote, offer_dm, offered_to_the_first_of_two
 
 pytestmark = pytest.mark.timeout(120)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.players import until
 from games.resistance.players import Game
+from playtest.players import until
 from tests.e2e.shard_procs import BotProcess, processes
 from tests.e2e.test_debate_lock import team_of
 from tests.harness import sqlite_url
