@@ -33,6 +33,7 @@ from bot.errors import GameCommandTree
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
 from bot.plugins import GamePlugin, Registry
+from bot.reachable import OFFER_VIEW
 from bot.ready import ReadyOnceLoaded, ready_once_loaded
 from bot.records import file_builders
 from bot.scheduler import DeadlineScheduler
@@ -46,6 +47,7 @@ from bot.startup import (
     unreachable_database,
     unreachable_discord,
 )
+from bot.stopping import GraceTime, InFlight, run_until_stopped
 from bot.translator import CatalogueTranslator
 from db import repo
 from db.engine import make_engine, make_sessions
@@ -105,6 +107,28 @@ def owns_guild(guild_id: int, shard_count: int | None, shard_ids: tuple[int, ...
     return (guild_id >> 22) % shard_count in shard_ids
 
 
+def client_options(settings: Settings) -> dict[str, Any]:
+    """discord.py's options of the bot: the intents it needs, its shards, no mentions unless a
+    message allows one, no message or member cache (it reads what it needs)."""
+    intents = discord.Intents.default()
+    intents.message_content = False
+    shard_ids = settings.discord.shard_ids
+    return {
+        "command_prefix": commands.when_mentioned,
+        "intents": intents,
+        "tree_cls": GameCommandTree,
+        "shard_count": settings.discord.shard_count,
+        # discord.py's typed options say list[int], but AutoShardedClient reads
+        # kwargs.pop("shard_ids", None), None meaning every shard (its documented default).
+        "shard_ids": list(shard_ids) if shard_ids else None,
+        "allowed_mentions": discord.AllowedMentions.none(),
+        "help_command": None,
+        "max_messages": None,
+        "chunk_guilds_at_startup": False,
+        "member_cache_flags": discord.MemberCacheFlags.none(),
+    }
+
+
 class GameBot(commands.AutoShardedBot):
     def __init__(
         self,
@@ -123,29 +147,14 @@ class GameBot(commands.AutoShardedBot):
         #: the vote buttons' clicks (GamePlugin.clicks), routed without discord.py's rebuilding
         #: of the message's view (bot/clicks.py); made before the state that uses it
         self.router = ClickRouter()
+        #: the interactions received and not answered yet (bot/stopping.py), for the state too
+        self.in_flight = InFlight()
         quiet_payload_logs(settings.discord_debug)
         # The bot joins no voice channel: discord.py's warnings that voice needs PyNaCl and
         # davey are noise in its log (and not a problem to fix).
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        intents = discord.Intents.default()
-        intents.message_content = False
-        super().__init__(
-            command_prefix=commands.when_mentioned,
-            intents=intents,
-            tree_cls=GameCommandTree,
-            shard_count=settings.discord.shard_count,
-            # discord.py's typed options say list[int], but AutoShardedClient reads
-            # kwargs.pop("shard_ids", None), None meaning every shard (its documented default).
-            shard_ids=list(settings.discord.shard_ids)  # type: ignore[arg-type]
-            if settings.discord.shard_ids
-            else None,
-            allowed_mentions=discord.AllowedMentions.none(),
-            help_command=None,
-            max_messages=None,
-            chunk_guilds_at_startup=False,
-            member_cache_flags=discord.MemberCacheFlags.none(),
-        )
+        super().__init__(**client_options(settings))
         self.settings = settings
         self.engine = engine
         #: one process per SQLite database (bot/single.py), taken before connecting
@@ -173,32 +182,39 @@ class GameBot(commands.AutoShardedBot):
         self.collections = FullCollections()
         #: the start's work that goes on in the background (read ahead, places checked)
         self._starting: list[asyncio.Task[None]] = []
+        self._wire_deadlines_and_outbox()
+
+    def _wire_deadlines_and_outbox(self) -> None:
+        """The deadline scheduler and the outbox dispatcher (the only code that performs game
+        effects on Discord), and on PostgreSQL their listeners: another process that moves one
+        of our deadlines wakes our sweep; one that writes effects of one of our games wakes our
+        dispatcher."""
+        discord_settings = self.settings.discord
         self.scheduler = DeadlineScheduler(
             self.sessions,
             self.on_deadline,
-            clock=clock,
+            clock=self.clock,
             owns=lambda guild_id: owns_guild(
-                guild_id, settings.discord.shard_count, settings.discord.shard_ids
+                guild_id, discord_settings.shard_count, discord_settings.shard_ids
             ),
             game_lock=self.app.locks,
+            reminder=self.is_reminder,
         )
         self.app.scheduler = self.scheduler
-        # The outbox: the only code that performs game effects on Discord.
         self.dispatcher = Dispatcher(self, self.sessions, owns=self.scheduler.owns)
         self.app.dispatcher = self.dispatcher
-        # PostgreSQL: another process that moves one of our deadlines wakes our sweep; one that
-        # writes effects of one of our games wakes our dispatcher.
+        url = self.engine.url
         self.deadline_listener = DeadlineListener(
-            engine.url, self.scheduler.sweep, owns=self.scheduler.owns
+            url, self.scheduler.sweep, owns=self.scheduler.owns
         )
         self.effects_listener = DeadlineListener(
-            engine.url, self.dispatcher.sweep, owns=self.scheduler.owns, channel=EFFECTS_CHANNEL
+            url, self.dispatcher.sweep, owns=self.scheduler.owns, channel=EFFECTS_CHANNEL
         )
 
     def _get_state(self, **options: Any) -> ReadyOnceLoaded:
         # discord.py's state, but READY is dispatched once every guild it listed has arrived,
         # not after two more seconds without one (bot/ready.py).
-        return ready_once_loaded(self, self.router, **options)
+        return ready_once_loaded(self, self.router, self.in_flight, **options)
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         self.process_lock.acquire()  # AlreadyRunning: another process runs on this SQLite file
@@ -225,6 +241,7 @@ class GameBot(commands.AutoShardedBot):
             if plugin.buttons:
                 self.add_dynamic_items(*plugin.buttons)
             self.router.add(*plugin.clicks)
+        self.dispatcher.on_refused(OFFER_VIEW, self.offer_refused)
         for name in (*(p.cog for p in self.registry), *self.cog_names):
             try:
                 await self.load_extension(name)
@@ -355,6 +372,18 @@ class GameBot(commands.AutoShardedBot):
             except Exception:
                 log.exception("game %s: could not end it (%s)", game_id, reason)
 
+    async def offer_refused(self, kind: str, game_id: int, offer: int, *_lang: str) -> None:
+        """Discord refused a seat's offer DM (its view's args, bot/reachable.py): the game's
+        service passes the seat on."""
+        service = self.services.get(kind)
+        if service is not None:
+            await service.offer_refused(game_id, offer)
+
+    def is_reminder(self, kind: str) -> bool:
+        """Whether a deadline kind is a reminder of its game's (``reminder_kinds``)."""
+        service = self.services.get(self.registry.kind_of_deadline(kind) or "")
+        return service is not None and kind in service.reminder_kinds
+
     async def on_deadline(self, s: AsyncSession, deadline: Deadline) -> AfterCommit | None:
         """The scheduler's handler: the service of the deadline's game (by the prefix of the
         deadline's kind, bot.plugins) decides."""
@@ -371,7 +400,27 @@ class GameBot(commands.AutoShardedBot):
             metrics.count_click(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
+    async def drain(self, grace: float) -> None:
+        """Stop as a signal asks (bot/stopping.py), within ``grace`` seconds: no new
+        interaction and no new deadline resolution; the interactions received answered and a
+        deadline being resolved finished meanwhile; then what the outbox can deliver."""
+        left = GraceTime(grace)
+        unanswered, _ = await asyncio.gather(
+            self.in_flight.answered(left.left()), self.scheduler.shutdown(grace=left.left())
+        )
+        await self.deadline_listener.stop()
+        await self.effects_listener.stop()
+        pending = await self.dispatcher.stop(grace=left.left())
+        if unanswered or pending:
+            log.warning(
+                "grace time over: %s unanswered, %s cut short (sent at the next start)",
+                counted(unanswered, "interaction"),
+                counted(pending, "delivery"),
+            )
+
     async def close(self) -> None:
+        if self.is_closed():
+            return
         if self._starting:
             # Left to end (seconds at most): cancelled in the middle of a read, each would
             # leave a pooled connection to the garbage collector.
@@ -418,4 +467,8 @@ async def run_bot(settings: Settings, plugins: Iterable[GamePlugin] | Registry) 
             raise StartupError(BAD_TOKEN) from exc
         except aiohttp.ClientConnectionError as exc:
             raise unreachable_discord(settings.discord.api_base, exc) from exc
-        await bot.connect()
+        await run_until_stopped(
+            bot.connect(),
+            lambda: bot.drain(settings.shutdown.grace_seconds),
+            bot.close,
+        )

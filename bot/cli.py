@@ -147,7 +147,7 @@ def _run(settings: Settings, registry: Registry) -> int:
     except AlreadyRunning as exc:
         print(f"not started: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C or systemd's SIGINT: the bot has already closed cleanly
+    except KeyboardInterrupt:  # Ctrl-C before the bot connected (then bot/stopping.py's)
         logging.getLogger(__name__).info("stopped")
     except StartupError as exc:
         return _failed(exc)

@@ -69,12 +69,26 @@ class MetricsSettings:
     host: str = "127.0.0.1"
 
 
+#: The longest ``[shutdown] grace_seconds`` may be: under systemd's default stop timeout (90 s);
+#: Docker's (10 s) and Kubernetes' (30 s) need theirs raised to match a value above them.
+MAX_STOP_GRACE = 80.0
+
+
+@dataclass(frozen=True)
+class ShutdownSettings:
+    #: on SIGTERM or SIGINT, how long the bot may take to answer the interactions it received,
+    #: finish a deadline being resolved and deliver what the outbox holds before it closes
+    #: (under Docker's 10 s default before its SIGKILL)
+    grace_seconds: float = 8.0
+
+
 @dataclass(frozen=True)
 class Settings:
     discord: DiscordSettings = DiscordSettings()
     database: DatabaseSettings = DatabaseSettings()
     moderation: ModerationSettings = ModerationSettings()
     metrics: MetricsSettings = MetricsSettings()
+    shutdown: ShutdownSettings = ShutdownSettings()
     #: the defaults for new games of each game the config names, by kind: ``[games.<kind>]``
     #: read by the game's options schema over the schema's own defaults (a game it does not
     #: name has the schema's: ``GamePlugin.config_defaults``)
@@ -222,6 +236,15 @@ def _check_metrics(settings: MetricsSettings) -> MetricsSettings:
     return settings
 
 
+def _check_shutdown(settings: ShutdownSettings) -> ShutdownSettings:
+    if not 0 <= settings.grace_seconds <= MAX_STOP_GRACE:
+        raise ConfigError(
+            f"[shutdown] grace_seconds must be from 0 to {MAX_STOP_GRACE:.0f} (systemd stops "
+            "a unit after 90 s by default; Docker after 10 s)"
+        )
+    return settings
+
+
 def _games(data: dict[str, Any], schemas: Mapping[str, OptionsSchema]) -> dict[str, dict[str, Any]]:
     """Every game's defaults: its ``[games.<kind>]`` section read by its options schema."""
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
@@ -313,6 +336,7 @@ def load_settings(
     database_data = data.pop("database", {})
     moderation_data = data.pop("moderation", {})
     metrics_data = data.pop("metrics", {})
+    shutdown_data = data.pop("shutdown", {})
     extra = {name: data.pop(name, {}) for name in (sections or {})}
     loose = [name for name, value in data.items() if not isinstance(value, dict)]
     if loose:
@@ -324,6 +348,7 @@ def load_settings(
         ("database", database_data),
         ("moderation", moderation_data),
         ("metrics", metrics_data),
+        ("shutdown", shutdown_data),
     ):
         if not isinstance(table, dict):
             raise ConfigError(f"[{name}] must be a table")
@@ -339,6 +364,7 @@ def load_settings(
             read_section(ModerationSettings, moderation_data, "moderation")
         ),
         metrics=_check_metrics(read_section(MetricsSettings, metrics_data, "metrics")),
+        shutdown=_check_shutdown(read_section(ShutdownSettings, shutdown_data, "shutdown")),
         games=_games(games_data, games or {}),
         sections=_sections(extra, sections or {}),
         log_level=log_level,

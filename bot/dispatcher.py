@@ -31,6 +31,7 @@ import os
 import socket
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -56,9 +57,10 @@ from bot.effects import (
 )
 from bot.english import counted
 from bot.i18n import t
+from bot.notices import permission_names, to_notice
 from bot.spaces import NEEDED, Spaces, deny_on_top, member_overwrites, put_back, silenced_in
 from db import repo
-from db.models import EffectStatus, Outbox
+from db.models import EffectStatus, Game, Outbox
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,17 @@ THREAD_TYPES = {10, 11, 12}
 
 ViewBuilder = Callable[..., discord.ui.View]
 FileBuilder = Callable[..., Awaitable[discord.File]]
+RefusalHandler = Callable[..., Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Lacking:
+    """The permissions a refused record lacked, of those it ``needed``, and whether the bot
+    can still post in the game's place (where its notice goes, else by DM)."""
+
+    permissions: list[str]
+    needed: list[str]
+    can_post: bool
 
 
 def messages_of(
@@ -140,6 +153,7 @@ class Dispatcher:
         self.instance = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"[:64]
         self.views: dict[str, ViewBuilder] = {}
         self.files: dict[str, FileBuilder] = {}
+        self.refused: dict[str, RefusalHandler] = {}
         self._sweep_seconds = sweep_seconds
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._wakeups: dict[int, asyncio.Event] = {}
@@ -156,6 +170,20 @@ class Dispatcher:
     def register_view(self, kind: str, builder: ViewBuilder) -> None:
         """How to build the ``discord.ui.View`` of ``View(kind, args)``: ``builder(*args)``."""
         self.views[kind] = builder
+
+    def on_refused(self, view: str, handler: RefusalHandler) -> None:
+        """What to do when Discord refuses for good a DM whose view is of kind ``view``:
+        ``await handler(*args)`` (a seat's offer passes on to the next volunteer)."""
+        self.refused[view] = handler
+
+    async def _after_refusal(self, record: Record) -> None:
+        view = record.view if isinstance(record, DirectMessage) else None
+        handler = self.refused.get(view.kind) if view is not None else None
+        if view is not None and handler is not None:
+            try:
+                await handler(*view.args)
+            except Exception:
+                log.exception("the refusal of a %s DM could not be handled", view.kind)
 
     def register_file(self, kind: str, builder: FileBuilder) -> None:
         """How to build the file of ``Attachment(kind, args)``: ``await builder(*args)``."""
@@ -196,17 +224,20 @@ class Dispatcher:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="outbox")
         log.info("outbox dispatcher started: %s with effects pending", counted(len(games), "game"))
 
-    async def stop(self, grace: float = 5.0) -> None:
+    async def stop(self, grace: float = 5.0) -> int:
         """Stop: the deliveries in flight may finish (up to ``grace`` seconds), then the rest is
-        cancelled (a row cut short stays pending: its nonce makes the next try safe)."""
+        cancelled (a row cut short stays pending: its nonce makes the next try safe). Returns
+        how many games' deliveries were cut short."""
         self._started = False
         if self._sweeper is not None:
             self._sweeper.cancel()
         for event in self._wakeups.values():
             event.set()  # sleeping workers see that the dispatcher stops
         workers = list(self._workers.values())
-        if workers:
-            await asyncio.wait(workers, timeout=grace)
+        cut = [w for w in workers if not w.done()]
+        if cut and grace > 0:
+            _done, pending = await asyncio.wait(cut, timeout=grace)
+            cut = list(pending)
         tasks = [t for t in (self._sweeper, *workers) if t is not None]
         for task in tasks:
             task.cancel()
@@ -215,6 +246,7 @@ class Dispatcher:
                 await task
         self._workers.clear()
         self._sweeper = None
+        return len(cut)
 
     async def _sweep_loop(self) -> None:
         while self._started:
@@ -373,7 +405,7 @@ class Dispatcher:
             log.exception("effect %s (game %s) could not be delivered", row.id, row.game_id)
         else:
             log.warning("effect %s (game %s #%s, %s) refused: %s", *what, error)
-        notice = None
+        lacking = None
         if (
             isinstance(exc, discord.Forbidden)
             and exc.code in (50001, 50013)
@@ -381,22 +413,25 @@ class Dispatcher:
             and record is not None
         ):
             try:
-                notice = await self.missing_notice(row, record)
+                lacking = self.lacking(record, await self._place_of(row))
             except Exception:
-                log.exception("effect %s: could not word the missing permission", row.id)
-        await self._refused(row, attempts, error, notice)
+                log.exception("effect %s: could not tell the missing permission", row.id)
+        await self._refused(row, attempts, error, lacking)
+        if record is not None:
+            await self._after_refusal(record)
         metrics.EFFECT_FAILURES.inc()
         self._finish(row.game_id, row.seq)
         return True
 
-    async def _refused(self, row: Outbox, attempts: int, error: str, notice: Notice | None) -> None:
-        """The row is refused for good; the notice naming a missing permission, if any, is the
-        game's next outbox row, written in the same transaction (sent once, even across a
-        crash)."""
+    async def _refused(
+        self, row: Outbox, attempts: int, error: str, lacking: Lacking | None
+    ) -> None:
+        """The row is refused for good; the notice naming a missing permission not named yet,
+        if any, is the game's next outbox row, written in the same transaction (sent once, even
+        across a crash)."""
         async with self.sessions.begin() as s:
-            if notice is not None:
-                # The game's row lock, as its actions take it, before its last seq is read.
-                await repo.get_game(s, row.game_id, for_update=True)
+            # The game's row lock, as its actions take it, before its last seq is read.
+            game = await repo.get_game(s, row.game_id, for_update=True) if lacking else None
             await repo.update_effect(
                 s,
                 row.id,
@@ -407,6 +442,12 @@ class Dispatcher:
                 last_error=error,
                 done_at=utcnow(),
             )
+            notice = None
+            if game is not None and lacking is not None:
+                try:
+                    notice = await self.notice(s, row, game, lacking)
+                except Exception:  # the refusal is recorded all the same
+                    log.exception("effect %s: could not word the missing permission", row.id)
             if notice is not None:
                 await repo.add_effects(
                     s, row.game_id, row.guild_id, [(notice.KIND, notice.payload())], at=utcnow()
@@ -621,18 +662,21 @@ class Dispatcher:
         if isinstance(record, Pin):
             return ["view_channel", "read_message_history", "pin_messages"]
         if isinstance(record, DebateLock):
-            return ["view_channel", "manage_threads" if in_thread else "manage_roles"]
+            if in_thread:
+                return ["view_channel", "manage_threads"]
+            # Discord lets the bot deny in an overwrite only what it holds itself.
+            return ["view_channel", "manage_roles", "send_messages"]
         return NEEDED.get(record.KIND, ["view_channel"])
 
-    async def missing_notice(self, row: Outbox, record: Record) -> Notice | None:
-        """The notice naming the permission the record lacked: in the game's place if the bot
-        can still post there, else by DM to the game's creator."""
+    async def _place_of(self, row: Outbox) -> Any:
+        """The channel or thread of the row's game, as discord.py has it (None if unknown)."""
         async with self.sessions() as s:
             game = await repo.get_game(s, row.game_id)
-        if game is None:
-            return None
-        place = game.place_id
-        channel = self.client.get_channel(place)
+        return self.client.get_channel(game.place_id) if game is not None else None
+
+    def lacking(self, record: Record, channel: Any) -> Lacking:
+        """What the record lacked where it acts (discord.py's view of the bot's permissions
+        there; all it needs when it has none), and whether the bot can still post there."""
         guild = getattr(channel, "guild", None)
         me = getattr(guild, "me", None)
         needed = self.needed(record, channel)
@@ -645,16 +689,29 @@ class Dispatcher:
                 if isinstance(channel, discord.Thread)
                 else perms.send_messages
             )
-        else:
-            missing, can_post = needed[1:], False
-        lang = game.lang
+            return Lacking(missing, needed, bool(can_post))
+        return Lacking(needed[1:], needed, False)
+
+    async def notice(
+        self, s: AsyncSession, row: Outbox, game: Game, lacking: Lacking
+    ) -> Notice | None:
+        """The notice naming what is missing and not named yet (bot/notices.py): in the game's
+        place if the bot can still post there, else by DM to the game's creator. None: all of it
+        was named already (the refusal is only logged)."""
+        fresh = await to_notice(s, game, lacking.permissions, lacking.needed)
+        if not fresh:
+            log.info(
+                "effect %s (game %s): its missing permission was told already", row.id, game.id
+            )
+            return None
+        lang, place = game.lang, game.place_id
         text = t(
             "common.effects.missing_permission",
             lang,
             what=t(f"common.effects.what_{row.kind}", lang),
-            permissions=", ".join(f"`{p}`" for p in missing),
+            permissions=permission_names(fresh, lang),
             command=f"/{game.kind} resync",
         )
-        if can_post:
+        if lacking.can_post:
             return Notice(text, channel_id=place)
         return Notice(f"<#{place}> — {text}", user_id=game.created_by)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,21 +18,37 @@ from bot.service import Actor, Services
 from db import repo
 
 
+@dataclass
+class Change:
+    """A change of the guild's settings under way: its transaction, and the answer it gives
+    (kept with it, for a redelivery of the same interaction)."""
+
+    s: AsyncSession
+    reply: str = ""
+
+
 class GuildSettingsService:
     def __init__(self, app: Services) -> None:
         self.app = app
 
     @asynccontextmanager
-    async def change(self, actor: Actor) -> AsyncIterator[AsyncSession]:
-        """One transaction that changes the guild's settings, once per interaction: a
-        redelivered one (Discord may deliver an interaction again after a RESUME) changes
-        nothing more (``Redelivered``)."""
+    async def change(self, actor: Actor) -> AsyncIterator[Change]:
+        """One transaction that changes the guild's settings, once per interaction, with its
+        answer (``Change.reply``, set in the block): a redelivered one (Discord may deliver an
+        interaction again after a RESUME) changes nothing more and is answered as the first
+        delivery was (``Redelivered``)."""
+        interaction = actor.interaction_id
         async with self.app.sessions.begin() as s:
-            if actor.interaction_id is not None:
-                if await repo.handled_interaction(s, actor.interaction_id) is not None:
-                    raise Redelivered("")
-                await repo.record_interaction(s, actor.interaction_id, "", at=self.app.clock())
-            yield s
+            if interaction is not None:
+                handled = await repo.handled_interaction(s, interaction)
+                if handled is not None:
+                    raise Redelivered(handled)
+            change = Change(s)
+            yield change
+            if interaction is not None and not await repo.record_interaction(
+                s, interaction, change.reply, at=self.app.clock()
+            ):  # another delivery of it committed first: this one rolls back
+                raise Redelivered(await repo.handled_interaction(s, interaction) or "")
 
     async def _require_manager(self, actor: Actor) -> None:
         if not actor.manages_guild:
@@ -41,36 +58,42 @@ class GuildSettingsService:
         await self._require_manager(actor)
         if language not in ("en", "fr"):
             raise UserError("settings.error.language")
-        async with self.change(actor) as s:
-            settings = await repo.get_guild_settings(s, guild_id)
+        async with self.change(actor) as change:
+            settings = await repo.get_guild_settings(change.s, guild_id)
             settings.language = language
-            await repo.save_guild_settings(s, settings)
-        return t(
-            "settings.language_set",
-            actor.lang,
-            language=t(f"settings.language_name.{language}", actor.lang),
-        )
+            await repo.save_guild_settings(change.s, settings)
+            change.reply = t(
+                "settings.language_set",
+                actor.lang,
+                language=t(f"settings.language_name.{language}", actor.lang),
+            )
+        return change.reply
 
     async def set_moderator_role(
         self, actor: Actor, guild_id: int, role_id: int | None, role_name: str
     ) -> str:
         await self._require_manager(actor)
-        async with self.change(actor) as s:
-            settings = await repo.get_guild_settings(s, guild_id)
+        async with self.change(actor) as change:
+            settings = await repo.get_guild_settings(change.s, guild_id)
             settings.moderator_role_id = role_id
-            await repo.save_guild_settings(s, settings)
-        if role_id is None:
-            return t("settings.moderator_role_cleared", actor.lang)
-        return t("settings.moderator_role_set", actor.lang, role=role_name)
+            await repo.save_guild_settings(change.s, settings)
+            change.reply = (
+                t("settings.moderator_role_cleared", actor.lang)
+                if role_id is None
+                else t("settings.moderator_role_set", actor.lang, role=role_name)
+            )
+        return change.reply
 
     async def set_members_host(self, actor: Actor, guild_id: int, enabled: bool) -> str:
         await self._require_manager(actor)
-        async with self.change(actor) as s:
-            settings = await repo.get_guild_settings(s, guild_id)
-            settings.members_host = enabled
-            await repo.save_guild_settings(s, settings)
         key = "settings.members_host_on" if enabled else "settings.members_host_off"
-        return t(key, actor.lang, max=self.app.limits.max_open_games_per_member or "∞")
+        async with self.change(actor) as change:
+            settings = await repo.get_guild_settings(change.s, guild_id)
+            settings.members_host = enabled
+            await repo.save_guild_settings(change.s, settings)
+            limit = self.app.limits.max_open_games_per_member or "∞"
+            change.reply = t(key, actor.lang, max=limit)
+        return change.reply
 
     async def set_defaults(
         self, actor: Actor, guild_id: int, kind: str, given: dict[str, Any]
@@ -82,24 +105,26 @@ class GuildSettingsService:
         known = self.app.defaults[kind]
         schema = self.app.schema(kind)
         given = schema.given(given, "settings")
-        async with self.change(actor) as s:
-            settings = await repo.get_guild_settings(s, guild_id)
+        async with self.change(actor) as change:
+            settings = await repo.get_guild_settings(change.s, guild_id)
             current = {**settings.defaults_for(kind), **given}
             merged = schema.merge(known, current, {})
             schema.verify(merged)
             settings.set_defaults_for(kind, current)
-            await repo.save_guild_settings(s, settings)
-        return self.describe(actor, kind, merged)
+            await repo.save_guild_settings(change.s, settings)
+            change.reply = self.describe(actor, kind, merged)
+        return change.reply
 
     async def set_timezone(self, actor: Actor, guild_id: int, zone: str) -> str:
         await self._require_manager(actor)
         name = daily.check_zone(zone)
-        async with self.change(actor) as s:
-            settings = await repo.get_guild_settings(s, guild_id)
+        async with self.change(actor) as change:
+            settings = await repo.get_guild_settings(change.s, guild_id)
             settings.timezone = name
-            await repo.save_guild_settings(s, settings)
-        now = self.app.clock().astimezone(daily.zone(name)).strftime("%H:%M")
-        return t("daily.timezone_set", actor.lang, zone=name, now=now)
+            await repo.save_guild_settings(change.s, settings)
+            now = self.app.clock().astimezone(daily.zone(name)).strftime("%H:%M")
+            change.reply = t("daily.timezone_set", actor.lang, zone=name, now=now)
+        return change.reply
 
     async def show(self, actor: Actor, guild_id: int) -> str:
         async with self.app.sessions() as s:

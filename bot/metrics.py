@@ -91,8 +91,8 @@ DEADLINES_DUE = Counter(
 )
 DEADLINES_RESOLVED = Counter(
     "pbp_deadlines_resolved",
-    "Deadline resolutions committed: due (the deadline's time came) or forced (a moderator)",
-    ["kind", "how"],
+    "Deadline resolutions committed (a moderator's resolve moves the deadline to now first)",
+    ["kind"],
     registry=REGISTRY,
 )
 DEADLINE_LATENESS = Histogram(
@@ -296,7 +296,10 @@ class MetricsServer:
             self._runner = None
 
     def ready(self) -> bool:
-        return self.bot.is_ready() and not self.bot.is_closed()
+        """Ready, and not stopping (a signal's drain, bot/stopping.py) nor closed."""
+        in_flight = getattr(self.bot, "in_flight", None)
+        stopping = in_flight is not None and in_flight.closed
+        return self.bot.is_ready() and not self.bot.is_closed() and not stopping
 
     async def metrics(self, request: web.Request) -> web.Response:
         READY.set(1 if self.ready() else 0)

@@ -15,6 +15,7 @@ guild unavailable.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -22,6 +23,9 @@ from discord.guild import Guild
 from discord.state import AutoShardedConnectionState
 
 from bot.clicks import ClickRouter, RoutedViewStore
+from bot.stopping import InFlight
+
+log = logging.getLogger(__name__)
 
 #: The quiet period once every listed guild has arrived: positive, so that the guilds already
 #: queued are taken before it ends (asyncio.wait_for with 0 would cancel the queue's get).
@@ -34,11 +38,19 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
     """AutoShardedConnectionState whose ``guild_ready_timeout`` is the configured one while a
     guild of a READY has not arrived, and :data:`LOADED_QUIET` once every one has."""
 
-    def __init__(self, *args: Any, router: ClickRouter | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        router: ClickRouter | None = None,
+        in_flight: InFlight | None = None,
+        **kwargs: Any,
+    ) -> None:
         #: by shard: the guilds its last READY listed that have not arrived yet
         self._awaited: dict[int, set[int]] = {}
         #: the vote buttons' router (bot/clicks.py), given the first look at a dynamic click
         self._router = router
+        #: the interactions received and not answered yet; none is taken once it is closed
+        self._in_flight = in_flight or InFlight()
         super().__init__(*args, **kwargs)
 
     def clear(self, *, views: bool = True) -> None:
@@ -58,6 +70,14 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
         self._configured_ready_timeout = value
 
     def parse_interaction_create(self, data: Any) -> None:
+        # While the bot stops (bot/stopping.py) no interaction is taken; the tasks of those
+        # taken are in flight until they end.
+        if self._in_flight.closed:
+            log.info("interaction %s not taken: the bot is stopping", data.get("id"))
+            return
+        self._in_flight.receive(self._receive, data)
+
+    def _receive(self, data: Any) -> None:
         # A routed click (bot/clicks.py) needs nothing of the message it is on: its interaction
         # is made without it (discord.py parses the whole message: its author, components and
         # embeds) and goes straight to the router (no lookup among the views of messages).
@@ -85,11 +105,15 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
 
 
 def ready_once_loaded(
-    client: discord.Client, router: ClickRouter | None = None, **options: Any
+    client: discord.Client,
+    router: ClickRouter | None = None,
+    in_flight: InFlight | None = None,
+    **options: Any,
 ) -> ReadyOnceLoaded:
     """The state an AutoShardedClient subclass returns from ``_get_state`` (GameBot's)."""
     return ReadyOnceLoaded(
         router=router,
+        in_flight=in_flight,
         dispatch=client.dispatch,
         handlers=client._handlers,
         hooks=client._hooks,

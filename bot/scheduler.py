@@ -116,8 +116,12 @@ class DeadlineScheduler:
         sweep_seconds: float = 60,
         window_seconds: float | None = None,
         game_lock: Callable[[int], asyncio.Lock] | None = None,
+        reminder: Callable[[str], bool] = lambda kind: False,
     ) -> None:
+        """``reminder``: whether a deadline kind is a reminder (the services'
+        ``reminder_kinds``): of the deadlines due at once, those come after the others."""
         self._sessions = sessions
+        self._reminder = reminder
         self._handler = handler
         self._clock = clock
         self._owns = owns
@@ -214,7 +218,7 @@ class DeadlineScheduler:
                 async with limit:
                     for deadline_id in ids:
                         try:
-                            resolved += await self._resolve_locked(deadline_id, force=False)
+                            resolved += await self._resolve_locked(deadline_id)
                         except Exception:
                             log.exception("deadline %s: overdue resolution failed", deadline_id)
             finally:
@@ -233,14 +237,19 @@ class DeadlineScheduler:
         self._running.add(task)
         task.add_done_callback(self._running.discard)
 
-    async def shutdown(self) -> None:
-        """Stop scheduling, then let the resolutions in progress finish (up to a grace time)."""
+    async def shutdown(self, grace: float = SHUTDOWN_GRACE_SECONDS) -> None:
+        """Stop scheduling, then let the resolutions in progress finish (up to ``grace``
+        seconds)."""
         if self._started:
             self._started = False
             self._aps.shutdown(wait=False)
             await asyncio.sleep(0)  # AsyncIOScheduler shuts down on the next loop iteration
         if self._running:
-            _done, pending = await asyncio.wait(set(self._running), timeout=SHUTDOWN_GRACE_SECONDS)
+            _done, pending = (
+                await asyncio.wait(set(self._running), timeout=grace)
+                if grace > 0
+                else ((), self._running.copy())
+            )
             for task in pending:
                 task.cancel()
             log.info(
@@ -307,11 +316,6 @@ class DeadlineScheduler:
             for job in self._aps.get_jobs()
             if job.id.startswith(JOB_PREFIX)
         )
-
-    def jobs_within_window(self) -> list[int]:
-        """The deadlines with an APScheduler job (those due within the window): the same as
-        :meth:`scheduled_ids`."""
-        return self.scheduled_ids()
 
     async def _job(self, deadline_id: int) -> None:
         # Shielded: a scheduler shutdown must not cancel a resolution in the middle.
@@ -501,11 +505,7 @@ class DeadlineScheduler:
         A job that fires before the deadline's ``due_at`` (moved meanwhile, perhaps by another
         process) resolves nothing and is rescheduled at the new time.
         """
-        return await self._resolve(deadline_id, force=False)
-
-    async def resolve_now(self, deadline_id: int) -> bool:
-        """Resolve an open deadline at once, due or not (a moderator's "resolve now")."""
-        return await self._resolve(deadline_id, force=True)
+        return await self._resolve(deadline_id)
 
     async def _game_lock_of(self, deadline_id: int) -> Any:
         """The per-game lock of the deadline's game (a null one without ``game_lock``)."""
@@ -520,11 +520,11 @@ class DeadlineScheduler:
         self._game_of[deadline_id] = game_id
         return self._game_lock(game_id)
 
-    async def _resolve(self, deadline_id: int, *, force: bool) -> bool:
+    async def _resolve(self, deadline_id: int) -> bool:
         async with await self._game_lock_of(deadline_id):
-            return await self._resolve_locked(deadline_id, force=force)
+            return await self._resolve_locked(deadline_id)
 
-    async def _resolve_locked(self, deadline_id: int, *, force: bool) -> bool:
+    async def _resolve_locked(self, deadline_id: int) -> bool:
         now = self._clock()
         after: AfterCommit | None = None
         try:
@@ -535,24 +535,22 @@ class DeadlineScheduler:
                 await s.execute(
                     select(Game.id).where(Game.id == game_of.scalar_subquery()).with_for_update()
                 )
-                conditions = [Deadline.id == deadline_id, Deadline.status == _OPEN]
-                if not force:
-                    conditions.append(Deadline.due_at <= now)
                 claim = (
                     update(Deadline)
-                    .where(*conditions)
+                    .where(
+                        Deadline.id == deadline_id,
+                        Deadline.status == _OPEN,
+                        Deadline.due_at <= now,
+                    )
                     .values(status=DeadlineStatus.DONE.value, resolved_at=now)
                     .returning(Deadline)
                     .execution_options(populate_existing=True)
                 )
                 deadline = (await s.scalars(claim)).first()
                 if deadline is None:
-                    if not force:
-                        await self._reschedule_if_early(s, deadline_id, now)
+                    await self._reschedule_if_early(s, deadline_id, now)
                     return False
-                due = deadline.due_at <= now
-                if due:
-                    metrics.DEADLINES_DUE.labels(deadline.kind).inc()
+                metrics.DEADLINES_DUE.labels(deadline.kind).inc()
                 after = await self._handler(s, deadline)
         except Exception:
             log.exception(
@@ -562,10 +560,9 @@ class DeadlineScheduler:
             )
             return False
         self.unschedule(deadline_id)
-        metrics.DEADLINES_RESOLVED.labels(deadline.kind, "due" if due else "forced").inc()
-        if due:
-            lateness = (self._clock() - deadline.due_at).total_seconds()
-            metrics.DEADLINE_LATENESS.labels(deadline.kind).observe(max(0.0, lateness))
+        metrics.DEADLINES_RESOLVED.labels(deadline.kind).inc()
+        lateness = (self._clock() - deadline.due_at).total_seconds()
+        metrics.DEADLINE_LATENESS.labels(deadline.kind).observe(max(0.0, lateness))
         log.info("deadline %s (%s, game %s) resolved", deadline_id, deadline.kind, deadline.game_id)
         if after is not None:
             try:
@@ -617,22 +614,30 @@ class DeadlineScheduler:
         """(Re)schedule every owned open deadline due after ``now`` within the window whose
         job is missing or set for another time (one read of the columns it needs, of the
         deadlines due by the window's end only); the owned ones due by ``now``, (deadline id,
-        game id) in due order."""
+        game id) in due order, the reminders after the rest: a deadline is resolved before
+        the leftovers of its reminders, which then see it has passed (bot/reminders.py)."""
         async with self._sessions() as s:
             rows = (
                 await s.execute(
-                    select(Deadline.id, Deadline.guild_id, Deadline.due_at, Deadline.game_id)
+                    select(
+                        Deadline.id,
+                        Deadline.guild_id,
+                        Deadline.due_at,
+                        Deadline.game_id,
+                        Deadline.kind,
+                    )
                     .where(Deadline.status == _OPEN, Deadline.due_at <= now + self._window)
                     .order_by(Deadline.due_at, Deadline.id)
                 )
             ).all()
         due: list[tuple[int, int]] = []
-        for deadline_id, guild_id, due_at, game_id in rows:
+        reminders: list[tuple[int, int]] = []
+        for deadline_id, guild_id, due_at, game_id, kind in rows:
             if not self._owns(guild_id):
                 continue
             self._game_of[deadline_id] = game_id
             if due_at <= now:
-                due.append((deadline_id, game_id))
+                (reminders if self._reminder(kind) else due).append((deadline_id, game_id))
             elif self.scheduled_at(deadline_id) != due_at:
                 self.schedule(deadline_id, due_at)
-        return due
+        return due + reminders

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot import daily, metrics
+from bot import daily, metrics, notices
 from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
@@ -47,6 +47,8 @@ from bot.locks import GameLocks
 from bot.names import clean, listing, ordered, shown
 from bot.notify import notify_effects
 from bot.options import OptionsSchema
+from bot.reachable import OFFER_VIEW, can_dm, is_member
+from bot.reminders import why_dropped
 from db import repo
 from db.engine import is_busy
 from db.models import Deadline, EffectStatus, Game, Player
@@ -94,9 +96,17 @@ def starting_key(game_id: int) -> str:
 #: The key of ``Session.info`` that holds the interaction an action's transaction consumes.
 INTERACTION = "interaction"
 
-#: How late a reminder may still go out: the scheduler's sweep runs every minute, so a
-#: reminder that fires on time is at most about that late; one later than this is dropped.
-REMINDER_GRACE = timedelta(seconds=90)
+
+async def consume_interaction(s: AsyncSession, actor: Actor) -> None:
+    """Mark the transaction as the one of the actor's interaction (``commit_outcome`` records it
+    with its answer); one whose action committed already raises ``Redelivered`` with the
+    answer it gave."""
+    if actor.interaction_id is None:
+        return
+    handled = await repo.handled_interaction(s, actor.interaction_id)
+    if handled is not None:
+        raise Redelivered(handled)
+    s.info[INTERACTION] = actor.interaction_id
 
 
 def flatten(effects: Iterable[Any]) -> list[Any]:
@@ -310,11 +320,8 @@ class GameService(ABC):
         ):
             if game is None:
                 raise UserError("common.error.no_game")
-            if actor is not None and actor.interaction_id is not None:
-                handled = await repo.handled_interaction(s, actor.interaction_id)
-                if handled is not None:
-                    raise Redelivered(handled)
-                s.info[INTERACTION] = actor.interaction_id
+            if actor is not None:
+                await consume_interaction(s, actor)
             yield s, game
 
     async def settled(self, game_id: int) -> None:
@@ -468,6 +475,7 @@ class GameService(ABC):
             again = [from_payload(r.kind, r.payload) for r in refused]
             for r in refused:
                 await repo.update_effect(s, r.id, status=EffectStatus.DROPPED.value)
+            await notices.forget(s, game)  # a permission lost again is told again
             effects: list[Effect] = [*again, *await self.resync_effects(s, game)]
             reply = t("common.resync.done", actor.lang, count=len(again))
             outcome = await self.commit_outcome(s, game, Outcome(reply, effects))
@@ -628,6 +636,7 @@ class GameService(ABC):
         if actor.bot:
             raise UserError("common.error.bot_seat")
         async with self.app.sessions.begin() as s:
+            await consume_interaction(s, actor)  # a redelivered one: answered as it was
             await self.require_host(s, actor, guild_id)
             if not is_forum and await repo.active_game_in_channel(s, channel.id) is not None:
                 raise UserError("common.error.channel_busy")
@@ -656,6 +665,7 @@ class GameService(ABC):
         else:
             reply = t("common.lobby.opened", actor.lang, game=title)
         async with self.app.sessions.begin() as s:
+            await consume_interaction(s, actor)  # another delivery may have opened it meanwhile
             game = await repo.create_game(
                 s,
                 kind=self.kind,
@@ -824,12 +834,12 @@ class GameService(ABC):
         game = await repo.get_game(s, deadline.game_id, for_update=True)
         if game is None or game.status != "running":
             return None
-        late = self.now() - deadline.due_at
-        if deadline.kind in self.reminder_kinds and late > REMINDER_GRACE:
-            # A reminder names what is still to come: past its moment (the bot was down, or
-            # its deadline has passed too) it would speak of the past. It is dropped.
-            log.info("game %s: reminder %s dropped, %s late", game.id, deadline.kind, late)
-            return None
+        if deadline.kind in self.reminder_kinds:
+            # A reminder names what is still to come: never sent once it has passed.
+            why = await why_dropped(s, deadline, self.reminder_kinds, self.now())
+            if why is not None:
+                log.info("game %s: reminder %s dropped: %s", game.id, deadline.kind, why)
+                return None
         if deadline.kind == self.offer_kind:
             outcome: Outcome | None = await self.offer_expired(s, game, deadline)
         else:
@@ -955,10 +965,23 @@ class GameService(ABC):
         leaves it)."""
         async with self.action(game_id, actor) as (s, game):
             await self.require_moderator(s, actor, game, game.guild_id)
-            outcome = await self.seat(s, game, old, new, actor)
-            await repo.remove_volunteer(s, game.id, new.id)
+            if not new.member and await repo.volunteer(s, game.id, new.id) is not None:
+                effects = await self.pass_seat_on(s, game, old.id, new.id)
+                key = f"common.standby.volunteer_left{'' if effects else '_alone'}"
+                outcome = Outcome(t(key, actor.lang, name=shown(new.name)), effects)
+            else:
+                outcome = await self.seat(s, game, old, new, actor)
+                await repo.remove_volunteer(s, game.id, new.id)
             await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
+
+    async def pass_seat_on(
+        self, s: AsyncSession, game: Game, seat: int, gone: int, declined: Iterable[int] = ()
+    ) -> list[Effect]:
+        """The volunteer ``gone`` left the server and cannot take ``seat``: off the list, and
+        the seat offered to the next volunteer (none: nothing more)."""
+        await repo.remove_volunteer(s, game.id, gone)
+        return await self.offer_seat(s, game, seat, declined=[*declined, gone])
 
     @abstractmethod
     async def seat(
@@ -977,6 +1000,7 @@ class GameService(ABC):
         it when they are on it already. A player of the game is refused."""
         if actor.bot:
             raise UserError("common.error.bot_seat")
+        await self.probe_volunteer(actor, game_id)
         async with self.action(game_id, actor) as (s, game):
             self.require_place(game, actor.place)
             if game.status not in ("lobby", "running"):
@@ -994,6 +1018,27 @@ class GameService(ABC):
                 reply = t("common.standby.joined", actor.lang, position=count)
             outcome = await self.commit_outcome(s, game, Outcome(reply))
         return await self.run(outcome)
+
+    async def probe_volunteer(self, actor: Actor, game_id: int) -> None:
+        """A seat is offered by DM: refuse a member who would join the list and whom the bot
+        cannot DM (the probe of ``start``), saying how to open DMs. Outside any transaction (a
+        DM takes time); whoever ``standby`` refuses, or takes off the list, is not probed."""
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+            if game is None or game.status not in ("lobby", "running"):
+                return
+            self.require_place(game, actor.place)
+            row = await repo.player(s, game.id, actor.id)
+            if (row is not None and row.active) or await repo.volunteer(s, game.id, actor.id):
+                return
+        probe = t(
+            "common.standby.dm_check",
+            actor.lang,
+            game=game_name(self.kind, actor.lang, game.options),
+            where=f"<#{self.where(game)}>",
+        )
+        if not await can_dm(self.app.courier, actor.id, probe):
+            raise UserError("common.standby.dms_closed")
 
     async def overview(self, actor: Actor, game_id: int) -> str:
         """``/<game> status``: the game's own status, then its replacement list."""
@@ -1029,9 +1074,13 @@ class GameService(ABC):
         """The volunteer ``substitute volunteer:`` names, as the seat's new holder."""
         async with self.app.sessions() as s:
             found = await repo.volunteer(s, game_id, user_id)
-        if found is None:
+            game = await repo.get_game(s, game_id)
+        if found is None or game is None:
             raise UserError("common.standby.not_on_list")
-        return Actor(id=found.user_id, name=found.display_name, lang=lang_of(found.locale))
+        member = await is_member(self.app.courier, game.guild_id, user_id)
+        return Actor(
+            id=found.user_id, name=found.display_name, lang=lang_of(found.locale), member=member
+        )
 
     @property
     def offer_kind(self) -> str:
@@ -1097,7 +1146,7 @@ class GameService(ABC):
             missed=int(row.missed or 0),
             deadline=f"<t:{int(due.timestamp())}:R>",
         )
-        view = View("standby_offer", (self.kind, game.id, deadline.id, lang_of(lang)))
+        view = View(OFFER_VIEW, (self.kind, game.id, deadline.id, lang_of(lang)))
         deadline_id, due_at = deadline.id, deadline.due_at
 
         async def schedule() -> None:
@@ -1107,8 +1156,11 @@ class GameService(ABC):
 
     async def answer_offer(self, actor: Actor, game_id: int, offer: int, accept: bool) -> str:
         """A volunteer's Accept or Decline: on Accept the seat, its role or hand and its place
-        pass as ``substitute`` does; on Decline (or at the offer's deadline) the next
-        volunteer is asked. An offer already answered, or not this member's, is stale."""
+        pass as ``substitute`` does; on Decline (or at the offer's deadline, or on an Accept
+        by someone no longer a member of the server) the next volunteer is asked. An offer
+        already answered, or not this member's, is stale."""
+        if accept:
+            actor = dataclasses.replace(actor, member=await self.still_member(game_id, actor.id))
         async with self.action(game_id, actor) as (s, game):
             deadline = await repo.get_deadline(s, offer)
             payload = dict(deadline.payload or {}) if deadline is not None else {}
@@ -1126,7 +1178,11 @@ class GameService(ABC):
                 await self.app.scheduler.cancel(deadline.id, session=s)
             seat = int(payload["seat"])
             row = await repo.player(s, game.id, seat)
-            if not accept or row is None or not row.active:
+            if accept and not actor.member:
+                declined = payload.get("declined", [])
+                effects = await self.pass_seat_on(s, game, seat, actor.id, declined)
+                outcome = Outcome(t("common.standby.not_a_member", actor.lang), effects)
+            elif not accept or row is None or not row.active:
                 declined = [*payload.get("declined", []), actor.id]
                 effects = [] if accept else await self.offer_seat(s, game, seat, declined)
                 outcome = Outcome(t("common.standby.declined", actor.lang), effects)
@@ -1136,6 +1192,18 @@ class GameService(ABC):
                 await repo.remove_volunteer(s, game.id, actor.id)
             await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
+
+    async def still_member(self, game_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` is still a member of the game's server (bot/reachable.py)."""
+        async with self.app.sessions() as s:
+            game = await repo.get_game(s, game_id)
+        return game is None or await is_member(self.app.courier, game.guild_id, user_id)
+
+    async def offer_refused(self, game_id: int, offer: int) -> None:
+        """Discord refused the offer's DM (closed DMs, a member who left the server): its
+        deadline moves to now, so the next volunteer is asked at once (``offer_expired``)."""
+        if self.app.scheduler is not None and await self.app.scheduler.extend(offer, self.now()):
+            log.info("game %s: offer %s refused by Discord, passed on", game_id, offer)
 
     async def offer_expired(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome:
         """No answer to an offer by its deadline: the next volunteer is asked."""

@@ -19,6 +19,7 @@ from bot.choice import VIEW
 from bot.errors import UserError, report
 from bot.i18n import Lang, lang_of, t
 from bot.options import OptionsSchema
+from bot.reachable import OFFER_VIEW
 from bot.service import Actor, GameService, Reply, TagRequired
 from cogs import choice
 from cogs.game_options import with_options
@@ -436,7 +437,7 @@ async def setup(bot: commands.Bot) -> None:
     """The lobby's, the replacement offer's and the secret choices' buttons and menus (they
     work after a restart) and their view builders for the outbox."""
     game_bot(bot).dispatcher.register_view("lobby", lobby_view)
-    game_bot(bot).dispatcher.register_view("standby_offer", offer_view)
+    game_bot(bot).dispatcher.register_view(OFFER_VIEW, offer_view)
     bot.add_dynamic_items(LobbyButton, OfferButton)
     # Every game's secret choices by DM (bot/choice.py): their menus and the view builder.
     game_bot(bot).dispatcher.register_view(VIEW, choice.choice_view)

@@ -943,7 +943,7 @@ class RestApi:
     def _check_can_send(self, channel: Channel) -> None:
         if channel.type == DM:
             user = self.sb.users[channel.recipient_id or 0]
-            if not user.dms_open or user.bot:
+            if not user.dms_open or user.bot or not self._shares_a_guild(user):
                 raise ApiError(403, 50007, "Cannot send messages to this user")
             return
         if channel.type not in (GUILD_TEXT, PUBLIC_THREAD, PRIVATE_THREAD):
@@ -962,6 +962,12 @@ class RestApi:
                 self.sb._dispatch_thread_update(channel)
         else:
             self._require(channel, util.SEND_MESSAGES)
+
+    def _shares_a_guild(self, user: Any) -> bool:
+        """Discord lets a bot DM only a user it shares a server with (one who left the last
+        such server gets 50007, as one whose DMs are closed)."""
+        bot_id = self.sb.bot_user.id
+        return any(user.id in g.members and bot_id in g.members for g in self.sb.guilds.values())
 
     def _check_can_attach(self, channel: Channel, files: list[dict[str, Any]]) -> None:
         """Uploading files in a guild channel needs Attach Files (50013 otherwise)."""

@@ -95,8 +95,9 @@ class Game(TableGame):
             ),
             what="the lobby message",
         )
+        join = "Join" if "Join" in lobby.labels else "Rejoindre"  # the server's language
         for user in self.players:
-            ix = await self.press(user, lobby, label="Join")
+            ix = await self.press(user, lobby, label=join)
             await self.reply(ix)
 
     async def start(self) -> str:

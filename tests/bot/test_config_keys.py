@@ -15,6 +15,7 @@ def test_defaults(tmp_path: Path) -> None:
     assert settings.database.busy_wait_seconds == 600.0
     assert settings.database.vote_lanes == 1
     assert settings.discord_debug is False
+    assert settings.shutdown.grace_seconds == 8.0
 
 
 def test_keys_are_read(tmp_path: Path) -> None:
@@ -47,6 +48,10 @@ def test_keys_are_read(tmp_path: Path) -> None:
         ("[moderation]\nmax_open_games_per_member = true\n", "must be an integer"),
         ("[moderation]\nmax_open_games_per_member = 2.5\n", "must be an integer"),
         ("[moderation]\nremind_cooldown = 5\n", "unknown key in [moderation]: remind_cooldown"),
+        ("[shutdown]\ngrace_seconds = -1\n", "from 0 to 80"),
+        ("[shutdown]\ngrace_seconds = 81\n", "from 0 to 80"),
+        ('[shutdown]\ngrace_seconds = "8"\n', "grace_seconds must be a number"),
+        ("[shutdown]\ngrace = 8\n", "unknown key in [shutdown]: grace"),
     ],
 )
 def test_bad_values_are_refused_with_the_key_named(tmp_path: Path, body: str, words: str) -> None:

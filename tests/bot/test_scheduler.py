@@ -31,6 +31,7 @@ class SchedulerOptions(TypedDict, total=False):
     sweep_seconds: float
     window_seconds: float | None
     game_lock: Callable[[int], asyncio.Lock] | None
+    reminder: Callable[[str], bool]
 
 
 @dataclass
@@ -251,7 +252,8 @@ async def test_cancelled_deadline_never_fires(
     clock.advance(days=2)
     assert await scheduler.sweep() == 0
     assert await scheduler.fire(deadline_id) is False
-    assert await scheduler.resolve_now(deadline_id) is False
+    async with sessions.begin() as s:  # a moderator's resolve moves only open deadlines
+        assert await scheduler.bring_forward(s, game_id, ["vote"]) == []
     assert handler.calls == []
     assert await status(sessions, deadline_id) == "cancelled"
 
@@ -278,17 +280,21 @@ async def test_cancel_for_game(
     assert handler.calls == []
 
 
-async def test_resolve_now(
+async def test_a_deadline_brought_forward_resolves_at_once_and_once(
     sessions: Sessions,
     game_id: int,
     handler: Recorder,
     make_scheduler: Callable[..., DeadlineScheduler],
 ) -> None:
+    """A moderator's resolve: the deadline moved to now, then resolved by its job or the
+    sweep, once."""
     scheduler = make_scheduler()
     await scheduler.start()
-    deadline_id = await add(scheduler, sessions, game_id, T0 + timedelta(hours=24))
-    assert await scheduler.resolve_now(deadline_id) is True
-    assert await scheduler.resolve_now(deadline_id) is False
+    deadline_id = await add(scheduler, sessions, game_id, T0 + timedelta(hours=24), kind="vote")
+    async with sessions.begin() as s:
+        assert await scheduler.bring_forward(s, game_id, ["vote"]) == [deadline_id]
+    assert await scheduler.sweep() == 1
+    assert await scheduler.fire(deadline_id) is False
     assert scheduler.scheduled_at(deadline_id) is None
     assert handler.calls == [deadline_id]
     assert await status(sessions, deadline_id) == "done"
@@ -481,14 +487,14 @@ async def test_a_deadline_beyond_the_window_becomes_a_job_at_a_sweep_and_fires_o
     # Only the one within the window is a job; the other is in the database alone.
     assert scheduler.scheduled_at(near) == T0 + timedelta(minutes=5)
     assert scheduler.scheduled_at(far) is None
-    assert scheduler.jobs_within_window() == [near]
+    assert scheduler.scheduled_ids() == [near]
     assert scheduler.scheduled_ids() == [near]
     clock.advance(minutes=10)
     assert await scheduler.sweep() == 1  # near is due (its job did not run: a fake clock)
-    assert scheduler.jobs_within_window() == []
+    assert scheduler.scheduled_ids() == []
     clock.advance(hours=1, minutes=45)  # T0 + 1 h 55: far is 5 minutes ahead
     assert await scheduler.sweep() == 0
-    assert scheduler.jobs_within_window() == [far]
+    assert scheduler.scheduled_ids() == [far]
     assert scheduler.scheduled_at(far) == T0 + timedelta(hours=2)
     clock.advance(minutes=5)
     assert await scheduler.fire(far) is True
@@ -508,9 +514,9 @@ async def test_a_deadline_moved_beyond_the_window_leaves_its_job(
     scheduler = make_scheduler(window_seconds=600)
     await scheduler.start()
     deadline_id = await add(scheduler, sessions, game_id, T0 + timedelta(minutes=5))
-    assert scheduler.jobs_within_window() == [deadline_id]
+    assert scheduler.scheduled_ids() == [deadline_id]
     assert await scheduler.extend(deadline_id, T0 + timedelta(hours=3)) is True
-    assert scheduler.jobs_within_window() == []
+    assert scheduler.scheduled_ids() == []
     assert scheduler.scheduled_at(deadline_id) is None
     clock.advance(hours=2, minutes=55)  # 5 minutes before its new time: a job again
     assert await scheduler.sweep() == 0
@@ -534,7 +540,7 @@ async def test_real_sweep_turns_a_later_deadline_into_a_job_that_fires_on_time(
     await scheduler.start()
     due = utcnow() + timedelta(seconds=1.5)
     deadline_id = await add(scheduler, sessions, game_id, due)
-    assert scheduler.jobs_within_window() == []
+    assert scheduler.scheduled_ids() == []
     assert scheduler.scheduled_at(deadline_id) is None
     await asyncio.wait_for(handler.done.wait(), timeout=10)
     assert handler.calls == [deadline_id]
@@ -574,8 +580,7 @@ async def test_start_makes_jobs_only_within_the_window(
     finally:
         event.remove(engine, "before_cursor_execute", reads)
     assert await scheduler.overdue_resolved() == 0
-    assert len(scheduler.jobs_within_window()) == 600 // 36
-    assert scheduler.scheduled_ids() == scheduler.jobs_within_window()
+    assert len(scheduler.scheduled_ids()) == 600 // 36
     # The start read the deadlines due within the window only (by the (status, due_at) index),
     # not the 2,000 open ones: nothing is held in memory for those further ahead.
     assert read and all("due_at <=" in statement for statement in read)
@@ -661,3 +666,24 @@ async def test_shutdown_during_the_overdue_resolution_releases_the_games(
     assert handler.calls == [overdue]
     assert await status(sessions, overdue) == "done"
     assert not locks(game_id).locked()
+
+
+@pytest.mark.parametrize("background", [False, True], ids=["sweep", "start"])
+async def test_of_the_deadlines_due_at_once_the_reminders_come_last(
+    sessions: Sessions,
+    game_id: int,
+    clock: FakeClock,
+    handler: Recorder,
+    make_scheduler: Callable[..., DeadlineScheduler],
+    background: bool,
+) -> None:
+    """After a restart across a deadline and its reminder, the deadline is resolved first:
+    the reminder's leftover then sees it has passed (bot/reminders.py)."""
+    first = await add(make_scheduler(), sessions, game_id, T0 + timedelta(minutes=30), "reminder")
+    vote = await add(make_scheduler(), sessions, game_id, T0 + timedelta(hours=1), "vote")
+    other = await add(make_scheduler(), sessions, game_id, T0 + timedelta(hours=1, minutes=1))
+    clock.advance(hours=2)
+    scheduler = make_scheduler(reminder=lambda kind: kind == "reminder")
+    await scheduler.start(overdue_in_background=background)
+    assert await scheduler.overdue_resolved() == (3 if background else 0)
+    assert handler.calls == [vote, other, first]

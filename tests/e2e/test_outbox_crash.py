@@ -377,14 +377,14 @@ async def test_the_missing_permission_notice_survives_a_kill(table: Any, tmp_pat
         await hold.wait_hit(15)
         await proc.kill()
         hold.release(drop=True)
-        assert [x for x in game.public()[since:] if "manage_roles" in x] == []
+        assert [x for x in game.public()[since:] if "Manage Roles" in x] == []
         await proc.start()
         await proc.wait_ready()
-        await game.new_public(since, "manage_roles", timeout=20)
+        await game.new_public(since, "Manage Roles", timeout=20)
         await asyncio.sleep(1.0)  # time for a duplicate to show up, if there were one
     after = game.public()[since:]
     assert kinds(after) == ["result", "call", "other"], after
-    assert "manage_roles" in after[2] and "/resistance resync" in after[2]
+    assert "**Manage Roles**" in after[2] and "/resistance resync" in after[2]
     rows = outbox(tmp_path / "crash.sqlite3")
     assert [(k, st) for _, k, st, _ in rows if k in ("debate", "notice")][-2:] == [
         ("debate", "failed"),

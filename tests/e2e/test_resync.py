@@ -4,6 +4,7 @@ order once it is given back."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
@@ -29,6 +30,28 @@ async def bot_sees(bot: Any, channel_id: int, permission: str, granted: bool) ->
     await until(seen, what=f"the bot seeing {permission} {'given' if granted else 'taken'}")
 
 
+async def silenced_after_a_vote(table: Any, bot: Any) -> Game:
+    """A game whose first team is voted on, then Send Messages denied to the bot in its
+    channel (the bot has seen it): resolving the vote posts nothing."""
+    game = Game(table, table.users[:5])
+    await game.open(lock_during_vote=False, reminder_hours=0.0)
+    await game.start()
+    team = team_of(game)
+    await game.propose(team)
+    await game.vote(accept=game.players, support=team)
+    channel = table.sb.channel(table.channel.id)
+    channel.set_permissions(table.guild.bot_role, deny=util.SEND_MESSAGES)
+    await bot_sees(bot, channel.id, "send_messages", False)
+    return game
+
+
+def failed_kinds(table: Any) -> list[str]:
+    """The kinds of the outbox rows Discord refused for good, in the games' order."""
+    with sqlite3.connect(table.db) as db:
+        rows = db.execute("SELECT kind FROM outbox WHERE status = 'failed' ORDER BY seq")
+        return [kind for (kind,) in rows]
+
+
 async def test_manage_roles_lost_mid_vote_is_named_then_resync_reopens_the_debate(
     table: Any, bot: Any
 ) -> None:
@@ -48,7 +71,7 @@ async def test_manage_roles_lost_mid_vote_is_named_then_resync_reopens_the_debat
     since = len(game.public())
     result = await game.resolve()
     assert "Team accepted" in result
-    notice = await game.new_public(since, "manage_roles")
+    notice = await game.new_public(since, "Manage Roles")
     assert "/resistance resync" in notice
     assert all(not guild.permissions_in(p.id, channel) & util.SEND_MESSAGES for p in players)
     async with bot.sessions() as s:
@@ -79,25 +102,19 @@ async def test_a_channel_the_bot_cannot_post_in_is_named_by_dm_then_resync_posts
     table: Any, bot: Any
 ) -> None:
     sb, guild = table.sb, table.guild
-    players = table.users[:5]
     channel = sb.channel(table.channel.id)
-    game = Game(table, players)
-    await game.open(lock_during_vote=False, reminder_hours=0.0)
-    await game.start()
-    team = team_of(game)
-    await game.propose(team)
-    await game.vote(accept=players, support=team)
-    channel.set_permissions(guild.bot_role, deny=util.SEND_MESSAGES)
-    await bot_sees(bot, channel.id, "send_messages", False)
+    game = await silenced_after_a_vote(table, bot)
     since, dms = len(game.public()), len(sb.dms(table.mod))
     await game.slash(table.mod, "resistance resolve")
 
     def notices() -> list[str]:
         texts = [text_of(m) for m in sb.dms(table.mod)[dms:]]
-        return [x for x in texts if "send_messages" in x]
+        return [x for x in texts if "Send Messages" in x]
 
-    # The result and the next leader's call are refused: each named to the game's creator.
-    await until(lambda: len(notices()) == 2, what="the DMs naming the missing permission")
+    # The result and the next leader's call are refused: the first refusal is named to the
+    # game's creator, the second adds only its failed row (the same permission is missing).
+    await until(lambda: failed_kinds(table) == ["post", "post"], what="both posts refused")
+    await until(lambda: len(notices()) == 1, what="the DM naming the missing permission")
     assert all("/resistance resync" in x and f"<#{channel.id}>" in x for x in notices())
     assert game.public()[since:] == []
     channel.set_permissions(guild.bot_role)  # given back

@@ -22,7 +22,11 @@ def test_example_config_is_valid_and_documents_every_key() -> None:
     settings = read_settings(REGISTRY, ROOT / "config.example.toml", env={})
     assert settings.database.url == "sqlite+aiosqlite:///data/bot.sqlite3"
     text = (ROOT / "config.example.toml").read_text()
-    names = [f.name for section in (settings.discord, settings.database) for f in fields(section)]
+    names = [
+        f.name
+        for section in (settings.discord, settings.database, settings.shutdown)
+        for f in fields(section)
+    ]
     names += [name for schema in REGISTRY.schemas().values() for name in schema.names("config")]
     for name in names:
         assert name in text, f"{name} is not documented in config.example.toml"

@@ -29,6 +29,20 @@ async def test_dm_to_closed_user_is_forbidden_50007(sb: Sandbox) -> None:
     assert sb.dms(carol) == []
 
 
+async def test_dm_to_a_user_who_left_every_shared_server_is_forbidden_50007(sb: Sandbox) -> None:
+    guild = sb.add_guild("Guild")
+    udo = sb.add_user("Udo")
+    guild.add_member(udo)
+    async with running(SandboxBot(), sb) as client:
+        channel = await (await client.fetch_user(udo.id)).create_dm()
+        await channel.send("while a member")
+        guild.remove_member(udo)  # the bot shares no server with them any more
+        with pytest.raises(discord.Forbidden) as err:
+            await channel.send("after they left")
+        assert err.value.code == 50007 and err.value.status == 403
+    assert [m.content for m in sb.dms(udo)] == ["while a member"]
+
+
 async def test_429_is_retried_by_discord_py(sb: Sandbox) -> None:
     guild = sb.add_guild("Guild")
     text = guild.add_text_channel("game")

@@ -171,7 +171,7 @@ async def test_a_thread_refused_for_a_permission_is_opened_at_resync(table: Any)
         channel.set_permissions(guild.bot_role, deny=CREATE_PRIVATE)  # @everyone has it
         since = len(poll.public())
         await poll.start()
-        notice = await poll.new_public(since, "create_private_threads")
+        notice = await poll.new_public(since, "**Create Private Threads**")
         assert "/poll resync" in notice
         assert sb.thread_of(channel, "Poll faction") is None
         channel.set_permissions(guild.bot_role)  # given back
