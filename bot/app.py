@@ -18,22 +18,23 @@ import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from adapters import switch
+from adapters.discord_callback import close_callbacks
+from adapters.discord_clicks import ClickRouter
+from adapters.discord_endpoints import point_discord_at
+from adapters.discord_state import OwnState
 from bot import metrics, names
 from bot.bounds import enforce_bounds
-from bot.callback import close_callbacks
-from bot.clicks import ClickRouter
 from bot.clock import Clock, utcnow
 from bot.collector import FullCollections
 from bot.config import Settings
 from bot.courier import Courier
 from bot.dispatcher import Dispatcher
-from bot.endpoints import point_discord_at
 from bot.english import counted, word
 from bot.errors import GameCommandTree
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
 from bot.plugins import GamePlugin, Registry
-from bot.ready import ReadyOnceLoaded, ready_once_loaded
 from bot.records import file_builders
 from bot.scheduler import DeadlineScheduler
 from bot.service import AfterCommit, GameService, Services
@@ -105,7 +106,7 @@ def owns_guild(guild_id: int, shard_count: int | None, shard_ids: tuple[int, ...
     return (guild_id >> 22) % shard_count in shard_ids
 
 
-class GameBot(commands.AutoShardedBot):
+class GameBot(OwnState, commands.AutoShardedBot):
     def __init__(
         self,
         settings: Settings,
@@ -120,9 +121,11 @@ class GameBot(commands.AutoShardedBot):
         """``plugins``: the games this bot runs (bot.plugins; the composition root passes the
         built-in ones, games/builtin.py)."""
         self.registry = plugins if isinstance(plugins, Registry) else Registry(plugins)
+        #: the bypasses this bot runs with ([internals] bypasses, adapters/switch.py)
+        self.bypasses = settings.internals.bypasses
         #: the vote buttons' clicks (GamePlugin.clicks), routed without discord.py's rebuilding
-        #: of the message's view (bot/clicks.py); made before the state that uses it
-        self.router = ClickRouter()
+        #: of the message's view (adapters/discord_clicks.py); made before the state that uses it
+        self.router = ClickRouter() if switch.ROUTED_CLICKS in self.bypasses else None
         quiet_payload_logs(settings.discord_debug)
         # The bot joins no voice channel: discord.py's warnings that voice needs PyNaCl and
         # davey are noise in its log (and not a problem to fix).
@@ -131,15 +134,14 @@ class GameBot(commands.AutoShardedBot):
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(
+            router=self.router,
+            early=switch.READY_ONCE_LOADED in self.bypasses,
             command_prefix=commands.when_mentioned,
             intents=intents,
             tree_cls=GameCommandTree,
             shard_count=settings.discord.shard_count,
-            # discord.py's typed options say list[int], but AutoShardedClient reads
-            # kwargs.pop("shard_ids", None), None meaning every shard (its documented default).
-            shard_ids=list(settings.discord.shard_ids)  # type: ignore[arg-type]
-            if settings.discord.shard_ids
-            else None,
+            # None: every shard (AutoShardedClient reads kwargs.pop("shard_ids", None))
+            shard_ids=list(settings.discord.shard_ids) if settings.discord.shard_ids else None,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             max_messages=None,
@@ -148,6 +150,8 @@ class GameBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.engine = engine
+        switch.keep_only(self, self.bypasses)
+        switch.keep_only(engine.sync_engine, self.bypasses)
         #: one process per SQLite database (bot/single.py), taken before connecting
         self.process_lock = process_lock or ProcessLock(settings.database.url)
         self.sessions = make_sessions(engine)
@@ -170,7 +174,7 @@ class GameBot(commands.AutoShardedBot):
         self.metrics_server: metrics.MetricsServer | None = None
         self._places_checked = False
         #: the full collections of the cyclic GC, at quiet moments once the heap is frozen
-        self.collections = FullCollections()
+        self.collections = FullCollections(on=switch.QUIET_COLLECTIONS in self.bypasses)
         #: the start's work that goes on in the background (read ahead, places checked)
         self._starting: list[asyncio.Task[None]] = []
         self.scheduler = DeadlineScheduler(
@@ -194,11 +198,6 @@ class GameBot(commands.AutoShardedBot):
         self.effects_listener = DeadlineListener(
             engine.url, self.dispatcher.sweep, owns=self.scheduler.owns, channel=EFFECTS_CHANNEL
         )
-
-    def _get_state(self, **options: Any) -> ReadyOnceLoaded:
-        # discord.py's state, but READY is dispatched once every guild it listed has arrived,
-        # not after two more seconds without one (bot/ready.py).
-        return ready_once_loaded(self, self.router, **options)
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         self.process_lock.acquire()  # AlreadyRunning: another process runs on this SQLite file
@@ -224,7 +223,10 @@ class GameBot(commands.AutoShardedBot):
                     self.dispatcher.register_file(name, builder)
             if plugin.buttons:
                 self.add_dynamic_items(*plugin.buttons)
-            self.router.add(*plugin.clicks)
+            if self.router is not None:
+                self.router.add(*plugin.clicks)
+            elif plugin.clicks:
+                self.add_dynamic_items(*plugin.clicks)
         for name in (*(p.cog for p in self.registry), *self.cog_names):
             try:
                 await self.load_extension(name)
@@ -311,7 +313,7 @@ class GameBot(commands.AutoShardedBot):
 
     async def command_tree_payload(self, guild: discord.abc.Snowflake | None) -> list[Any]:
         """The commands as ``tree.sync`` sends them (translations included)."""
-        commands = self.tree._get_all_commands(guild=guild)
+        commands = self.tree.get_commands(guild=guild)
         translator = self.tree.translator
         if translator is not None:
             return [await c.get_translated_payload(self.tree, translator) for c in commands]

@@ -47,6 +47,11 @@ def test_keys_are_read(tmp_path: Path) -> None:
         ("[moderation]\nmax_open_games_per_member = true\n", "must be an integer"),
         ("[moderation]\nmax_open_games_per_member = 2.5\n", "must be an integer"),
         ("[moderation]\nremind_cooldown = 5\n", "unknown key in [moderation]: remind_cooldown"),
+        ('[internals]\nbypasses = "no"\n', "bypasses must be true, false or a list of"),
+        ("[internals]\nbypasses = [1]\n", "bypasses must be true, false or a list of"),
+        ('[internals]\nbypasses = ["uvloop"]\n', "unknown name in [internals] bypasses: uvloop"),
+        ("[internals]\nbypass = false\n", "unknown key in [internals]: bypass"),
+        ("internals = false\n", "[internals] must be a table"),
     ],
 )
 def test_bad_values_are_refused_with_the_key_named(tmp_path: Path, body: str, words: str) -> None:

@@ -1,7 +1,7 @@
-"""READY once every guild it listed has arrived (bot/ready.py): the bot does not wait two more
-seconds of quiet, yet every guild of every shard is loaded when ``ready`` fires, one that comes
-late included; a guild in an outage never arrives, and the bot starts without it after the whole
-``guild_ready_timeout``."""
+"""READY once every guild it listed has arrived (adapters/discord_state.py): the bot does not wait
+two more seconds of quiet, yet every guild of every shard is loaded when ``ready`` fires, one that
+comes late included; a guild in an outage never arrives, and the bot starts without it after the
+whole ``guild_ready_timeout``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.endpoints import point_discord_at
-from bot.ready import ReadyOnceLoaded, ready_once_loaded
+from adapters.discord_endpoints import point_discord_at
+from adapters.discord_state import ReadyOnceLoaded, ready_once_loaded
 from playtest.players import until
 from sandbox import Sandbox
 from tests.sandbox.client import running

@@ -1,6 +1,6 @@
-"""The vote buttons' clicks are routed from their custom_id (bot/clicks.py): discord.py does not
-rebuild the view of the message clicked, as it does for every other component, nor parse that
-message (bot/ready.py): the click's interaction carries none."""
+"""The vote buttons' clicks are routed from their custom_id (adapters/discord_clicks.py): discord.py
+does not rebuild the view of the message clicked, as it does for every other component, nor parse
+that message (adapters/discord_state.py): the click's interaction carries none."""
 
 from __future__ import annotations
 

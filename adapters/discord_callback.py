@@ -34,6 +34,7 @@ import logging
 import re
 import ssl
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +45,7 @@ import yarl
 from discord.http import Route
 from discord.webhook.async_ import interaction_message_response_params
 
-from bot import metrics
+from adapters import switch
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,21 @@ EPHEMERAL = discord.MessageFlags(ephemeral=True)
 #: What an interaction's id and token may hold to be written into a request line as they are
 #: (Discord's tokens are base64url with dots; anything else goes through discord.py).
 PLAIN = re.compile(r"[A-Za-z0-9._-]{1,500}")
+
+
+def _nothing(*_: Any) -> None:
+    return None
+
+
+#: What the bot's figures count (bot/metrics.py, :func:`watch`): an interaction answered here
+#: (its id), and a 429 met here.
+_watchers: dict[str, Callable[..., None]] = {"acknowledged": _nothing, "rate_limited": _nothing}
+
+
+def watch(acknowledged: Callable[[int], None], rate_limited: Callable[[], None]) -> None:
+    """Call ``acknowledged(interaction_id)`` for each callback answered here, ``rate_limited()``
+    for each 429."""
+    _watchers.update(acknowledged=acknowledged, rate_limited=rate_limited)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +265,8 @@ async def send_text(
     # discord.py's own objects, read as send_message reads them
     state: Any = interaction._state
     token = interaction.token
-    if state.http.proxy is None and PLAIN.fullmatch(token):
+    own = switch.runs(interaction.client, switch.OWN_CALLBACKS)
+    if own and state.http.proxy is None and PLAIN.fullmatch(token):
         params = interaction_message_response_params(
             type=CHANNEL_MESSAGE.value,
             content=content,
@@ -265,7 +282,7 @@ async def send_text(
         else:
             if answer.status < 300:
                 response._response_type = CHANNEL_MESSAGE  # answered, as send_message marks it
-                metrics.acknowledged(interaction.id)
+                _watchers["acknowledged"](interaction.id)
                 return
             await _refused(interaction, answer)
     # Rate limited, a server error, or not sent: discord.py's own call, by its rules.
@@ -279,7 +296,7 @@ async def _refused(interaction: discord.Interaction, answer: Answer) -> None:
     data = answer.data()
     if answer.status == 429:
         wait = data.get("retry_after", 0.0) if isinstance(data, dict) else 0.0
-        metrics.child(metrics.RATE_LIMITED, "webhook").inc()
+        _watchers["rate_limited"]()
         log.warning("interaction %s: its callback is rate limited (429)", interaction.id)
         with contextlib.suppress(TypeError, ValueError):
             await asyncio.sleep(float(wait))

@@ -11,6 +11,11 @@ nothing once all of them have: the guilds already queued are still taken one by 
 timeout returns a queued guild first), then the wait ends. A guild in an outage never arrives:
 the bot waits the whole ``guild_ready_timeout`` for it, as discord.py does, and starts with that
 guild unavailable.
+
+The same state routes the vote buttons' clicks (adapters/discord_clicks.py) before discord.py
+parses the message they are on. discord.py makes a client's state in ``Client._get_state``
+(private): :class:`OwnState`, a client's base, overrides it; with neither bypass on
+(adapters/switch.py) the client keeps discord.py's own state.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import discord
 from discord.guild import Guild
 from discord.state import AutoShardedConnectionState
 
-from bot.clicks import ClickRouter, RoutedViewStore
+from adapters.discord_clicks import ClickRouter, RoutedViewStore
 
 #: The quiet period once every listed guild has arrived: positive, so that the guilds already
 #: queued are taken before it ends (asyncio.wait_for with 0 would cancel the queue's get).
@@ -34,10 +39,15 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
     """AutoShardedConnectionState whose ``guild_ready_timeout`` is the configured one while a
     guild of a READY has not arrived, and :data:`LOADED_QUIET` once every one has."""
 
-    def __init__(self, *args: Any, router: ClickRouter | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, router: ClickRouter | None = None, early: bool = True, **kwargs: Any
+    ) -> None:
         #: by shard: the guilds its last READY listed that have not arrived yet
         self._awaited: dict[int, set[int]] = {}
-        #: the vote buttons' router (bot/clicks.py), given the first look at a dynamic click
+        #: whether the wait ends once every listed guild has arrived (else discord.py's wait)
+        self._early = early
+        #: the vote buttons' router (adapters/discord_clicks.py), given the first look at a
+        #: dynamic click
         self._router = router
         super().__init__(*args, **kwargs)
 
@@ -49,7 +59,7 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
     @property
     def guild_ready_timeout(self) -> float:
         configured = self._configured_ready_timeout
-        if any(self._awaited.values()):
+        if not self._early or any(self._awaited.values()):
             return configured
         return min(LOADED_QUIET, configured)
 
@@ -58,9 +68,10 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
         self._configured_ready_timeout = value
 
     def parse_interaction_create(self, data: Any) -> None:
-        # A routed click (bot/clicks.py) needs nothing of the message it is on: its interaction
-        # is made without it (discord.py parses the whole message: its author, components and
-        # embeds) and goes straight to the router (no lookup among the views of messages).
+        # A routed click (adapters/discord_clicks.py) needs nothing of the message it is on:
+        # its interaction is made without it (discord.py parses the whole message: its author,
+        # components and embeds) and goes straight to the router (no lookup among the views of
+        # messages).
         if data["type"] == COMPONENT and self._router is not None:
             inner = data["data"]
             custom_id = inner["custom_id"]
@@ -85,14 +96,31 @@ class ReadyOnceLoaded(AutoShardedConnectionState[Any]):
 
 
 def ready_once_loaded(
-    client: discord.Client, router: ClickRouter | None = None, **options: Any
+    client: discord.Client, router: ClickRouter | None = None, early: bool = True, **options: Any
 ) -> ReadyOnceLoaded:
-    """The state an AutoShardedClient subclass returns from ``_get_state`` (GameBot's)."""
+    """The state an AutoShardedClient subclass returns from ``_get_state`` (:class:`OwnState`)."""
     return ReadyOnceLoaded(
         router=router,
+        early=early,
         dispatch=client.dispatch,
         handlers=client._handlers,
         hooks=client._hooks,
         http=client.http,
         **options,
     )
+
+
+class OwnState(discord.AutoShardedClient):
+    """A client's base whose state is :class:`ReadyOnceLoaded`: ``early``, READY once the
+    guilds are in; ``router``, the vote buttons' clicks routed by it. Neither: discord.py's."""
+
+    def __init__(self, *args: Any, router: ClickRouter | None, early: bool, **kwargs: Any) -> None:
+        # read by _get_state, which discord.py's __init__ calls
+        self._own_state = (router, early)
+        super().__init__(*args, **kwargs)
+
+    def _get_state(self, **options: Any) -> Any:
+        router, early = self._own_state
+        if router is None and not early:
+            return super()._get_state(**options)
+        return ready_once_loaded(self, router, early, **options)
