@@ -26,6 +26,7 @@ import discord
 from discord.guild import Guild
 from discord.state import AutoShardedConnectionState
 
+from adapters import switch
 from adapters.discord_clicks import ClickRouter, RoutedViewStore
 
 #: The quiet period once every listed guild has arrived: positive, so that the guilds already
@@ -111,12 +112,18 @@ def ready_once_loaded(
 
 
 class OwnState(discord.AutoShardedClient):
-    """A client's base whose state is :class:`ReadyOnceLoaded`: ``early``, READY once the
-    guilds are in; ``router``, the vote buttons' clicks routed by it. Neither: discord.py's."""
+    """A client's base that runs with the ``bypasses`` named (adapters/switch.py): its state is
+    :class:`ReadyOnceLoaded` with ``ready_once_loaded`` (READY once the guilds are in) or
+    ``routed_clicks`` (the router's clicks routed by it), discord.py's with neither."""
 
-    def __init__(self, *args: Any, router: ClickRouter | None, early: bool, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, bypasses: frozenset[str], router: ClickRouter | None, **kwargs: Any
+    ) -> None:
+        #: the bypasses it runs with
+        self.bypasses = bypasses
+        switch.keep_only(self, bypasses)
         # read by _get_state, which discord.py's __init__ calls
-        self._own_state = (router, early)
+        self._own_state = (router, switch.READY_ONCE_LOADED in bypasses)
         super().__init__(*args, **kwargs)
 
     def _get_state(self, **options: Any) -> Any:

@@ -121,11 +121,10 @@ class GameBot(OwnState, commands.AutoShardedBot):
         """``plugins``: the games this bot runs (bot.plugins; the composition root passes the
         built-in ones, games/builtin.py)."""
         self.registry = plugins if isinstance(plugins, Registry) else Registry(plugins)
-        #: the bypasses this bot runs with ([internals] bypasses, adapters/switch.py)
-        self.bypasses = settings.internals.bypasses
         #: the vote buttons' clicks (GamePlugin.clicks), routed without discord.py's rebuilding
         #: of the message's view (adapters/discord_clicks.py); made before the state that uses it
-        self.router = ClickRouter() if switch.ROUTED_CLICKS in self.bypasses else None
+        routed = switch.ROUTED_CLICKS in settings.internals.bypasses
+        self.router = ClickRouter() if routed else None
         quiet_payload_logs(settings.discord_debug)
         # The bot joins no voice channel: discord.py's warnings that voice needs PyNaCl and
         # davey are noise in its log (and not a problem to fix).
@@ -134,8 +133,8 @@ class GameBot(OwnState, commands.AutoShardedBot):
         intents = discord.Intents.default()
         intents.message_content = False
         super().__init__(
+            bypasses=settings.internals.bypasses,  # [internals] bypasses (adapters/switch.py)
             router=self.router,
-            early=switch.READY_ONCE_LOADED in self.bypasses,
             command_prefix=commands.when_mentioned,
             intents=intents,
             tree_cls=GameCommandTree,
@@ -150,7 +149,6 @@ class GameBot(OwnState, commands.AutoShardedBot):
         )
         self.settings = settings
         self.engine = engine
-        switch.keep_only(self, self.bypasses)
         switch.keep_only(engine.sync_engine, self.bypasses)
         #: one process per SQLite database (bot/single.py), taken before connecting
         self.process_lock = process_lock or ProcessLock(settings.database.url)
