@@ -100,18 +100,42 @@ def verdicts(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def markdown(results: dict[str, Any]) -> str:
-    """The table of docs/performance.md: per backend, each configuration's ratios."""
+    """The tables of docs/performance.md: per backend, each configuration's ratios to the floor
+    (with the floor's own p99 and CPU, and the bench's worst loop lag: the noise), then what
+    turning each bypass off alone cost against all on."""
     lines = [
-        "| backend | bypasses | confirmation p99 / floor's | CPU per click / floor's | ready s |",
-        "|---|---|---|---|---|",
+        "| backend | bypasses | confirmation p99 / floor's | CPU per click / floor's "
+        "| floor p99 ms, CPU ms | launch → ready s | bench loop lag ms |",
+        "|---|---|---|---|---|---|---|",
     ]
     for backend, rows in results["backends"].items():
         for r in rows:
+            floors = [run["floor"] for run in r["runs"]]
+            floor = ", ".join(
+                f"{f.get('confirm_p99_ms')}, {f.get('cpu_ms_per_click')}" for f in floors
+            )
+            lag = max((run["bot"].get("bench_loop_lag_max_ms") or 0) for run in r["runs"])
             lines.append(
                 f"| {backend} | {r['name']} | {r['confirm_p99_ms_ratio']} "
-                f"| {r['cpu_ms_per_click_ratio']} | {r['ready_s']} |"
+                f"| {r['cpu_ms_per_click_ratio']} | {floor} | {r['ready_s']} | {lag} |"
+            )
+    lines += [
+        "",
+        "| backend | bypass off alone | p99 ratio | CPU ratio | ready | worth 20 %? |",
+        "|---|---|---|---|---|---|",
+    ]
+    for backend, verdict in results["verdicts"].items():
+        for bypass, v in verdict.items():
+            lines.append(
+                f"| {backend} | {bypass} | {_percent(v['confirm_p99_ms'])} "
+                f"| {_percent(v['cpu_ms_per_click'])} | {v['ready_s']:+} s "
+                f"| {'yes' if v['worth'] else 'no'} |"
             )
     return "\n".join(lines)
+
+
+def _percent(rise: float | None) -> str:
+    return "—" if rise is None else f"{rise * 100:+.0f} %"
 
 
 async def run_bypasses(
