@@ -1,29 +1,18 @@
 """An interaction's first callback carrying a text, in one small HTTP request of the bot's own.
 
 discord.py's ``InteractionResponse.send_message`` always asks Discord for the message the
-callback created (``?with_response=1``), parses it into a ``Message`` and wraps it in an
-``InteractionCallbackResponse``, through its webhook adapter (a lock per interaction, a retry
-loop) and aiohttp's client. A private text answer, what nearly every click and command gets,
-needs none of it. :func:`send_text` posts the same payload (built by discord.py's own
-``interaction_message_response_params``) to the same route without ``with_response``: Discord
-answers 204 with no body.
+callback created (``?with_response=1``) and parses it, through its webhook adapter and
+aiohttp's client. A private text answer, what nearly every click gets, needs none of it:
+:func:`send_text` posts discord.py's own payload (``interaction_message_response_params``) to
+the same route without ``with_response`` (Discord answers 204), over keep-alive HTTP/1.1
+connections kept here (:class:`Callbacks`, answers parsed by httptools), which cost a third of
+aiohttp's CPU for this one POST (docs/performance.md, "The bypasses").
 
-The request goes over keep-alive HTTP/1.1 connections kept here (:class:`Callbacks`), its
-answer parsed by httptools (the parser uvicorn runs on), not through aiohttp: for one small
-POST whose answer is a status line, aiohttp's client (its request and response objects, header
-multidicts, cookie jar, timers and tracing signals) cost about 95 µs of CPU, a bare protocol
-about 30 (measured: 20,000 posts to a local server, 4 at a time). Anything unusual goes through
-discord.py, which answers as it always does: a proxy configured, an id or token that is not
-plain (never put in a request line as is), a connection that fails or closes before the answer.
-
-A refusal (404: the interaction expired; 403; 400) raises the exception discord.py raises; a rate
-limit or a server error leaves the interaction unanswered, and the answer goes again through
-``send_message``, which waits and retries by discord.py's own rules. The interaction is then
-marked answered as ``send_message`` marks it, so ``is_done()`` and follow-ups behave the same.
-
-Measured on the bench's 1,000 games × 10 burst (docs/performance.md, "Decisions"): without
-``with_response``, the bot's CPU per click went from 0.70 to 0.61 ms (0.66 through discord.py's
-adapter), its confirmation p99 from 16 to 7.5 ms; then without aiohttp, see there.
+Anything unusual goes through ``send_message``: the bypass off (``own_callbacks``,
+adapters/switch.py), a proxy, an id or token that is not plain, a connection that fails or
+closes before the answer, a rate limit or a server error (discord.py then waits and retries by
+its rules). A refusal (404, 403, 400) raises what discord.py raises; an answered interaction is
+marked as ``send_message`` marks it, so ``is_done()`` and follow-ups behave the same.
 """
 
 from __future__ import annotations
