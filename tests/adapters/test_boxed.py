@@ -1,18 +1,25 @@
-"""Outside adapters/, the application (bot, cogs, db, games) uses discord.py and SQLAlchemy
-through their public modules only, and reads no private attribute of anything but its own
-classes: a new private use goes into adapters/ (and its docstring and shape test), not beside
-the code that needs it. (import-linter sees external packages only whole: this reads the
-source.)"""
+"""Outside adapters/, the project's code (the bot, the sandbox, the bench…) imports only the
+public modules of discord.py and SQLAlchemy, and the bot reads no private attribute of anything
+but its own classes: a new private use goes into adapters/ (and its docstring and shape test),
+not beside the code that needs it. (import-linter sees external packages only whole: this reads
+the source.)"""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from tests.paths import ROOT
 
-APPLICATION = ("bot", "cogs", "db", "games")
+#: the bot's packages (the sandbox and the bench read each other's own internals)
+BOT = ("bot", "cogs", "db", "games")
+#: every package of the project but the adapters and the tests
+PROJECT = sorted(
+    path.parent.name
+    for path in ROOT.glob("*/__init__.py")
+    if path.parent.name not in ("adapters", "tests")
+)
 #: the documented modules of discord.py and SQLAlchemy the application may import
 PUBLIC = {
     "discord",
@@ -39,8 +46,8 @@ PUBLIC = {
 ALLOWED = {"argparse._SubParsersAction"}
 
 
-def modules() -> Iterator[Path]:
-    for package in APPLICATION:
+def modules(packages: Iterable[str]) -> Iterator[Path]:
+    for package in packages:
         for path in sorted((ROOT / package).rglob("*.py")):
             if "tests" not in path.relative_to(ROOT).parts:
                 yield path
@@ -70,20 +77,20 @@ def private_reads(tree: ast.AST) -> Iterator[tuple[int, str]]:
                 yield node.lineno, text
 
 
-def test_the_application_imports_only_public_modules_of_the_libraries() -> None:
+def test_the_project_imports_only_public_modules_of_the_libraries() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line} imports {name}"
-        for path in modules()
+        for path in modules(PROJECT)
         for line, name in imported(ast.parse(path.read_text(encoding="utf-8")))
         if name.split(".")[0] in ("discord", "sqlalchemy") and name not in PUBLIC
     ]
     assert found == [], "private modules used outside adapters/: " + "; ".join(found)
 
 
-def test_the_application_reads_no_private_attribute_of_another_library() -> None:
+def test_the_bot_reads_no_private_attribute_of_another_library() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line} reads {text}"
-        for path in modules()
+        for path in modules(BOT)
         for line, text in private_reads(ast.parse(path.read_text(encoding="utf-8")))
     ]
     assert found == [], "private attributes read outside adapters/: " + "; ".join(found)
