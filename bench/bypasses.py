@@ -58,6 +58,7 @@ async def measure(
                 scenario_load(url, tmp, games, burst=burst, label=label, bypasses=kept)
             )
             rows[name].append({"rep": rep, "floor": _brief(floor), "bot": _brief(bot)})
+            print(f"{now_utc():%H:%M:%S} {name} (round {rep + 1}): {rows[name][-1]}", flush=True)
     return [{"name": name, "runs": runs, **_median(runs)} for name, runs in rows.items()]
 
 
