@@ -12,11 +12,6 @@ the bench measured it (docs/performance.md, "The bypasses"):
   Subclasses ``discord.state.AutoShardedConnectionState`` (an undocumented module): its
   ``guild_ready_timeout`` attribute, ``parse_ready``, ``_add_ready_state``; made in
   ``Client._get_state``, overridden, with the client's ``_handlers`` and ``_hooks``.
-- ``routed_clicks`` (discord_clicks.py, discord_state.py): the vote buttons' clicks routed from
-  their custom_id, before discord.py parses the message and rebuilds its view. The state's
-  ``parse_interaction_create``, ``clear`` and ``_view_store``; ``discord.ui.view.ViewStore``
-  subclassed (``dispatch_dynamic_items``, ``add_task``); ``discord.Interaction(data=, state=)``;
-  a ``DynamicItem``'s ``__discord_ui_compiled_template__``.
 - ``own_callbacks`` (discord_callback.py): a text answer's callback over connections of the
   bot's own, without the created message read back. ``interaction._state`` (``http.proxy``,
   ``http.user_agent``, ``allowed_mentions``), ``discord.http.Route.BASE``,

@@ -14,8 +14,6 @@ from typing import Any
 
 #: READY once every guild READY listed has arrived (adapters/discord_state.py)
 READY_ONCE_LOADED = "ready_once_loaded"
-#: the vote buttons' clicks routed from their custom_id (adapters/discord_clicks.py)
-ROUTED_CLICKS = "routed_clicks"
 #: a text answer's callback over connections of the bot's own (adapters/discord_callback.py)
 OWN_CALLBACKS = "own_callbacks"
 #: the vote batch straight through the driver (db/direct.py)
@@ -24,7 +22,7 @@ DIRECT_VOTES = "direct_votes"
 QUIET_COLLECTIONS = "quiet_collections"
 
 #: Every bypass, in the order the docs and the bench list them.
-BYPASSES = (READY_ONCE_LOADED, ROUTED_CLICKS, OWN_CALLBACKS, DIRECT_VOTES, QUIET_COLLECTIONS)
+BYPASSES = (READY_ONCE_LOADED, OWN_CALLBACKS, DIRECT_VOTES, QUIET_COLLECTIONS)
 
 _off: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
 

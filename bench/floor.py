@@ -3,8 +3,7 @@
 ``python -m bench.floor --config <the bench's config>`` connects to the same sandbox as the bot
 would, with the same intents and caches, and answers every click on a vote button
 (``rs:vote:<game>:<proposal>:<choice>``, matched by a ``DynamicItem`` through discord.py's own
-dispatch, which rebuilds the message's view first; the bot routes its vote buttons itself,
-adapters/discord_clicks.py) with the call the bot makes for a fast click: one ephemeral callback of
+dispatch, as the bot's are) with the call the bot makes for a fast click: one ephemeral callback of
 type 4 (CHANNEL_MESSAGE_WITH_SOURCE) carrying the answer (cogs/interaction.py answers so whenever
 its service call ends within its budget; a slower one is deferred, then followed up). No database,
 no game logic: what discord.py itself costs on this machine, the floor the bot's figures are divided

@@ -20,7 +20,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from adapters import switch
 from adapters.discord_callback import close_callbacks
-from adapters.discord_clicks import ClickRouter
 from adapters.discord_endpoints import point_discord_at
 from adapters.discord_state import OwnState
 from bot import metrics, names
@@ -121,10 +120,6 @@ class GameBot(OwnState, commands.AutoShardedBot):
         """``plugins``: the games this bot runs (bot.plugins; the composition root passes the
         built-in ones, games/builtin.py)."""
         self.registry = plugins if isinstance(plugins, Registry) else Registry(plugins)
-        #: the vote buttons' clicks (GamePlugin.clicks), routed without discord.py's rebuilding
-        #: of the message's view (adapters/discord_clicks.py); made before the state that uses it
-        routed = switch.ROUTED_CLICKS in settings.internals.bypasses
-        self.router = ClickRouter() if routed else None
         quiet_payload_logs(settings.discord_debug)
         # The bot joins no voice channel: discord.py's warnings that voice needs PyNaCl and
         # davey are noise in its log (and not a problem to fix).
@@ -134,7 +129,6 @@ class GameBot(OwnState, commands.AutoShardedBot):
         intents.message_content = False
         super().__init__(
             bypasses=settings.internals.bypasses,  # [internals] bypasses (adapters/switch.py)
-            router=self.router,
             command_prefix=commands.when_mentioned,
             intents=intents,
             tree_cls=GameCommandTree,
@@ -221,10 +215,6 @@ class GameBot(OwnState, commands.AutoShardedBot):
                     self.dispatcher.register_file(name, builder)
             if plugin.buttons:
                 self.add_dynamic_items(*plugin.buttons)
-            if self.router is not None:
-                self.router.add(*plugin.clicks)
-            elif plugin.clicks:
-                self.add_dynamic_items(*plugin.clicks)
         for name in (*(p.cog for p in self.registry), *self.cog_names):
             try:
                 await self.load_extension(name)

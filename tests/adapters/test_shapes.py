@@ -9,7 +9,6 @@ import asyncio
 import contextvars
 import dataclasses
 import inspect
-import re
 from typing import Any
 
 import asyncpg
@@ -17,7 +16,6 @@ import discord
 import discord.gateway
 import discord.http
 import discord.state
-import discord.ui.view
 import sqlalchemy
 import yarl
 from discord import app_commands
@@ -57,7 +55,7 @@ def reads(adapter: str, function: Any, *texts: str) -> None:
         )
 
 
-def test_the_connection_state_of_ready_once_loaded_and_routed_clicks() -> None:
+def test_the_connection_state_of_ready_once_loaded() -> None:
     where = "discord_state.py"
     state = discord.state.AutoShardedConnectionState
     base = discord.state.ConnectionState
@@ -69,29 +67,8 @@ def test_the_connection_state_of_ready_once_loaded_and_routed_clicks() -> None:
     reads(where, base.__init__, "self.guild_ready_timeout")
     reads(where, state._delay_shard_ready, "timeout=self.guild_ready_timeout")
     reads(where, state.parse_guild_create, "self._add_ready_state(guild)")
-    reads(where, base.clear, "self._view_store")
-    reads(where, base.parse_interaction_create, "self._view_store")
     takes(where, discord.Client, "_get_state", "options")
     reads(where, discord.Client.__init__, "self._handlers", "self._hooks", "self._get_state(")
-    takes(where, discord.Interaction, "__init__", "data", "state")
-
-
-def test_the_view_store_of_routed_clicks() -> None:
-    where = "discord_clicks.py"
-    store = takes(where, discord.ui.view, "ViewStore")
-    takes(where, store, "__init__", "state")
-    takes(where, store, "dispatch_dynamic_items", "component_type", "custom_id", "interaction")
-    takes(where, store, "add_task", "task")
-    takes(where, discord.ui.DynamicItem, "from_custom_id", "interaction", "item", "match")
-
-    class Probe(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"probe:(?P<n>\d+)"):
-        pass
-
-    compiled = getattr(Probe, "__discord_ui_compiled_template__", None)
-    assert isinstance(compiled, re.Pattern), (
-        f"DynamicItem.__discord_ui_compiled_template__ is gone ({VERSIONS}): "
-        "adapters/discord_clicks.py routes by it"
-    )
 
 
 async def test_the_callback_of_own_callbacks() -> None:
