@@ -23,7 +23,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict rulebase bot cogs db games sandbox playtest bench migrations tests conftest.py
+	$(BIN)/mypy --strict adapters rulebase bot cogs db games sandbox playtest bench migrations tests conftest.py
 	$(BIN)/lint-imports
 
 test: lint

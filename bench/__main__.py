@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from bench.bypasses import markdown, run_bypasses
 from bench.load import (
     CAPACITY_RATES,
     LOAD_GAMES,
@@ -73,9 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     load.add_argument(
         "--repeat",
         type=int,
-        default=3,
+        default=None,
         help="repetitions of the largest G's load scenario (the headline); its figures are "
-        "their median (default 3)",
+        "their median (default 3; 1 with --bypasses)",
     )
     load.add_argument(
         "--no-capacity", action="store_true", help="skip the capacity search (rate steps)"
@@ -91,6 +93,12 @@ def _parser() -> argparse.ArgumentParser:
         default=",".join(str(r) for r in CAPACITY_RATES),
         help="click rates of the capacity search, stepped through until one fails twice "
         f"(default {','.join(map(str, CAPACITY_RATES))}: ×1.25 from 1,250 up to 10,000)",
+    )
+    load.add_argument(
+        "--bypasses",
+        action="store_true",
+        help="only the largest G's burst, with every bypass on, every one off and each one off "
+        "alone, each after a floor's run, --repeat times (default 1 here; bench/bypasses.py)",
     )
     load.add_argument(
         "--out",
@@ -128,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.bypasses:
+        return _bypasses(args, max(games), pg)
     results = asyncio.run(
         run(
             games,
@@ -140,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             out=args.out,
             plot=args.plot,
             step=args.step,
-            repeat=max(1, args.repeat),
+            repeat=max(1, 3 if args.repeat is None else args.repeat),
             capacity=not args.no_capacity,
             capacity_games=args.capacity_games,
             rates=tuple(int(r) for r in args.rates.split(",") if r.strip()),
@@ -154,6 +164,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\nJSON: {results['json']}\nMarkdown: {table}")
     if results.get("plot"):
         print(f"plot: {results['plot']}")
+    return 0
+
+
+def _bypasses(args: argparse.Namespace, games: int, pg: str | None) -> int:
+    repeat = max(1, args.repeat or 1)
+    results = asyncio.run(run_bypasses(games, pg=pg, burst=args.burst, repeat=repeat, out=args.out))
+    print(markdown(results))
+    print(json.dumps(results["verdicts"], indent=2))
+    print(f"\nJSON: {results['json']}")
     return 0
 
 

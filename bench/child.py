@@ -50,8 +50,12 @@ def write_config(
     *,
     log_level: str = "INFO",
     metrics_port: int | None = None,
+    bypasses: tuple[str, ...] | None = None,
 ) -> None:
+    """The child's config; ``bypasses``: the ones it runs (None: the default, every one)."""
     metrics = "" if metrics_port is None else f"\n[metrics]\nport = {metrics_port}\n"
+    if bypasses is not None:
+        metrics += "\n[internals]\nbypasses = [" + ", ".join(f'"{b}"' for b in bypasses) + "]\n"
     path.write_text(
         "[discord]\n"
         f'token = "{sb.token}"\n'

@@ -3,14 +3,12 @@
 ``python -m bench.floor --config <the bench's config>`` connects to the same sandbox as the bot
 would, with the same intents and caches, and answers every click on a vote button
 (``rs:vote:<game>:<proposal>:<choice>``, matched by a ``DynamicItem`` through discord.py's own
-dispatch, which rebuilds the message's view first; the bot routes its vote buttons itself,
-bot/clicks.py) with the call the bot makes for a fast click: one ephemeral callback of type 4
-(CHANNEL_MESSAGE_WITH_SOURCE) carrying the answer (cogs/interaction.py answers so whenever its
-service call ends within its budget; a slower one is deferred, then followed up). No database,
-no game logic: what discord.py itself costs on this machine, the floor the bot's figures are
-divided by. With ``[metrics] port`` it serves the bot's ``/metrics`` (bot/metrics.py), for its
-event loop's lag: what the bench reads of each party in a capacity step.
-"""
+dispatch, as the bot's are) with the call the bot makes for a fast click: one ephemeral callback of
+type 4 (CHANNEL_MESSAGE_WITH_SOURCE) carrying the answer (cogs/interaction.py answers so whenever
+its service call ends within its budget; a slower one is deferred, then followed up). No database,
+no game logic: what discord.py itself costs on this machine, the floor the bot's figures are divided
+by. With ``[metrics] port`` it serves the bot's ``/metrics`` (bot/metrics.py), for its event loop's
+lag: what the bench reads of each party in a capacity step."""
 
 from __future__ import annotations
 
@@ -27,9 +25,9 @@ from typing import Any
 
 import discord
 
+from adapters.discord_endpoints import point_discord_at
 from bot import metrics
 from bot.config import MetricsSettings, load_settings
-from bot.endpoints import point_discord_at
 from bot.english import counted
 
 log = logging.getLogger("bench.floor")

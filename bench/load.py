@@ -201,10 +201,13 @@ async def start_bot(
     *,
     profile: Path | None = None,
     metrics_port: int | None = None,
+    bypasses: tuple[str, ...] | None = None,
 ) -> BotProcess:
-    """The bot child on ``url``; ``url`` None: the floor (a bare discord.py client)."""
+    """The bot child on ``url``; ``url`` None: the floor (a bare discord.py client).
+    ``bypasses``: the ones the bot runs (None: every one)."""
     config = tmp / f"{name}.toml"
-    write_config(config, sb, url or "sqlite+aiosqlite:///unused", metrics_port=metrics_port)
+    database = url or "sqlite+aiosqlite:///unused"
+    write_config(config, sb, database, metrics_port=metrics_port, bypasses=bypasses)
     bot = launch(config, tmp / f"{name}.log", profile=profile, floor=url is None)
     bot.start_sampling()
     return bot
@@ -496,18 +499,21 @@ async def prepare_world(url: str | None, sb: Sandbox, n_games: int, seed: int) -
     return world
 
 
-async def ready(world: World, bot: BotProcess, floor: bool) -> None:
+async def ready(world: World, bot: BotProcess, floor: bool) -> float:
+    """Once the child is ready and idle: the seconds from its launch to its ``ready`` log."""
     await wait_identify(world.sb, bot, 120)
     await world.sb.wait_until_connected(timeout=60)
     # on_ready comes after discord.py's wait for the guilds (seconds after the first command
     # can be answered); the bot's collects the whole start-up heap then (gc.freeze): a stall
     # that must not fall in the burst.
     await wait_logged(bot, " ready: ", 60)
+    ready_s = time.monotonic() - bot.started_at
     if floor:
         await first_click(world, bot, 60)
     else:
         await first_answer(world, bot, 60)
     await wait_idle(bot)
+    return ready_s
 
 
 async def wait_logged(bot: BotProcess, text: str, timeout: float) -> None:
@@ -617,18 +623,19 @@ async def scenario_load(
     label: str = "load",
     keep_log: bool = True,
     voters: int | None = None,
+    bypasses: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
     """G games × 10 players click once each (and the team's mission choice) at random moments
     of ``burst`` seconds (``voters``: only that many players of each game vote). ``url``
-    None: the floor answers instead of the bot."""
+    None: the floor answers instead of the bot; ``bypasses``: the ones the bot runs."""
     floor = url is None
     name = f"{'floor' if floor else label}-{n_games}"
     async with Sandbox(interaction_timeout=3.0) as sb:
         sb.interaction_timeout = 3.0
         world = await prepare_world(url, sb, n_games, seed)
-        bot = await start_bot(sb, url, tmp, name, profile=profile)
+        bot = await start_bot(sb, url, tmp, name, profile=profile, bypasses=bypasses)
         try:
-            await ready(world, bot, floor)
+            ready_s = await ready(world, bot, floor)
             rss_ready = bot.rss_kb()
             clicks = plan_clicks(
                 world, burst, mission=mission, rng=random.Random(seed), voters=voters
@@ -661,6 +668,7 @@ async def scenario_load(
             # The child's CPU time from the first click to the last answer, per click: what a
             # click costs the process, whatever else runs on the machine.
             "cpu_ms_per_click": round(1000 * cpu / len(clicks), 2) if clicks else 0.0,
+            "ready_s": round(ready_s, 2),
             "rss_ready_mb": round(rss_ready / 1024, 1),
             "peak_rss_mb": round(max(hwm, bot.peak_rss_kb) / 1024, 1),
             "bot_errors": log.count(" ERROR "),

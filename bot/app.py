@@ -18,23 +18,23 @@ import discord
 from discord.ext import commands
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from adapters import switch
+from adapters.discord_callback import close_callbacks
+from adapters.discord_endpoints import point_discord_at
+from adapters.discord_state import OwnState
 from bot import metrics, names
 from bot.bounds import enforce_bounds
-from bot.callback import close_callbacks
-from bot.clicks import ClickRouter
 from bot.clock import Clock, utcnow
 from bot.collector import FullCollections
 from bot.config import Settings
 from bot.courier import Courier
 from bot.dispatcher import Dispatcher
-from bot.endpoints import point_discord_at
 from bot.english import counted, word
 from bot.errors import GameCommandTree
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
 from bot.plugins import GamePlugin, Registry
 from bot.reachable import OFFER_VIEW
-from bot.ready import ReadyOnceLoaded, ready_once_loaded
 from bot.records import file_builders
 from bot.scheduler import DeadlineScheduler
 from bot.service import AfterCommit, GameService, Services
@@ -129,7 +129,7 @@ def client_options(settings: Settings) -> dict[str, Any]:
     }
 
 
-class GameBot(commands.AutoShardedBot):
+class GameBot(OwnState, commands.AutoShardedBot):
     def __init__(
         self,
         settings: Settings,
@@ -144,19 +144,22 @@ class GameBot(commands.AutoShardedBot):
         """``plugins``: the games this bot runs (bot.plugins; the composition root passes the
         built-in ones, games/builtin.py)."""
         self.registry = plugins if isinstance(plugins, Registry) else Registry(plugins)
-        #: the vote buttons' clicks (GamePlugin.clicks), routed without discord.py's rebuilding
-        #: of the message's view (bot/clicks.py); made before the state that uses it
-        self.router = ClickRouter()
-        #: the interactions received and not answered yet (bot/stopping.py), for the state too
+        #: the interactions received and not answered yet (bot/stopping.py), the state's gate
         self.in_flight = InFlight()
         quiet_payload_logs(settings.discord_debug)
         # The bot joins no voice channel: discord.py's warnings that voice needs PyNaCl and
         # davey are noise in its log (and not a problem to fix).
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        super().__init__(**client_options(settings))
+        super().__init__(
+            # [internals] bypasses (adapters/switch.py)
+            bypasses=settings.internals.bypasses,
+            gate=self.in_flight,
+            **client_options(settings),
+        )
         self.settings = settings
         self.engine = engine
+        switch.keep_only(engine.sync_engine, self.bypasses)
         #: one process per SQLite database (bot/single.py), taken before connecting
         self.process_lock = process_lock or ProcessLock(settings.database.url)
         self.sessions = make_sessions(engine)
@@ -179,7 +182,7 @@ class GameBot(commands.AutoShardedBot):
         self.metrics_server: metrics.MetricsServer | None = None
         self._places_checked = False
         #: the full collections of the cyclic GC, at quiet moments once the heap is frozen
-        self.collections = FullCollections()
+        self.collections = FullCollections(on=switch.QUIET_COLLECTIONS in self.bypasses)
         #: the start's work that goes on in the background (read ahead, places checked)
         self._starting: list[asyncio.Task[None]] = []
         self._wire_deadlines_and_outbox()
@@ -211,11 +214,6 @@ class GameBot(commands.AutoShardedBot):
             url, self.dispatcher.sweep, owns=self.scheduler.owns, channel=EFFECTS_CHANNEL
         )
 
-    def _get_state(self, **options: Any) -> ReadyOnceLoaded:
-        # discord.py's state, but READY is dispatched once every guild it listed has arrived,
-        # not after two more seconds without one (bot/ready.py).
-        return ready_once_loaded(self, self.router, self.in_flight, **options)
-
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         self.process_lock.acquire()  # AlreadyRunning: another process runs on this SQLite file
         await super().start(token, reconnect=reconnect)
@@ -240,7 +238,6 @@ class GameBot(commands.AutoShardedBot):
                     self.dispatcher.register_file(name, builder)
             if plugin.buttons:
                 self.add_dynamic_items(*plugin.buttons)
-            self.router.add(*plugin.clicks)
         self.dispatcher.on_refused(OFFER_VIEW, self.offer_refused)
         for name in (*(p.cog for p in self.registry), *self.cog_names):
             try:
@@ -328,7 +325,7 @@ class GameBot(commands.AutoShardedBot):
 
     async def command_tree_payload(self, guild: discord.abc.Snowflake | None) -> list[Any]:
         """The commands as ``tree.sync`` sends them (translations included)."""
-        commands = self.tree._get_all_commands(guild=guild)
+        commands = self.tree.get_commands(guild=guild)
         translator = self.tree.translator
         if translator is not None:
             return [await c.get_translated_payload(self.tree, translator) for c in commands]

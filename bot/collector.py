@@ -18,7 +18,8 @@ collections (about two minutes at 1,300 clicks a second), so that a process neve
 frees its cycles. The young generations are left to CPython: their collections are short.
 
 Python 3.14's collector is incremental (it collects the old generation a slice at a time, and
-ignores the third threshold): there this does nothing.
+ignores the third threshold): there this does nothing; nor does it with the bypass off
+(``[internals] bypasses``, adapters/switch.py): CPython keeps its own full collections.
 """
 
 from __future__ import annotations
@@ -53,10 +54,11 @@ class FullCollections:
     def __init__(
         self,
         *,
+        on: bool = True,
         cpu: Callable[[], float] = time.process_time,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._cpu, self._clock = cpu, clock
+        self._on, self._cpu, self._clock = on, cpu, clock
         self._task: asyncio.Task[None] | None = None
         self._threshold: tuple[int, int, int] | None = None
         self._last = (cpu(), clock())
@@ -67,7 +69,7 @@ class FullCollections:
 
     def start(self) -> None:
         """Turn CPython's full collections off and look once a second (in the running loop)."""
-        if not GENERATIONAL or self._threshold is not None:
+        if not (GENERATIONAL and self._on) or self._threshold is not None:
             return
         self._threshold = gc.get_threshold()
         self.due = self._threshold[2]

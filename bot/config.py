@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from adapters.switch import BYPASSES
 from bot.english import alternatives, unknown
 from bot.options import OptionError, OptionsSchema
 
@@ -83,12 +84,20 @@ class ShutdownSettings:
 
 
 @dataclass(frozen=True)
+class InternalsSettings:
+    #: the shortcuts around discord.py's, SQLAlchemy's and CPython's public paths the bot runs
+    #: with (adapters/switch.py): ``true`` every one, ``false`` none, or a list of their names
+    bypasses: frozenset[str] = frozenset(BYPASSES)
+
+
+@dataclass(frozen=True)
 class Settings:
     discord: DiscordSettings = DiscordSettings()
     database: DatabaseSettings = DatabaseSettings()
     moderation: ModerationSettings = ModerationSettings()
     metrics: MetricsSettings = MetricsSettings()
     shutdown: ShutdownSettings = ShutdownSettings()
+    internals: InternalsSettings = InternalsSettings()
     #: the defaults for new games of each game the config names, by kind: ``[games.<kind>]``
     #: read by the game's options schema over the schema's own defaults (a game it does not
     #: name has the schema's: ``GamePlugin.config_defaults``)
@@ -245,6 +254,24 @@ def _check_shutdown(settings: ShutdownSettings) -> ShutdownSettings:
     return settings
 
 
+def _internals(section: Any) -> InternalsSettings:
+    """``[internals] bypasses``: true (every one), false (none) or a list of their names."""
+    if not isinstance(section, dict):
+        raise ConfigError("[internals] must be a table")
+    strangers = set(section) - {"bypasses"}
+    if strangers:
+        raise ConfigError(unknown("key", strangers, "[internals]"))
+    value = section.get("bypasses", True)
+    if isinstance(value, bool):
+        return InternalsSettings(frozenset(BYPASSES) if value else frozenset())
+    names = alternatives(f'"{name}"' for name in BYPASSES)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"[internals] bypasses must be true, false or a list of {names}")
+    if set(value) - set(BYPASSES):
+        raise ConfigError(unknown("name", set(value) - set(BYPASSES), "[internals] bypasses"))
+    return InternalsSettings(frozenset(value))
+
+
 def _games(data: dict[str, Any], schemas: Mapping[str, OptionsSchema]) -> dict[str, dict[str, Any]]:
     """Every game's defaults: its ``[games.<kind>]`` section read by its options schema."""
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
@@ -306,6 +333,29 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from None
 
 
+#: The sections read as typed settings: their name, their class and the check of their values.
+_TABLES: tuple[tuple[str, type[Any], Callable[[Any], Any]], ...] = (
+    ("discord", DiscordSettings, _check_discord),
+    ("database", DatabaseSettings, _check_database),
+    ("moderation", ModerationSettings, _check_moderation),
+    ("metrics", MetricsSettings, _check_metrics),
+    ("shutdown", ShutdownSettings, _check_shutdown),
+)
+
+
+def _tables(tables: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+    """The sections of :data:`_TABLES`, typed and checked (the environment's token and database
+    URL over the file's)."""
+    for name, table in tables.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"[{name}] must be a table")
+    if env.get("DISCORD_TOKEN"):
+        tables["discord"]["token"] = env["DISCORD_TOKEN"]
+    if env.get("DATABASE_URL"):
+        tables["database"]["url"] = env["DATABASE_URL"]
+    return {name: check(read_section(cls, tables[name], name)) for name, cls, check in _TABLES}
+
+
 def load_settings(
     path: Path | None = None,
     env: dict[str, str] | None = None,
@@ -323,53 +373,28 @@ def load_settings(
     Every value is checked here: a ConfigError names the section and the key.
     """
     env = dict(os.environ) if env is None else env
-    data: dict[str, Any] = {}
-    source: Path | None = None
     if path is None and Path("config.toml").exists():
         path = Path("config.toml")
-    if path is not None:
-        data = _read_file(path)
-        source = path
+    data = _read_file(path) if path is not None else {}
     games_data = data.pop("games", {})
     logging_section = data.pop("logging", {})
-    discord_data = data.pop("discord", {})
-    database_data = data.pop("database", {})
-    moderation_data = data.pop("moderation", {})
-    metrics_data = data.pop("metrics", {})
-    shutdown_data = data.pop("shutdown", {})
+    internals = data.pop("internals", {})
+    tables = {name: data.pop(name, {}) for name, _, _ in _TABLES}
     extra = {name: data.pop(name, {}) for name in (sections or {})}
     loose = [name for name, value in data.items() if not isinstance(value, dict)]
     if loose:
         raise ConfigError(unknown("key", loose, "the file (outside any [section])"))
     if data:
         raise ConfigError(unknown("section", (f"[{name}]" for name in data)))
-    for name, table in (
-        ("discord", discord_data),
-        ("database", database_data),
-        ("moderation", moderation_data),
-        ("metrics", metrics_data),
-        ("shutdown", shutdown_data),
-    ):
-        if not isinstance(table, dict):
-            raise ConfigError(f"[{name}] must be a table")
-    if env.get("DISCORD_TOKEN"):
-        discord_data["token"] = env["DISCORD_TOKEN"]
-    if env.get("DATABASE_URL"):
-        database_data["url"] = env["DATABASE_URL"]
     log_level, discord_debug = _logging(logging_section)
     settings = Settings(
-        discord=_check_discord(read_section(DiscordSettings, discord_data, "discord")),
-        database=_check_database(read_section(DatabaseSettings, database_data, "database")),
-        moderation=_check_moderation(
-            read_section(ModerationSettings, moderation_data, "moderation")
-        ),
-        metrics=_check_metrics(read_section(MetricsSettings, metrics_data, "metrics")),
-        shutdown=_check_shutdown(read_section(ShutdownSettings, shutdown_data, "shutdown")),
+        **_tables(tables, env),
+        internals=_internals(internals),
         games=_games(games_data, games or {}),
         sections=_sections(extra, sections or {}),
         log_level=log_level,
         discord_debug=discord_debug,
-        source=source,
+        source=path,
     )
     for check in checks:
         check(settings)

@@ -12,7 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 from discord import app_commands
 
-from bot.callback import send_text
+from adapters.discord_callback import send_text
 from bot.i18n import lang_of, localized_params, t
 from bot.names import shown
 from db.engine import cannot_write

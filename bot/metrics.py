@@ -25,7 +25,6 @@ from typing import Any
 
 import discord
 from aiohttp import web
-from discord.webhook import async_ as webhook_async
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -34,6 +33,9 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
+
+from adapters import discord_callback
+from adapters.discord_webhook import time_callbacks
 
 log = logging.getLogger(__name__)
 
@@ -192,16 +194,6 @@ def acknowledged(interaction_id: int) -> None:
     ACK_SECONDS.observe(max(0.0, time.time() - created(int(interaction_id))))
 
 
-class _AckTimer(webhook_async.AsyncWebhookAdapter):
-    """discord.py's webhook adapter, timing each interaction's first callback (bot/callback.py
-    times the ones it sends itself)."""
-
-    async def create_interaction_response(self, interaction_id: int, *args: Any, **kw: Any) -> Any:
-        result = await super().create_interaction_response(interaction_id, *args, **kw)
-        acknowledged(interaction_id)
-        return result
-
-
 class _RateLimitCounter(logging.Handler):
     """discord.py handles a 429 itself (waits, retries) and says so in a warning: count those."""
 
@@ -248,9 +240,8 @@ def instrument() -> None:
     if _gc_timer is None:
         _gc_timer = _GcTimer()
         gc.callbacks.append(_gc_timer)
-    if not isinstance(webhook_async.async_context.get(), _AckTimer):
-        # discord.py leaves AsyncWebhookAdapter.__init__ unannotated (it takes no argument).
-        webhook_async.async_context.set(_AckTimer())  # type: ignore[no-untyped-call]
+    time_callbacks(acknowledged)
+    discord_callback.watch(acknowledged, child(RATE_LIMITED, "webhook").inc)
     for name in _RATE_LOGGERS:
         logger = logging.getLogger(name)
         if _rate_counter not in logger.handlers:

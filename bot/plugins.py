@@ -139,10 +139,6 @@ class GamePlugin:
     #: persistent components (``discord.ui.DynamicItem`` classes), registered at start-up so
     #: a button sent before a restart still works after it
     buttons: tuple[type[Any], ...] = ()
-    #: its vote buttons (``DynamicItem`` classes of a button), persistent as ``buttons`` are,
-    #: but routed by the bot from the click's custom_id alone (bot/clicks.py): discord.py would
-    #: first rebuild the view of the whole message clicked, on every click of the hottest path
-    clicks: tuple[type[Any], ...] = ()
     #: builders of the views its effect records name (``View("rs_vote", ...)``), by name
     views: Mapping[str, ViewBuilder] = field(default_factory=dict)
     #: builders of the files its effect records attach (``Attachment("rs_matrix", ...)``)

@@ -8,13 +8,12 @@ always shown without its password.
 
 from __future__ import annotations
 
-import asyncio
-
 import aiohttp
 import discord
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from adapters.discord_login import static_login
 from db.engine import migrate, ping
 
 BAD_TOKEN = (
@@ -91,9 +90,8 @@ async def check_token(token: str, api_base: str) -> None:
     """Ask Discord whose token this is (``GET /users/@me``, as discord.py's login does)
     before anything else starts: a refused token ends the start before the database is
     touched, and says so in one line."""
-    http = discord.http.HTTPClient(asyncio.get_running_loop())
     try:
-        await http.static_login(token.strip())
+        await static_login(token.strip())
     except discord.LoginFailure as exc:
         raise StartupError(BAD_TOKEN) from exc
     except aiohttp.ClientConnectionError as exc:
@@ -103,8 +101,6 @@ async def check_token(token: str, api_base: str) -> None:
             f"Discord answered the login with {exc.status} ({reason(exc, token)}); try again later",
             status=1,
         ) from exc
-    finally:
-        await http.close()
 
 
 def unreachable_discord(api_base: str, exc: BaseException) -> StartupError:

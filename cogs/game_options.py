@@ -55,16 +55,10 @@ def with_options(schema: OptionsSchema, place: Place) -> Callable[[Callable[...,
         func.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[*positional, *options, *rest]
         )
-        described = getattr(func, "__discord_app_commands_param_description__", {})
-        func.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-            **{o.name: o.description for o in schema.at(place)},
-            **described,
-        }
-        chosen = getattr(func, "__discord_app_commands_param_choices__", {})
-        func.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-            **{o.name: choices(o) for o in schema.at(place) if o.choices},
-            **chosen,
-        }
-        return func
+        # the decorators above it (app_commands.describe of the command's own) add theirs
+        func = app_commands.describe(**{o.name: o.description for o in schema.at(place)})(func)
+        return app_commands.choices(**{o.name: choices(o) for o in schema.at(place) if o.choices})(
+            func
+        )
 
     return decorate

@@ -24,8 +24,8 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 
+from adapters.discord_callback import send_text
 from bot import metrics
-from bot.callback import send_text
 from bot.effects import split_message
 from bot.errors import report
 from bot.limits import MESSAGE_CONTENT
@@ -156,7 +156,7 @@ class Responder:
             await interaction.followup.send(
                 content, ephemeral=self.private, allowed_mentions=self.mentions, **extra
             )
-        elif not extra:  # a text alone: the created message is not read back (bot/callback.py)
+        elif not extra:  # a text alone: the created message not read back (discord_callback)
             await send_text(
                 interaction, content, ephemeral=self.private, allowed_mentions=self.mentions
             )

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from adapters.discord_commands import change_parameter
 from bot.i18n import game_name, lang_of
 from bot.service import Actor
 from bot.stats import StatsService, counted
@@ -32,14 +31,13 @@ class StatsCog(commands.GroupCog, group_name="stats", group_description="Players
             )
             for kind in kinds
         ]
-        params = self.top._params
-        params["game"] = dataclasses.replace(params["game"], choices=games)
+        change_parameter(self.top, "game", choices=games)
         if kinds:
             first = kinds[0]
             described = app_commands.locale_str(
                 f"Which game ({game_name(first, 'en')} if left empty)", game=game_name(first, "fr")
             )
-            params["game"] = dataclasses.replace(params["game"], description=described)
+            change_parameter(self.top, "game", description=described)
 
     @app_commands.command(name="player", description="A player's statistics, privately")
     @app_commands.describe(user="The player (you if left empty)")

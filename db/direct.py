@@ -41,6 +41,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from adapters import switch
+from adapters.sqlalchemy_asyncpg import connect_args
 from db.engine import set_pragmas, sqlite_file, writer_gate
 from db.models import DeadlineStatus
 from db.types import aware_utc
@@ -1041,12 +1043,12 @@ def _lost(exc: BaseException) -> bool:
 
 def open_direct_votes(engine: AsyncEngine) -> DirectVotes | None:
     """The direct path for this engine's database: a SQLite file, or PostgreSQL through
-    asyncpg; None otherwise (in-memory SQLite), where the vote batch goes through SQLAlchemy."""
+    asyncpg; None otherwise (in-memory SQLite, or the bypass off), where the vote batch goes
+    through SQLAlchemy."""
+    if not switch.runs(engine.sync_engine, switch.DIRECT_VOTES):  # [internals] bypasses
+        return None
     if engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg":
-        _, kwargs = engine.dialect.create_connect_args(engine.url)
-        # SQLAlchemy's own options of its asyncpg connections, not asyncpg.connect()'s
-        for key in ("prepared_statement_cache_size", "prepared_statement_name_func"):
-            kwargs.pop(key, None)
+        kwargs = connect_args(engine)
         # named in pg_stat_activity (the bot's other connections are SQLAlchemy's pool)
         kwargs["server_settings"] = {**kwargs.get("server_settings", {}), **VOTES_SETTINGS}
         return PostgresVotes(dict(kwargs))

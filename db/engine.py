@@ -24,7 +24,7 @@ from typing import Any
 
 import sqlalchemy.exc
 from sqlalchemy import event
-from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.engine import URL, AdaptedConnection, Connection, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -33,7 +33,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.pool import NullPool, StaticPool
-from sqlalchemy.util.concurrency import await_, in_greenlet
+
+from adapters.sqlalchemy_sqlite import after_driver_end
 
 log = logging.getLogger(__name__)
 
@@ -108,35 +109,17 @@ def _install_sqlite_hooks(engine: AsyncEngine, *, foreign_keys: bool) -> None:
         if mode not in ("IMMEDIATE", "DEFERRED", "EXCLUSIVE"):
             raise ValueError(f"bad {SQLITE_BEGIN_OPTION} execution option: {mode!r}")
         if mode != "DEFERRED":
-            gate.acquire(conn.info)
+            gate.acquire(conn)
         try:
             conn.exec_driver_sql(f"BEGIN {mode}")
         except BaseException:
             gate.release(conn.info)
             raise
 
-    # The gate opens once the transaction has ended in SQLite, not as it starts to end (the
-    # "commit" and "rollback" events come before the driver's call): the next writer's
-    # BEGIN IMMEDIATE then never meets this process's own lock (the direct vote path, which
-    # never waits in SQLite, would retry and could fall back to SQLAlchemy). The connection
-    # proxy handed to do_commit / do_rollback shares its record's info with the Connection.
-    dialect = engine.sync_engine.dialect
-    commit, rollback = dialect.do_commit, dialect.do_rollback
-
-    def do_commit(dbapi_connection: Any) -> None:
-        try:
-            commit(dbapi_connection)
-        finally:
-            gate.release(_info(dbapi_connection))
-
-    def do_rollback(dbapi_connection: Any) -> None:
-        try:
-            rollback(dbapi_connection)
-        finally:
-            gate.release(_info(dbapi_connection))
-
-    setattr(dialect, "do_commit", do_commit)  # noqa: B010 - this engine's dialect only
-    setattr(dialect, "do_rollback", do_rollback)  # noqa: B010
+    # The gate opens once the transaction has ended in SQLite, not as it starts to end
+    # (adapters/sqlalchemy_sqlite.py). The connection proxy handed to the driver's commit or
+    # rollback shares its record's info with the Connection.
+    after_driver_end(engine, lambda dbapi_connection: gate.release(_info(dbapi_connection)))
 
     # A transaction that never reached the driver's commit or rollback (its connection lost)
     # opens the gate when the pool takes the connection back, or drops it.
@@ -201,12 +184,21 @@ class _WriterGate:
             self._lock, self._loop = asyncio.Lock(), loop
         return self._lock
 
-    def acquire(self, info: dict[Any, Any]) -> None:
-        if info.get(self.KEY) is not None or not in_greenlet():
+    def acquire(self, conn: Connection) -> None:
+        """In the begin hook: wait for the gate (through the driver's adapter, which awaits in
+        SQLAlchemy's greenlet: ``AdaptedConnection.run_async``); outside one, nothing."""
+        adapted = conn.connection.dbapi_connection
+        if conn.info.get(self.KEY) is not None or not isinstance(adapted, AdaptedConnection):
             return
+        try:
+            conn.info[self.KEY] = adapted.run_async(lambda _driver: self._take_of_loop())
+        except sqlalchemy.exc.MissingGreenlet:
+            return
+
+    async def _take_of_loop(self) -> asyncio.Lock:
         lock = self._lock_of_loop()
-        await_(self._take(lock))
-        info[self.KEY] = lock
+        await self._take(lock)
+        return lock
 
     async def acquire_now(self) -> None:
         """Wait for the gate outside SQLAlchemy (db/direct.py); then :meth:`release_now`."""

@@ -10,10 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from adapters.discord_endpoints import point_discord_at
 from bot.app import COGS, GameBot, quiet_payload_logs
 from bot.clock import Clock, utcnow
 from bot.config import DatabaseSettings, DiscordSettings, Settings
-from bot.endpoints import point_discord_at
 from bot.plugins import GamePlugin, Registry
 from db.engine import make_engine, migrate
 

@@ -77,7 +77,7 @@ class VoteButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
-        # A click (routed by the bot, GamePlugin.clicks): a bare button of the clicked custom_id.
+        # A click: the clicked button, wrapped as it is.
         assert isinstance(item, discord.ui.Button)
         return cls(id_of(match["game"]), id_of(match["n"]), match["choice"], item)
 

@@ -33,8 +33,7 @@ class VoteButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"rs:vote:(?P<game>\d+):(?P<proposal>\d+):(?P<choice>accept|reject|support|sabotage)",
 ):
-    """A DM button; its meaning is in the custom_id, so it works after a restart. Its clicks
-    are routed by the bot (``GamePlugin.clicks``), not by discord.py's view store."""
+    """A DM button; its meaning is in the custom_id, so it works after a restart."""
 
     STYLES = {
         "accept": discord.ButtonStyle.success,
@@ -64,8 +63,7 @@ class VoteButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> VoteButton:
-        # A click (routed by the bot, GamePlugin.clicks): a bare button of the clicked
-        # custom_id, wrapped as it is (no label to translate).
+        # A click: the clicked button, wrapped as it is (no label to translate).
         assert isinstance(item, discord.ui.Button)
         return cls(id_of(match["game"]), id_of(match["proposal"]), match["choice"], item)
 

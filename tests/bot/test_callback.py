@@ -1,7 +1,7 @@
-"""The callbacks' own HTTP/1.1 connections (bot/callback.py's Callbacks), against a real local
-HTTP server (aiohttp's): a request as Discord reads one, a connection kept alive and reused one
-request at a time, a new one for each request under way at once, one the server closes or that
-idled too long never reused, an answer's body read whole (chunked too), and a connection that
+"""The callbacks' own HTTP/1.1 connections (adapters/discord_callback.py's Callbacks), against a
+real local HTTP server (aiohttp's): a request as Discord reads one, a connection kept alive and
+reused one request at a time, a new one for each request under way at once, one the server closes or
+that idled too long never reused, an answer's body read whole (chunked too), and a connection that
 closes before the answer raised as Lost."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import orjson
 import pytest
 from aiohttp import web
 
-from bot.callback import Answer, Callbacks, Lost
+from adapters.discord_callback import Answer, Callbacks, Lost
 
 BODY = orjson.dumps({"type": 4, "data": {"content": "On record", "flags": 64}})
 

@@ -83,6 +83,15 @@ async def test_cpython_full_collections_are_off_while_it_runs(thresholds: None) 
     assert gc.get_threshold() == before
 
 
+async def test_with_the_bypass_off_cpython_keeps_its_full_collections(thresholds: None) -> None:
+    before = gc.get_threshold()
+    full = FullCollections(on=False)  # [internals] bypasses without quiet_collections
+    full.start()
+    assert gc.get_threshold() == before
+    await full.stop()
+    assert gc.get_threshold() == before
+
+
 async def test_a_due_collection_waits_for_a_quiet_second(
     running: tuple[Process, FullCollections],
 ) -> None:

@@ -52,6 +52,11 @@ def test_keys_are_read(tmp_path: Path) -> None:
         ("[shutdown]\ngrace_seconds = 81\n", "from 0 to 80"),
         ('[shutdown]\ngrace_seconds = "8"\n', "grace_seconds must be a number"),
         ("[shutdown]\ngrace = 8\n", "unknown key in [shutdown]: grace"),
+        ('[internals]\nbypasses = "no"\n', "bypasses must be true, false or a list of"),
+        ("[internals]\nbypasses = [1]\n", "bypasses must be true, false or a list of"),
+        ('[internals]\nbypasses = ["uvloop"]\n', "unknown name in [internals] bypasses: uvloop"),
+        ("[internals]\nbypass = false\n", "unknown key in [internals]: bypass"),
+        ("internals = false\n", "[internals] must be a table"),
     ],
 )
 def test_bad_values_are_refused_with_the_key_named(tmp_path: Path, body: str, words: str) -> None:

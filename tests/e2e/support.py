@@ -6,7 +6,7 @@ template database (``sqlite_template``, tests/db/support.py) where its parent do
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,7 @@ import discord
 import pytest
 
 from sandbox import Sandbox
+from tests import harness
 from tests.harness import running_bot, sqlite_url
 
 NAMES = ["alice", "Bob", "Chloé", "david", "Émile", "Fatou", "Gus", "hana", "Ivo", "Jade", "Karl"]
@@ -45,6 +46,18 @@ async def sb() -> AsyncIterator[Any]:
         yield sandbox
     refused = [(r.method, r.path, r.error) for r in sandbox.spec_violations()]
     assert refused == [], f"requests Discord's spec refuses: {refused}"
+
+
+@pytest.fixture(params=["bypasses", "public paths"])
+def public_paths(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test twice: the bot with every bypass, then with none (``[internals] bypasses =
+    false``: discord.py's, SQLAlchemy's and CPython's public paths only). Use it before the
+    fixtures that start a bot (``pytestmark = pytest.mark.usefixtures("public_paths")``)."""
+    harness.KEPT[0] = frozenset() if request.param == "public paths" else None
+    try:
+        yield
+    finally:
+        harness.KEPT[0] = None
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import discord
 import pytest
 from sqlalchemy import select
 
-from bot.callback import callbacks
+from adapters.discord_callback import callbacks
 from cogs.interaction import BUDGET, MARGIN, WINDOW, answer_budget
 from db.engine import writer_gate
 from db.models import Player
@@ -88,7 +88,8 @@ async def test_a_fast_click_is_answered_by_its_one_callback(table: Any, bot: Any
         assert ix.callback_type == 4 and ix.ephemeral
         assert calls_of(table.sb, ix) == ["callback"]  # one REST call, nothing after
         assert ix.followups == []
-        # ... which does not ask for the message it made back (bot/callback.py): 204, no body.
+        # ... which does not ask for the message it made back (adapters/discord_callback.py):
+        # 204, no body.
         (callback,) = [r for r in table.sb.requests if ix.token in r.path]
         assert "with_response" not in callback.query and callback.status == 204
     recorded = await votes(bot, gid)
@@ -203,8 +204,8 @@ async def test_a_callback_refused_for_a_while_is_sent_again_by_discord_py(
 
 
 async def test_the_callbacks_keep_one_connection_alive(table: Any, bot: Any) -> None:
-    """Clicks one after the other are answered on one kept connection (bot/callback.py), not
-    one each; it is closed with the bot."""
+    """Clicks one after the other are answered on one kept connection
+    (adapters/discord_callback.py), not one each; it is closed with the bot."""
     game = await voting(table)
     calls = callbacks("")
     opened = calls.opened

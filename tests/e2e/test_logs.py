@@ -94,7 +94,7 @@ async def test_discord_debug_flag_lets_the_library_log_its_payloads(
 
 async def test_a_rate_limited_interaction_callback_logs_no_token(table: Any, caplog: Any) -> None:
     """A rate-limited interaction callback is said in the log, by the bot's own call
-    (bot/callback.py) and then by discord.py's retry (whose URL holds the interaction's
+    (adapters/discord_callback.py) and then by discord.py's retry (whose URL holds the interaction's
     token): the warnings are in the log, the token is not."""
     caplog.set_level(logging.INFO)
     sb = table.sb

@@ -1,7 +1,7 @@
-"""READY once every guild it listed has arrived (bot/ready.py): the bot does not wait two more
-seconds of quiet, yet every guild of every shard is loaded when ``ready`` fires, one that comes
-late included; a guild in an outage never arrives, and the bot starts without it after the whole
-``guild_ready_timeout``."""
+"""READY once every guild it listed has arrived (adapters/discord_state.py): the bot does not wait
+two more seconds of quiet, yet every guild of every shard is loaded when ``ready`` fires, one that
+comes late included; a guild in an outage never arrives, and the bot starts without it after the
+whole ``guild_ready_timeout``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.endpoints import point_discord_at
-from bot.ready import ReadyOnceLoaded, ready_once_loaded
+from adapters.discord_endpoints import point_discord_at
+from adapters.discord_state import GatedState, own_state
 from playtest.players import until
 from sandbox import Sandbox
 from tests.sandbox.client import running
@@ -26,8 +26,8 @@ class Recorder(discord.AutoShardedClient):
         super().__init__(intents=discord.Intents.default(), shard_count=shard_count, **options)
         self.at_ready: dict[int, tuple[bool, int]] | None = None
 
-    def _get_state(self, **options: Any) -> ReadyOnceLoaded:
-        return ready_once_loaded(self, **options)
+    def _get_state(self, **options: Any) -> GatedState:
+        return own_state(self, **options)
 
     async def on_ready(self) -> None:
         self.at_ready = {g.id: (g.unavailable, len(g.channels)) for g in self.guilds}

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.endpoints import point_discord_at, reset_discord_endpoints
+from adapters.discord_endpoints import point_discord_at, reset_discord_endpoints
 from sandbox import Sandbox
 
 ClientT = TypeVar("ClientT", bound=discord.Client)

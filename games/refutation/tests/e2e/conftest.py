@@ -4,6 +4,7 @@ from tests.e2e.support import (  # noqa: F401 - fixtures
     NAMES,
     Table,
     bot,
+    public_paths,
     sb,
     table,
 )

@@ -20,7 +20,8 @@ from games.refutation.players import (
 from playtest.players import text_of, until
 from tests.harness import running_bot
 
-pytestmark = pytest.mark.timeout(90)
+# each test with every bypass, then with none (tests/e2e/support.py)
+pytestmark = [pytest.mark.timeout(90), pytest.mark.usefixtures("public_paths")]
 
 
 async def test_three_players_refute_five_with_the_technique_variant(table: Any, bot: Any) -> None:

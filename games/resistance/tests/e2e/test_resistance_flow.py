@@ -15,7 +15,8 @@ from games.resistance.players import RESULT_MARKERS, Game
 from playtest.players import text_of, until
 from tests.harness import running_bot
 
-pytestmark = pytest.mark.timeout(120)
+# each test with every bypass, then with none (tests/e2e/support.py)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.usefixtures("public_paths")]
 
 
 async def snapshot(bot: Any, channel_id: int) -> tuple[Any, ...]:

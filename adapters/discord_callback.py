@@ -1,29 +1,18 @@
 """An interaction's first callback carrying a text, in one small HTTP request of the bot's own.
 
 discord.py's ``InteractionResponse.send_message`` always asks Discord for the message the
-callback created (``?with_response=1``), parses it into a ``Message`` and wraps it in an
-``InteractionCallbackResponse``, through its webhook adapter (a lock per interaction, a retry
-loop) and aiohttp's client. A private text answer, what nearly every click and command gets,
-needs none of it. :func:`send_text` posts the same payload (built by discord.py's own
-``interaction_message_response_params``) to the same route without ``with_response``: Discord
-answers 204 with no body.
+callback created (``?with_response=1``) and parses it, through its webhook adapter and
+aiohttp's client. A private text answer, what nearly every click gets, needs none of it:
+:func:`send_text` posts discord.py's own payload (``interaction_message_response_params``) to
+the same route without ``with_response`` (Discord answers 204), over keep-alive HTTP/1.1
+connections kept here (:class:`Callbacks`, answers parsed by httptools), which cost a third of
+aiohttp's CPU for this one POST (docs/performance.md, "The bypasses").
 
-The request goes over keep-alive HTTP/1.1 connections kept here (:class:`Callbacks`), its
-answer parsed by httptools (the parser uvicorn runs on), not through aiohttp: for one small
-POST whose answer is a status line, aiohttp's client (its request and response objects, header
-multidicts, cookie jar, timers and tracing signals) cost about 95 µs of CPU, a bare protocol
-about 30 (measured: 20,000 posts to a local server, 4 at a time). Anything unusual goes through
-discord.py, which answers as it always does: a proxy configured, an id or token that is not
-plain (never put in a request line as is), a connection that fails or closes before the answer.
-
-A refusal (404: the interaction expired; 403; 400) raises the exception discord.py raises; a rate
-limit or a server error leaves the interaction unanswered, and the answer goes again through
-``send_message``, which waits and retries by discord.py's own rules. The interaction is then
-marked answered as ``send_message`` marks it, so ``is_done()`` and follow-ups behave the same.
-
-Measured on the bench's 1,000 games × 10 burst (docs/performance.md, "Decisions"): without
-``with_response``, the bot's CPU per click went from 0.70 to 0.61 ms (0.66 through discord.py's
-adapter), its confirmation p99 from 16 to 7.5 ms; then without aiohttp, see there.
+Anything unusual goes through ``send_message``: the bypass off (``own_callbacks``,
+adapters/switch.py), a proxy, an id or token that is not plain, a connection that fails or
+closes before the answer, a rate limit or a server error (discord.py then waits and retries by
+its rules). A refusal (404, 403, 400) raises what discord.py raises; an answered interaction is
+marked as ``send_message`` marks it, so ``is_done()`` and follow-ups behave the same.
 """
 
 from __future__ import annotations
@@ -34,6 +23,7 @@ import logging
 import re
 import ssl
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,7 +34,7 @@ import yarl
 from discord.http import Route
 from discord.webhook.async_ import interaction_message_response_params
 
-from bot import metrics
+from adapters import switch
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +43,21 @@ EPHEMERAL = discord.MessageFlags(ephemeral=True)
 #: What an interaction's id and token may hold to be written into a request line as they are
 #: (Discord's tokens are base64url with dots; anything else goes through discord.py).
 PLAIN = re.compile(r"[A-Za-z0-9._-]{1,500}")
+
+
+def _nothing(*_: Any) -> None:
+    return None
+
+
+#: What the bot's figures count (bot/metrics.py, :func:`watch`): an interaction answered here
+#: (its id), and a 429 met here.
+_watchers: dict[str, Callable[..., None]] = {"acknowledged": _nothing, "rate_limited": _nothing}
+
+
+def watch(acknowledged: Callable[[int], None], rate_limited: Callable[[], None]) -> None:
+    """Call ``acknowledged(interaction_id)`` for each callback answered here, ``rate_limited()``
+    for each 429."""
+    _watchers.update(acknowledged=acknowledged, rate_limited=rate_limited)
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +254,8 @@ async def send_text(
     # discord.py's own objects, read as send_message reads them
     state: Any = interaction._state
     token = interaction.token
-    if state.http.proxy is None and PLAIN.fullmatch(token):
+    own = switch.runs(interaction.client, switch.OWN_CALLBACKS)
+    if own and state.http.proxy is None and PLAIN.fullmatch(token):
         params = interaction_message_response_params(
             type=CHANNEL_MESSAGE.value,
             content=content,
@@ -265,7 +271,7 @@ async def send_text(
         else:
             if answer.status < 300:
                 response._response_type = CHANNEL_MESSAGE  # answered, as send_message marks it
-                metrics.acknowledged(interaction.id)
+                _watchers["acknowledged"](interaction.id)
                 return
             await _refused(interaction, answer)
     # Rate limited, a server error, or not sent: discord.py's own call, by its rules.
@@ -279,7 +285,7 @@ async def _refused(interaction: discord.Interaction, answer: Answer) -> None:
     data = answer.data()
     if answer.status == 429:
         wait = data.get("retry_after", 0.0) if isinstance(data, dict) else 0.0
-        metrics.child(metrics.RATE_LIMITED, "webhook").inc()
+        _watchers["rate_limited"]()
         log.warning("interaction %s: its callback is rate limited (429)", interaction.id)
         with contextlib.suppress(TypeError, ValueError):
             await asyncio.sleep(float(wait))

@@ -1,0 +1,37 @@
+"""The bypasses, by name, and which of them an owner (a bot, an engine) runs with.
+
+A bypass is a shortcut around a library's public path, kept because the bench measured it
+(docs/performance.md, "The bypasses"). ``[internals] bypasses`` (bot/config.py) turns them all
+off (``false``), or keeps the ones it lists; with none, the bot runs on discord.py's, SQLAlchemy's
+and CPython's own public paths. The owner is the object a bypass reaches from where it runs: the
+discord.py client (an interaction's ``client``), or the engine (``AsyncEngine.sync_engine``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+#: READY once every guild READY listed has arrived (adapters/discord_state.py)
+READY_ONCE_LOADED = "ready_once_loaded"
+#: a text answer's callback over connections of the bot's own (adapters/discord_callback.py)
+OWN_CALLBACKS = "own_callbacks"
+#: the vote batch straight through the driver (db/direct.py)
+DIRECT_VOTES = "direct_votes"
+#: the cyclic GC's full collections at quiet moments (bot/collector.py)
+QUIET_COLLECTIONS = "quiet_collections"
+
+#: Every bypass, in the order the docs and the bench list them.
+BYPASSES = (READY_ONCE_LOADED, OWN_CALLBACKS, DIRECT_VOTES, QUIET_COLLECTIONS)
+
+_off: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def keep_only(owner: Any, kept: frozenset[str]) -> None:
+    """``owner`` runs with the bypasses ``kept`` and none of the others."""
+    _off[owner] = frozenset(BYPASSES) - kept
+
+
+def runs(owner: Any, bypass: str) -> bool:
+    """Whether ``owner`` runs with ``bypass`` (every one, unless :func:`keep_only` said not)."""
+    return bypass not in _off.get(owner, ())
