@@ -42,8 +42,9 @@ PUBLIC = {
     "sqlalchemy.pool",
     "sqlalchemy.types",
 }
-#: private names of the standard library's, in annotations only
-ALLOWED = {"argparse._SubParsersAction"}
+#: the standard library's names with an underscore that are not private: in annotations
+#: (argparse's), and os._exit, documented (the exit of a second stop signal, bot/stopping.py)
+ALLOWED = {"argparse._SubParsersAction", "os._exit"}
 
 
 def modules(packages: Iterable[str]) -> Iterator[Path]:
