@@ -365,7 +365,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
             if service is None:
                 continue
             try:
-                await service.abandon(game_id, reason, where)
+                await service.moderation.abandon(game_id, reason, where)
             except Exception:
                 log.exception("game %s: could not end it (%s)", game_id, reason)
 
@@ -374,7 +374,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
         service passes the seat on."""
         service = self.services.get(kind)
         if service is not None:
-            await service.offer_refused(game_id, offer)
+            await service.seats.offer_refused(game_id, offer)
 
     def is_reminder(self, kind: str) -> bool:
         """Whether a deadline kind is a reminder of its game's (``reminder_kinds``)."""
@@ -388,7 +388,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
         if service is None:
             log.warning("no service for deadline %s of kind %s", deadline.id, deadline.kind)
             return None
-        return await service.on_deadline(s, deadline)
+        return await service.deadlines.on_deadline(s, deadline)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # A click is counted as it is dispatched: an ``on_interaction`` listener would cost a

@@ -23,7 +23,7 @@ from bot.effects import DirectMessage, View
 from bot.errors import UserError
 from bot.i18n import t
 from bot.render.common import channel, ts
-from bot.service import Actor, Effect, GameService, Outcome
+from bot.service import Actor, Effect, GameService, Outcome, posts
 from db import repo
 from db.models import Deadline, Game
 
@@ -162,7 +162,7 @@ class SecretChoice:
             if step is not None and step != current:
                 raise UserError(self.stale)
             if current is not None:
-                await service.require_in_time(s, game, self.deadline, actor)
+                await service.actions.require_in_time(s, game, self.deadline, actor)
             await repo.set_player_locale(s, game.id, actor.id, actor.lang)
             outcome = await self.rules.answer(s, game, actor, value)
             await service.commit_outcome(s, game, outcome)
@@ -187,7 +187,7 @@ class SecretChoice:
         """The reminder DM to each chooser who still owes an answer, in their language (a
         moderator's ``remind`` too: its reply counts them)."""
         due = await self.due_at(s, game)
-        where = channel(self.service.where(game))
+        where = channel(posts.where(game))
         deadline = ts(due) if due else "—"
         waiting = set(self.rules.waiting(game))
         players = [p for p in await repo.players(s, game.id) if p.user_id in waiting]

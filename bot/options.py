@@ -414,7 +414,7 @@ DAILY_OPTIONS = (
     ),
 )
 
-#: The replacement list's option every game offers (``/<game> standby``, bot/service.py).
+#: The replacement list's option every game offers (``/<game> standby``, bot/service/seats.py).
 STANDBY_OPTIONS = (
     Option(
         "replace_after",

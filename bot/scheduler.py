@@ -70,7 +70,7 @@ DeadlineHandler = Callable[[AsyncSession, Deadline], Awaitable[AfterCommit | Non
 
 JOB_PREFIX = "deadline:"
 SWEEP_JOB_ID = "deadline-sweep"
-#: How long the interactions already handled are remembered (bot/service.py, ``action``).
+#: How long the interactions already handled are remembered (bot/service/actions.py, ``action``).
 INTERACTIONS_KEPT = timedelta(days=3)
 PRUNE_EVERY = timedelta(hours=1)
 SHUTDOWN_GRACE_SECONDS = 10.0

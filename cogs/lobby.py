@@ -81,7 +81,7 @@ class LobbyButton(
         async def click(actor: Actor, game_id: int) -> str:
             # A kind this bot does not run is refused inside the answer (an old button).
             service = service_for(interaction.client, self.kind)
-            act = service.join if self.action == "join" else service.leave
+            act = service.lobby.join if self.action == "join" else service.lobby.leave
             return await act(actor, game_id)
 
         # The click counts only in the lobby's own guild and channel (Actor.place), not on a
@@ -116,7 +116,9 @@ class OfferButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         async def answer(actor: Actor) -> str:
             service = service_for(interaction.client, self.kind)
-            return await service.answer_offer(actor, self.game_id, self.offer, self.answer == "yes")
+            return await service.seats.answer_offer(
+                actor, self.game_id, self.offer, self.answer == "yes"
+            )
 
         await respond(interaction, answer)
 
@@ -278,7 +280,7 @@ class GameCommands(CommandMixin):
 
     async def game_here(self, interaction: discord.Interaction) -> int:
         assert interaction.channel_id is not None
-        return await self.service.game_id_in(interaction.channel_id)
+        return await self.service.actions.game_id_in(interaction.channel_id)
 
     async def in_game(
         self,
@@ -331,37 +333,37 @@ class LobbyCommands(GameCommands):
 
     @app_commands.command(name="join", description="Join the game in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.join)
+        await self.in_game(interaction, self.service.lobby.join)
 
     @app_commands.command(name="leave", description="Leave the lobby of this channel's game")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.leave)
+        await self.in_game(interaction, self.service.lobby.leave)
 
     @app_commands.command(name="add", description="Sign a member up for the lobby (moderators)")
     @app_commands.describe(user="The member to add")
     async def add(self, interaction: discord.Interaction, user: discord.User) -> None:
         member = Actor.of_member(user, lang_of(interaction.locale))
-        await self.in_game(interaction, self.service.join, member=member, by_moderator=True)
+        await self.in_game(interaction, self.service.lobby.join, member=member, by_moderator=True)
 
     @app_commands.command(name="remove", description="Take a member out of the lobby (moderators)")
     @app_commands.describe(user="The member to remove (even one who left the server)")
     async def remove(self, interaction: discord.Interaction, user: discord.User) -> None:
         member = Actor.of_member(user, lang_of(interaction.locale))
-        await self.in_game(interaction, self.service.leave, member=member, by_moderator=True)
+        await self.in_game(interaction, self.service.lobby.leave, member=member, by_moderator=True)
 
     @app_commands.command(
         name="standby", description="Join (or leave) the replacement list of this channel's game"
     )
     async def standby(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.standby)
+        await self.in_game(interaction, self.service.seats.standby)
 
     @app_commands.command(name="start", description="Deal and start the game (moderators)")
     async def start(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.start)
+        await self.in_game(interaction, self.service.starter.start)
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (moderators)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.cancel)
+        await self.in_game(interaction, self.service.moderation.cancel)
 
 
 class ModerationCommands(GameCommands):
@@ -373,17 +375,17 @@ class ModerationCommands(GameCommands):
     async def extend(
         self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0005, 336.0]
     ) -> None:
-        await self.in_game(interaction, self.service.extend, hours)
+        await self.in_game(interaction, self.service.moderation.extend, hours)
 
     @app_commands.command(name="resolve", description="Close the current vote now (moderators)")
     async def resolve(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.close_now)
+        await self.in_game(interaction, self.service.moderation.close_now)
 
     @app_commands.command(
         name="remind", description="Remind the players who have not answered yet (moderators)"
     )
     async def remind(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.remind)
+        await self.in_game(interaction, self.service.moderation.remind)
 
     @app_commands.command(
         name="resync",
@@ -392,8 +394,8 @@ class ModerationCommands(GameCommands):
     async def resync(self, interaction: discord.Interaction) -> None:
         async def resync(actor: Actor) -> str:
             assert interaction.channel_id is not None
-            game_id = await self.service.game_to_resync(interaction.channel_id)
-            return await self.service.resync(actor, game_id)
+            game_id = await self.service.moderation.game_to_resync(interaction.channel_id)
+            return await self.service.moderation.resync(actor, game_id)
 
         await respond(interaction, resync)
 
@@ -420,8 +422,8 @@ class ModerationCommands(GameCommands):
                 newcomer = Actor.of_member(new, lang)
             else:
                 assert volunteer is not None
-                newcomer = await self.service.volunteer_actor(game_id, id_of(volunteer))
-            return await self.service.substitute(actor, game_id, leaver, newcomer)
+                newcomer = await self.service.seats.volunteer_actor(game_id, id_of(volunteer))
+            return await self.service.seats.substitute(actor, game_id, leaver, newcomer)
 
         await self.in_game(interaction, substitute)
 
@@ -429,7 +431,7 @@ class ModerationCommands(GameCommands):
     async def substitute_volunteer(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        pairs = await self.service.standby_choices(interaction.channel_id or 0, current)
+        pairs = await self.service.seats.standby_choices(interaction.channel_id or 0, current)
         return [app_commands.Choice(name=name, value=value) for name, value in pairs]
 
 

@@ -128,7 +128,7 @@ class RefutationCog(
         name="status", description="Feed, cards in play, refuted pile, turn, phase and deadline"
     )
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.overview)
+        await self.in_game(interaction, self.service.moderation.overview)
 
 
 async def setup(bot: commands.Bot) -> None:

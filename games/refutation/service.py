@@ -16,8 +16,7 @@ from __future__ import annotations
 import logging
 import random
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,7 +32,8 @@ from bot.errors import UserError
 from bot.i18n import lang_of
 from bot.names import listing, shown
 from bot.render.common import channel, ts
-from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply, Step
+from bot.service import posts as public
 from db import repo
 from db.models import Deadline, Game, Player
 from games.refutation import render as render
@@ -115,7 +115,7 @@ class RefutationService(GameService):
         self._pinned = weakref.WeakKeyDictionary()
         #: secret choices and votes, by group commit (bot/ballots.py)
         self.ballot_box: BallotBox[Ballot, Refutation] = BallotBox(
-            app, RefutationBallots(self), self.transaction
+            app, RefutationBallots(self), self.actions.transaction
         )
         #: the secret choice's DM menus (bot/choice.py), answered by :meth:`choose`
         self.hidden = SecretMenu(self, CHOICE, self.choose)
@@ -177,14 +177,6 @@ class RefutationService(GameService):
             actor, guild_id=guild_id, channel=channel, given=given, validate=checked, tag=tag
         )
 
-    @asynccontextmanager
-    async def action(
-        self, game_id: int, actor: Actor | None = None, *, locked: bool = False
-    ) -> AsyncIterator[tuple[AsyncSession, Game]]:
-        async with super().action(game_id, actor, locked=locked) as (s, game):
-            await self.ensure_deck(s, game)
-            yield s, game
-
     async def ensure_deck(self, s: AsyncSession, game: Game) -> Deck:
         """Load the game's deck from the database (parsed once per content, off the loop)."""
         deck = self._pinned.get(game)
@@ -218,13 +210,6 @@ class RefutationService(GameService):
             raise UserError("common.error.not_started")
         return Refutation.from_dict(game.state, self.deck_of(game))
 
-    def running(self, game: Game) -> Refutation:
-        if game.status == "lobby":
-            raise UserError("common.error.not_started")
-        if game.status != "running":
-            raise GameIsOver()
-        return self.load(game)
-
     def post(
         self,
         game: Game,
@@ -238,7 +223,7 @@ class RefutationService(GameService):
         cards in messages of at most 10 embeds and 6,000 characters). ``mention``: the one
         player this post pings (in its last part, where the call is)."""
         return Post(
-            self.where(game), text, embeds=tuple(e.to_dict() for e in embeds), mention=mention
+            public.where(game), text, embeds=tuple(e.to_dict() for e in embeds), mention=mention
         )
 
     def posts(
@@ -273,9 +258,9 @@ class RefutationService(GameService):
             if any(isinstance(e, TurnPassed) for e in events):
                 due, armed = await self.arm_turn(s, game, state)
             else:
-                due = await self.due(s, game, TURN)
+                due = await self.deadlines.due(s, game, TURN)
         else:
-            await self.cancel_deadlines(s, game, TURN_KINDS)
+            await self.deadlines.cancel(s, game, TURN_KINDS)
         locales = await self.locales(s, game)
         return [*self.posts(game, state, events, locales, due), *armed]
 
@@ -298,7 +283,7 @@ class RefutationService(GameService):
             return [self.post(game, text, embeds)]
         active = state.active_player
         lang = locales.get(active, game.lang)
-        dm = m("turn.dm", lang, turn=state.turn, link=self.link(game))
+        dm = m("turn.dm", lang, turn=state.turn, link=public.link(game))
         if due is not None:
             dm += " " + m("turn.dm_deadline", lang, deadline=ts(due))
         return [self.post(game, text, embeds, mention=active), DirectMessage(active, dm)]
@@ -312,20 +297,20 @@ class RefutationService(GameService):
         ``turn_hours`` its deadline (``deadline_time`` applies, as to every step) and,
         ``reminder_hours`` before it (at most half way), the active player's reminder. Returns
         the turn's deadline (None: no limit) and the effects that schedule them."""
-        await self.cancel_deadlines(s, game, TURN_KINDS)
+        await self.deadlines.cancel(s, game, TURN_KINDS)
         # A game opened before turns had deadlines has no turn_hours: it keeps none.
         hours = float(game.options.get("turn_hours", 0) or 0)
         if hours <= 0 or state.phase is not Phase.TURN or self.app.scheduler is None:
             return None, []
         now = self.now()
-        due = await self.due_at(s, game, "turn_hours")
+        due = await self.deadlines.due_at(s, game, "turn_hours")
         payload = {"turn": state.turn}
-        effects = await self.arm(s, game, TURN, due, payload=payload)
+        effects = await self.deadlines.arm(s, game, TURN, due, payload)
         span = (due - now).total_seconds() / 3600
         before = min(float(game.options.get("reminder_hours", 2) or 0), span / 2)
         if before > 0:
             reminder = due - timedelta(hours=before)
-            effects += await self.arm(s, game, TURN_REMINDER, reminder, payload=payload)
+            effects += await self.deadlines.arm(s, game, TURN_REMINDER, reminder, payload)
         return due, effects
 
     async def turn_missed(self, s: AsyncSession, game: Game, turn: int) -> Outcome | None:
@@ -340,8 +325,8 @@ class RefutationService(GameService):
             return None
         absent = state.active_player
         outcome = await self.skip_in(s, game, state, None)
-        # the replacement list: a turn not taken is a deadline missed (bot/service.py)
-        outcome.effects += await self.count_misses(s, game, [absent], [])
+        # the replacement list: a turn not taken is a deadline missed (bot/service/seats.py)
+        outcome.effects += await self.seats.count_misses(s, game, [absent], [])
         return outcome
 
     async def skip_in(
@@ -359,13 +344,13 @@ class RefutationService(GameService):
         state = self.load(game)
         if state.phase is not Phase.TURN or state.turn != turn:
             return None
-        due = await self.due(s, game, TURN)
+        due = await self.deadlines.due(s, game, TURN)
         if due is None:
             return None
         active = state.active_player
         row = await repo.player(s, game.id, active)
         lang = row.locale if row is not None else game.lang
-        text = m("turn.reminder", lang, turn=turn, link=self.link(game), deadline=ts(due))
+        text = m("turn.reminder", lang, turn=turn, link=public.link(game), deadline=ts(due))
         return Outcome("", [DirectMessage(active, text)])
 
     async def prod_turn(
@@ -375,7 +360,7 @@ class RefutationService(GameService):
         active, turn = state.active_player, state.turn
         row = await repo.player(s, game.id, active)
         lang = row.locale if row is not None else game.lang
-        due, link = await self.due(s, game, TURN), self.link(game)
+        due, link = await self.deadlines.due(s, game, TURN), public.link(game)
         if due is not None:
             text = m("turn.reminder", lang, turn=turn, link=link, deadline=ts(due))
         else:
@@ -441,7 +426,7 @@ class RefutationService(GameService):
         return Reply(text, embeds)
 
     def hand_dms(self, game: Game, state: Refutation, players: list[Player]) -> list[Effect]:
-        where = channel(self.where(game))
+        where = channel(public.where(game))
         effects: list[Effect] = []
         for p in players:
             reply = self.hand_reply(
@@ -490,7 +475,7 @@ class RefutationService(GameService):
                 placed = False
             else:
                 events = state.watch(actor.id, card, refresh=refresh, return_current=return_current)
-            await self.require_in_time(s, game, TURN, actor)
+            await self.actions.require_in_time(s, game, TURN, actor)
             await self.save(s, game, state, events, actor.id)
             reply = (
                 m("watch.done", actor.lang, number=card)
@@ -510,13 +495,13 @@ class RefutationService(GameService):
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
             events = state.refute(actor.id, target)
-            await self.require_in_time(s, game, TURN, actor)
+            await self.actions.require_in_time(s, game, TURN, actor)
             # The turn ends here: the refutation's choice and vote have deadlines of their own.
-            await self.cancel_deadlines(s, game, TURN_KINDS)
+            await self.deadlines.cancel(s, game, TURN_KINDS)
             n = state.refutation_count
-            due = await self.due_at(s, game, "choice_hours")
+            due = await self.deadlines.due_at(s, game, "choice_hours")
             await self.save(s, game, state, events, actor.id)
-            effects = await self.arm(s, game, CHOICE, due, n)
+            effects = await self.deadlines.arm(s, game, CHOICE, due, {"n": n})
             text, embeds = render.refute_post(state, actor.id, game.lang, due)
             effects.append(self.post(game, text, embeds))
             effects.append(self.choice_dms(game, state, await repo.players(s, game.id), due))
@@ -524,49 +509,11 @@ class RefutationService(GameService):
             await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
-    async def arm(
-        self,
-        s: AsyncSession,
-        game: Game,
-        kind: str,
-        due: datetime,
-        n: int = 0,
-        *,
-        payload: dict[str, Any] | None = None,
-    ) -> list[Effect]:
-        """A deadline of ``kind`` at ``due`` (``payload``: by default refutation ``n``'s); the
-        effect schedules it after the commit."""
-        scheduler = self.app.scheduler
-        if scheduler is None:
-            return []
-        deadline = await scheduler.add(
-            s,
-            game_id=game.id,
-            guild_id=game.guild_id,
-            kind=kind,
-            due_at=due,
-            payload={"n": n} if payload is None else payload,
-        )
-        deadline_id, due_at = deadline.id, deadline.due_at
-
-        async def schedule() -> None:
-            scheduler.schedule(deadline_id, due_at)
-
-        return [schedule]
-
-    async def cancel_deadlines(self, s: AsyncSession, game: Game, kinds: Sequence[str]) -> None:
-        if self.app.scheduler is not None:
-            await self.app.scheduler.cancel_for_game(s, game.id, list(kinds))
-
-    async def due(self, s: AsyncSession, game: Game, kind: str) -> datetime | None:
-        found = await repo.open_deadlines(s, game.id, kinds=[kind])
-        return found[0].due_at if found else None
-
     def choice_dms(
         self, game: Game, state: Refutation, players: list[Player], due: datetime
     ) -> list[Effect]:
         n = state.refutation_count
-        where = channel(self.where(game))
+        where = channel(public.where(game))
         effects: list[Effect] = []
         for p in players:
             if not state.is_player(p.user_id):
@@ -589,7 +536,8 @@ class RefutationService(GameService):
         if game.status != "running":
             if n is not None:
                 raise UserError("refutation.refusal.stale_button")
-            return self.running(game)
+            state: Refutation = self.running(game)
+            return state
         state = self.load(game)
         require_step(state, n, phase)
         return state
@@ -630,13 +578,13 @@ class RefutationService(GameService):
         everyone = set(state.player_ids)
         events += state.reveal()
         phase: Phase = state.phase  # read again: reveal() moved it on from CHOICE
-        await self.cancel_deadlines(s, game, (CHOICE,))
+        await self.deadlines.cancel(s, game, (CHOICE,))
         effects: list[Effect] = []
         if phase is Phase.VOTE:
-            due = await self.due_at(s, game, "vote_hours")
+            due = await self.deadlines.due_at(s, game, "vote_hours")
             text, embeds = render.reveal_post(state, game.lang)
             effects.append(self.post(game, text, embeds))
-            effects += await self.arm(s, game, VOTE, due, n)
+            effects += await self.deadlines.arm(s, game, VOTE, due, {"n": n})
             effects.append(self.vote_message(game, state, due, list(state.revealed), True))
         else:
             effects += await self.posts_in(s, game, state, events)
@@ -644,9 +592,9 @@ class RefutationService(GameService):
                 await repo.set_status(s, game, "ended", at=self.now())
         await self.save(s, game, state, events, None)
         if phase is Phase.OVER:
-            effects.append(self.archive_post(game))
+            effects.append(public.archive_post(game))
         else:  # the replacement list: who let the secret choice pass (a pass is an answer)
-            effects += await self.count_misses(s, game, everyone - set(chosen), set(chosen))
+            effects += await self.seats.count_misses(s, game, everyone - set(chosen), set(chosen))
         return Outcome("", effects)
 
     def vote_message(
@@ -658,12 +606,12 @@ class RefutationService(GameService):
         view = View("rf_vote", (game.id, n, buttons, reference, lang_of(lang)))
         return [
             self.close_vote_buttons(game),
-            Post(self.where(game), text, view=view, slot="vote"),
+            Post(public.where(game), text, view=view, slot="vote"),
         ]
 
     def close_vote_buttons(self, game: Game) -> Effect:
         """The buttons of the last vote message go (the message stays)."""
-        return EditSlot(self.where(game), "vote", clear_view=True)
+        return EditSlot(public.where(game), "vote", clear_view=True)
 
     # -- vote ---------------------------------------------------------------------------------
 
@@ -703,7 +651,7 @@ class RefutationService(GameService):
         events += state.close_vote()
         outcome = await self.finish_refutation(s, game, state, events)
         if game.status == "running":  # the replacement list: an abstention is an answer
-            outcome.effects += await self.count_misses(s, game, everyone - voted, voted)
+            outcome.effects += await self.seats.count_misses(s, game, everyone - voted, voted)
         return outcome
 
     async def apply_votes(self, s: AsyncSession, game: Game, state: Refutation) -> list[Event]:
@@ -716,14 +664,14 @@ class RefutationService(GameService):
     async def finish_refutation(
         self, s: AsyncSession, game: Game, state: Refutation, events: list[Event]
     ) -> Outcome:
-        await self.cancel_deadlines(s, game, (VOTE,))
+        await self.deadlines.cancel(s, game, (VOTE,))
         if state.phase is Phase.OVER:
             await repo.set_status(s, game, "ended", at=self.now())
         await self.save(s, game, state, events, None)
         posts = await self.posts_in(s, game, state, events)
         effects = [self.close_vote_buttons(game), *posts]
         if state.phase is Phase.OVER:
-            effects.append(self.archive_post(game))
+            effects.append(public.archive_post(game))
         return Outcome("", effects)
 
     async def consult(self, actor: Actor, game_id: int, n: int | None) -> str:
@@ -733,7 +681,7 @@ class RefutationService(GameService):
             if not state.is_player(actor.id):
                 raise NotAPlayer(player=actor.id)
             state.verify_consult_reference(actor.id)
-            await self.require_in_time(s, game, VOTE, actor)
+            await self.actions.require_in_time(s, game, VOTE, actor)
             events = await self.apply_votes(s, game, state)
             number = state.target_card
             assert number is not None
@@ -751,14 +699,14 @@ class RefutationService(GameService):
                 await self.save(s, game, state, events, actor.id)
                 effects = [self.post(game, text)]
                 if runoff:
-                    due = await self.due(s, game, VOTE) or self.now()
+                    due = await self.deadlines.due(s, game, VOTE) or self.now()
                     effects.append(self.vote_message(game, state, due, list(runoff), False))
                 recorded = await repo.votes_for(
                     s, game.id, f"r{state.refutation_count}", "refute_vote"
                 )
                 if all(pid in self.valid_votes(state, recorded) for pid in state.player_ids):
                     close = self.later(self.close_vote, game.id, state.refutation_count)
-                    effects += await self.close_early(s, game, VOTE, close)
+                    effects += await self.deadlines.close_early(s, game, VOTE, close)
             outcome = Outcome(m("reference.done", actor.lang), effects)
             await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
@@ -796,7 +744,7 @@ class RefutationService(GameService):
             *self.posts(game, state, list(events), await self.locales(s, game)),
         ]
 
-    def step(self, state: Refutation) -> str | None:
+    def step_kind(self, state: Refutation) -> str | None:
         """The deadline kind of the step that is open (choice or vote), else None."""
         if state.phase is Phase.CHOICE:
             return CHOICE
@@ -804,76 +752,45 @@ class RefutationService(GameService):
             return VOTE
         return None
 
-    async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
-        """Move the deadline of the open step (choice or vote), or of the turn (and its
-        reminder), by ``hours``."""
-        if not 0 < hours <= 24 * 14:
-            raise UserError("refutation.refusal.bad_hours")
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            kind = self.step(state) or TURN
-            kinds = TURN_KINDS if kind == TURN else (kind,)
-            deadlines = await repo.open_deadlines(s, game.id, kinds=list(kinds))
-            scheduler = self.app.scheduler
-            if not any(d.kind == kind for d in deadlines) or scheduler is None:
-                raise UserError("refutation.refusal.no_deadline")
-            moved = [(d.id, d.due_at + timedelta(hours=hours)) for d in deadlines]
-            main = max(due for _, due in moved)
-            for deadline_id, due in moved:
-                await scheduler.extend(deadline_id, due, session=s)
-            n, active = state.refutation_count, render.name(state, state.active_player)
-            notice = m(
-                f"moderation.extended_{kind}_public",
-                game.lang,
-                n=n,
-                turn=state.turn,
-                name=active,
-                deadline=ts(main),
-            )
-            reply = m("moderation.extended", actor.lang, deadline=ts(main))
-            outcome = await self.commit_outcome(s, game, Outcome(reply, [self.post(game, notice)]))
-        return await self.run(outcome)
+    def step(self, state: Refutation) -> Step | None:
+        """The secret choice or the vote that is open, else the turn (and its reminder)."""
+        kind, n = self.step_kind(state), state.refutation_count
+        if kind is None:
+            if state.phase is not Phase.TURN:
+                return None
+            name = render.name(state, state.active_player)
+            args = {"n": n, "turn": state.turn, "name": name}
+            notice = f"refutation.moderation.extended_{TURN}_public"
+            return Step(f"{TURN} t{state.turn}", TURN_KINDS, notice, args)
+        notice = f"refutation.moderation.extended_{kind}_public"
+        return Step(f"{kind} r{n}", (kind,), notice, {"n": n})
 
-    async def close_now(self, actor: Actor, game_id: int) -> str:
+    async def close_step(
+        self, s: AsyncSession, game: Game, state: Refutation, actor: Actor
+    ) -> Outcome:
         """Close the open step now: the secret choice (reveal) or the vote."""
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            kind, n = self.step(state), state.refutation_count
-            if kind == CHOICE:
-                outcome = await self.reveal_in(s, game, n)
-            elif kind == VOTE:
-                outcome = await self.close_vote_in(s, game, n)
-            else:
-                outcome = None
-            if outcome is None or kind is None:
-                raise UserError("refutation.refusal.nothing_open")
-            notice = m(f"moderation.resolved_{kind}_public", game.lang, n=n)
-            outcome.effects.insert(0, self.post(game, notice))
-            outcome.reply = m(f"moderation.resolved_{kind}", actor.lang, n=n)
-            await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
-
-    async def remind(self, actor: Actor, game_id: int) -> str:
-        """DM the players who have not chosen (choice) or not voted (vote); during a turn, the
-        active player (a prod before the turn's deadline, or with no deadline at all)."""
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            if state.phase is Phase.TURN:
-                await self.require_remind_allowed(s, game, actor, f"{TURN} t{state.turn}")
-                outcome = await self.prod_turn(s, game, state, actor)
-            else:
-                outcome = await self.remind_step(s, game, state, actor)
-            await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
+        kind, n = self.step_kind(state), state.refutation_count
+        if kind == CHOICE:
+            outcome = await self.reveal_in(s, game, n)
+        elif kind == VOTE:
+            outcome = await self.close_vote_in(s, game, n)
+        else:
+            outcome = None
+        if outcome is None or kind is None:
+            raise UserError("refutation.refusal.nothing_open")
+        notice = m(f"moderation.resolved_{kind}_public", game.lang, n=n)
+        outcome.effects.insert(0, public.announce(game, notice))
+        outcome.reply = m(f"moderation.resolved_{kind}", actor.lang, n=n)
+        return outcome
 
     async def remind_step(
         self, s: AsyncSession, game: Game, state: Refutation, actor: Actor
     ) -> Outcome:
-        """``remind`` during a secret choice or a vote: whoever has not answered, by DM."""
-        kind, n = self.step(state), state.refutation_count
+        """DM whoever has not chosen (choice) or not voted (vote); during a turn, the active
+        player (a prod before the turn's deadline, or with no deadline at all)."""
+        if state.phase is Phase.TURN:
+            return await self.prod_turn(s, game, state, actor)
+        kind, n = self.step_kind(state), state.refutation_count
         if kind == CHOICE:
             answered = set(await repo.votes_for(s, game.id, f"r{n}", "choice"))
         elif kind == VOTE:
@@ -881,9 +798,8 @@ class RefutationService(GameService):
             answered = set(self.valid_votes(state, recorded))
         else:
             raise UserError("refutation.refusal.nothing_open")
-        await self.require_remind_allowed(s, game, actor, f"{kind} r{n}")
-        due = await self.due(s, game, kind)
-        where = channel(self.where(game))
+        due = await self.deadlines.due(s, game, kind)
+        where = channel(public.where(game))
         waiting = [
             p
             for p in await repo.players(s, game.id)
@@ -911,7 +827,7 @@ class RefutationService(GameService):
         """A moderator passes the active player's turn to the next player, no card played, as
         its deadline would (the next turn gets its own deadline)."""
         async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
+            await self.moderators.require_moderator(s, actor, game, game.guild_id)
             state = self.running(game)
             state.verify_skip_turn(by_moderator=True)
             skipped, turn = state.player(state.active_player).name, state.turn
@@ -925,8 +841,8 @@ class RefutationService(GameService):
     ) -> Outcome:
         """``new`` takes the seat, hand, card in front, choice, vote and credits of ``old``."""
         state = self.running(game)
-        old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
-        if self.step(state) is not None:
+        old_name, events, row = await self.seats.hand_over(s, game, state, old, new)
+        if self.step_kind(state) is not None:
             # The choice or vote already on record follows the seat, like the engine's.
             round_key = f"r{state.refutation_count}"
             for kind in ("choice", "refute_vote"):
@@ -945,7 +861,7 @@ class RefutationService(GameService):
         )
         effects: list[Effect] = [self.post(game, notice), self.hand_dms(game, state, [row])]
         if state.phase is Phase.CHOICE:
-            due = await self.due(s, game, CHOICE) or self.now()
+            due = await self.deadlines.due(s, game, CHOICE) or self.now()
             effects.append(self.choice_dms(game, state, [row], due))
         reply = m("moderation.substituted", actor.lang, old=shown(old_name), new=shown(new.name))
         return Outcome(reply, effects)
@@ -953,7 +869,7 @@ class RefutationService(GameService):
     # -- read-only views ----------------------------------------------------------------------
 
     async def hand(self, actor: Actor, game_id: int) -> Reply:
-        await self.settled(game_id)
+        await self.actions.settled(game_id)
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None
@@ -1014,7 +930,7 @@ class RefutationService(GameService):
                 and state.target_card is not None
                 and state.deck.id == deck.id
             ):
-                out[state.target_card] = (state.refutation_count, self.where(g))
+                out[state.target_card] = (state.refutation_count, public.where(g))
         return out
 
     async def running_status(self, s: AsyncSession, game: Game, lang: str) -> str:
@@ -1022,12 +938,12 @@ class RefutationService(GameService):
         state = self.load(game)
         n, due, answered = state.refutation_count, None, 0
         if state.phase is Phase.TURN:
-            due = await self.due(s, game, TURN)
+            due = await self.deadlines.due(s, game, TURN)
         elif state.phase is Phase.CHOICE:
-            due = await self.due(s, game, CHOICE)
+            due = await self.deadlines.due(s, game, CHOICE)
             answered = len(await repo.votes_for(s, game.id, f"r{n}", "choice"))
         elif state.phase is Phase.VOTE:
-            due = await self.due(s, game, VOTE)
+            due = await self.deadlines.due(s, game, VOTE)
             recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
             answered = len(self.valid_votes(state, recorded))
         return render.status_text(state, lang, due=due, answered=answered)
@@ -1108,7 +1024,7 @@ class RefutationBallots(BallotRules[Ballot, Refutation]):
         else:
             state.verify_vote(b.actor.id, b.card)
             kind, none = "refute_vote", ABSTAIN
-        self.service.check_in_time(due, b.actor)
+        self.service.actions.check_in_time(due, b.actor)
         value = none if b.card is None else str(b.card)
         return Mark(f"r{state.refutation_count}", kind, value)
 
@@ -1147,5 +1063,5 @@ class RefutationBallots(BallotRules[Ballot, Refutation]):
             if all(pid in answered for pid in state.player_ids):
                 game = await repo.get_game(s, head.id)
                 if game is not None:
-                    effects += await service.close_early(s, game, step, close)
+                    effects += await service.deadlines.close_early(s, game, step, close)
         return effects

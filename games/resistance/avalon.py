@@ -2,16 +2,16 @@
 each a secret choice by DM (``bot.choice.SecretChoice``) before a ``vote_hours`` deadline, with
 a reminder.
 
-A collaborator that :class:`games.resistance.service.ResistanceService` holds (``avalon``): the
-classic flow calls it where Avalon differs. The rules are in ``games.resistance.rules``; this
-is only their Discord side.
+A collaborator that the Resistance service holds (``avalon``), given the core service and the
+Resistance's own ``Board``: the classic flow calls it where Avalon differs. The rules are in
+``games.resistance.rules``; this is only their Discord side.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.names import shown, sort_key
 from bot.options import OptionName
 from bot.render.common import channel, ts
-from bot.service import Actor, Effect, Outcome
+from bot.service import Actor, Effect, GameService, Outcome, posts
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import render as render
@@ -51,8 +51,23 @@ AVALON_PHASES = (Phase.LADY, Phase.ASSASSINATION)
 #: with the Lady, or name Merlin.
 LADY_ACT, KILL_ACT = "lady", "kill"
 
-if TYPE_CHECKING:  # the service holds this part: its class for the annotations only
-    from games.resistance.service import ResistanceService
+
+class Board(Protocol):
+    """What Avalon needs of the Resistance's own side of the service that holds it (the core's
+    parts it reaches through ``GameService``)."""
+
+    def load(self, game: Game) -> Resistance: ...
+
+    async def open_debate(
+        self,
+        s: AsyncSession,
+        game: Game,
+        state: Resistance,
+        events: list[ResistanceEvent],
+        actor: int | None,
+    ) -> list[Effect]: ...
+
+    def post_leader_list(self, game: Game, state: Resistance, *, new: bool = False) -> Effect: ...
 
 
 def engine_options(options: Mapping[str, Any]) -> Options:
@@ -80,18 +95,18 @@ class AvalonChoice:
         self.phase = Phase.LADY if act == LADY_ACT else Phase.ASSASSINATION
 
     def step(self, game: Game) -> int | None:
-        state = self.avalon.service.load(game)
+        state = self.avalon.board.load(game)
         return step_of(state) if state.phase is self.phase else None
 
     def waiting(self, game: Game) -> Collection[int]:
-        state = self.avalon.service.load(game)
+        state = self.avalon.board.load(game)
         chooser = chooser_of(state)
         return [chooser] if chooser is not None and state.phase is self.phase else []
 
     async def answer(self, s: AsyncSession, game: Game, actor: Actor, value: str) -> Outcome:
         """The Lady's holder examines the player ``value``, or the Assassin names them (the
         engine refuses anyone else, another phase, an ineligible player)."""
-        state = self.avalon.service.load(game)
+        state = self.avalon.board.load(game)
         target = int(value) if value.isdigit() else 0
         if self.act == LADY_ACT:
             events = state.examine(actor.id, target)
@@ -105,7 +120,7 @@ class AvalonChoice:
         return outcome
 
     async def timeout(self, s: AsyncSession, game: Game) -> Outcome | None:
-        return await self.avalon.timeout_in(s, game, self.avalon.service.load(game))
+        return await self.avalon.timeout_in(s, game, self.avalon.board.load(game))
 
 
 def chooser_of(state: Resistance) -> int | None:
@@ -120,8 +135,9 @@ class Avalon:
     its lobby's lines, and its two secret choices by DM, the Lady's (``lady``) and the
     assassination (``kill``), which share one deadline and its reminder (``AVALON_KINDS``)."""
 
-    def __init__(self, service: ResistanceService) -> None:
+    def __init__(self, service: GameService, board: Board) -> None:
         self.service = service
+        self.board = board
         self.lady = self.secret_choice(LADY_ACT, "lady.reminder")
         self.kill = self.secret_choice(KILL_ACT, "assassination.reminder")
 
@@ -179,13 +195,9 @@ class Avalon:
             lines.append(t(key("lobby.lady"), game.lang))
         return "\n".join([*lines, rest] if rest else lines)
 
-    async def check_start(self, game_id: int) -> None:
+    def check_start(self, game: Game, count: int) -> None:
         """Refuse before anyone is asked anything when the Avalon roles do not fit the table."""
-        async with self.service.app.sessions() as s:
-            game = await repo.get_game(s, game_id)
-            count = len(await repo.players(s, game_id)) if game is not None else 0
-        if game is not None and game.status == "lobby" and 5 <= count <= 10:
-            verify_options(engine_options(game.options), count)
+        verify_options(engine_options(game.options), count)
 
     # -- opening a private choice ---------------------------------------------------------------
 
@@ -193,12 +205,10 @@ class Avalon:
         """The Lady's turn or the assassination begins: the public announcement, then the
         chooser's secret choice (its menu, its deadline and reminder)."""
         service = self.service
-        due = await service.due_at(s, game, "vote_hours")
+        due = await service.deadlines.due_at(s, game, "vote_hours")
         before = float(game.options.get("reminder_hours", 2))
         remind_at = due - timedelta(hours=before) if before > 0 else None
-        effects: list[Effect] = [
-            service.announce(game, render.lady_turn_text(state, game.lang, due))
-        ]
+        effects: list[Effect] = [posts.announce(game, render.lady_turn_text(state, game.lang, due))]
         chooser = await self.chooser_row(s, game, state)
         offers = [self.offer(game, state, chooser, due)] if chooser is not None else []
         choice = self.choice_of(state)
@@ -217,7 +227,7 @@ class Avalon:
             (state.player(pid).name, str(pid))
             for pid in sorted(ids, key=lambda i: sort_key(i, state.player(i).name))
         )
-        where = channel(self.service.where(game))
+        where = channel(posts.where(game))
         text = t(
             key("lady.dm" if lady else "assassination.dm"),
             player.locale,
@@ -249,8 +259,8 @@ class Avalon:
         if state.is_over:
             # The assassination and the result in one post: who is Merlin, only with the end.
             return Outcome("", await self.finish(s, game, state, events, actor, text))
-        effects: list[Effect] = [self.service.announce(game, text)] if text else []
-        effects += await self.service.open_debate(s, game, state, events, actor)
+        effects: list[Effect] = [posts.announce(game, text)] if text else []
+        effects += await self.board.open_debate(s, game, state, events, actor)
         return Outcome("", effects)
 
     async def finish(
@@ -269,8 +279,8 @@ class Avalon:
         await service.save(s, game, state, events, actor)
         end = "\n".join(part for part in (head, render.end_text(state, game.lang)) if part)
         return [
-            service.post_leader_list(game, state),
-            service.announce(game, end),
+            self.board.post_leader_list(game, state),
+            posts.announce(game, end),
             await rs_records.end_post(service, s, game, state),
         ]
 
@@ -280,7 +290,7 @@ class Avalon:
         return await self.lady.due_at(s, game)
 
     async def deadline_due(self, s: AsyncSession, game: Game, deadline: Deadline) -> Outcome | None:
-        return await self.choice_of(self.service.load(game)).due(s, game, deadline)
+        return await self.choice_of(self.board.load(game)).due(s, game, deadline)
 
     async def timeout_in(self, s: AsyncSession, game: Game, state: Resistance) -> Outcome:
         """The deadline (or a moderator's resolve): the Lady passes on unexamined; the Assassin
@@ -288,7 +298,7 @@ class Avalon:
         chooser = state.lady_holder if state.phase is Phase.LADY else None
         outcome = await self.after_step(s, game, state, state.resolve(), None)
         if chooser is not None and state.phase is not Phase.OVER:  # the holder missed it
-            outcome.effects += await self.service.count_misses(s, game, [chooser], [])
+            outcome.effects += await self.service.seats.count_misses(s, game, [chooser], [])
         return outcome
 
     async def remind_in(

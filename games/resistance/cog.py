@@ -59,7 +59,7 @@ class ResistanceCog(
         name="status", description="Missions, rejections, leader, deadline, who has not voted"
     )
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.overview)
+        await self.in_game(interaction, self.service.moderation.overview)
 
     @app_commands.command(name="history", description="Every proposal, vote and mission so far")
     async def history(self, interaction: discord.Interaction) -> None:

@@ -15,6 +15,7 @@ from bot.effects import Attachment, Post
 from bot.i18n import t
 from bot.plugins import Archive, FileMaker
 from bot.records import file_maker, loaded, public_events
+from bot.service import posts
 from db import repo
 from db.models import Game
 from games.resistance import render, vote_matrix
@@ -56,7 +57,7 @@ async def end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Pos
     lang = game.lang
     text = render.history_text(state, await resistance_events(s, game), lang)
     files = (Attachment("rs_matrix", (game.id, lang)), Attachment("record", (game.id, lang)))
-    return Post(service.where(game), text, files=files)
+    return Post(posts.where(game), text, files=files)
 
 
 def files(

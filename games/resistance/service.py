@@ -24,7 +24,7 @@ from bot.errors import UserError
 from bot.i18n import t
 from bot.names import shown, sort_key
 from bot.render.common import channel, ts
-from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services, Step, posts
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import records as rs_records
@@ -114,7 +114,7 @@ class TeamVotes(BallotRules[VoteRequest, Resistance]):
             raise UserError("resistance.error.stale_button")
         round_key = f"p{state.proposal_number}"
         if state.phase is Phase.VOTE:
-            self.service.check_in_time(due, actor)
+            self.service.actions.check_in_time(due, actor)
         if isinstance(choice, TeamVote):
             state.verify_vote(actor.id, choice)
             return Mark(round_key, "team", choice.value)
@@ -147,7 +147,7 @@ class TeamVotes(BallotRules[VoteRequest, Resistance]):
         if not state.everyone_in():
             return []
         later = service.resolve_later(game.id, state.proposal_number)
-        return await service.close_early(s, game, VOTE, later)
+        return await service.deadlines.close_early(s, game, VOTE, later)
 
 
 class ResistanceService(GameService):
@@ -160,10 +160,10 @@ class ResistanceService(GameService):
         super().__init__(app)
         #: the team votes and mission choices, by group commit (bot/ballots.py)
         self.ballot_box: BallotBox[VoteRequest, Resistance] = BallotBox(
-            app, TeamVotes(self), self.transaction
+            app, TeamVotes(self), self.actions.transaction
         )
         #: Avalon's options, lobby lines, the Lady's choice and the assassination
-        self.avalon = Avalon(self)
+        self.avalon = Avalon(self, self)
 
     # -- where Avalon differs -----------------------------------------------------------------
 
@@ -173,9 +173,8 @@ class ResistanceService(GameService):
     def lobby_text(self, game: Game, players: list[Player]) -> str:
         return self.avalon.lobby_text(game, super().lobby_text(game, players))
 
-    async def start(self, actor: Actor, game_id: int) -> str:
-        await self.avalon.check_start(game_id)
-        return await super().start(actor, game_id)
+    def before_start(self, game: Game, players: list[Player]) -> None:
+        self.avalon.check_start(game, len(players))
 
     # -- state --------------------------------------------------------------------------------
 
@@ -210,7 +209,7 @@ class ResistanceService(GameService):
             self.role_dms(state, players),
             self.post_leader_list(game, state, new=True),
         ]
-        effects.append(self.announce(game, render.start_text(state, game.lang)))
+        effects.append(posts.announce(game, render.start_text(state, game.lang)))
         effects += await self.call_leader(s, game, state)
         return Outcome(t("resistance.start.done", actor.lang), effects)
 
@@ -223,7 +222,7 @@ class ResistanceService(GameService):
 
     def post_leader_list(self, game: Game, state: Resistance, *, new: bool = False) -> Effect:
         """Edit the pinned leader list in place; else post a new one, pin it, unpin the old."""
-        text, where = render.leader_list_text(state, game.lang), self.where(game)
+        text, where = render.leader_list_text(state, game.lang), posts.where(game)
         if new:
             return Post(where, text, slot="leader_list", pin=True, unpin_previous=True)
         return EditSlot(where, "leader_list", text=text, repost=True, pin=True)
@@ -244,16 +243,15 @@ class ResistanceService(GameService):
         if not state.is_player(actor.id):
             raise GameError("resistance.error.not_a_player", {})
         events = state.propose(actor.id, list(team))
-        now = self.now()
-        due = await self.due_at(s, game, "vote_hours")
-        await self.cancel_deadlines(s, game, LEADER_KINDS)
+        due = await self.deadlines.due_at(s, game, "vote_hours")
+        await self.deadlines.cancel(s, game, LEADER_KINDS)
         await repo.delete_bot_state(s, pick_key(game.id))
         await self.save(s, game, state, events, actor.id)
-        effects = await self.arm_vote_deadlines(s, game, state, now, due)
+        effects = await self.arm_vote_deadlines(s, game, state, due)
         proposal = state.proposal_number
-        effects.append(self.announce(game, render.proposal_text(state, actor.id, game.lang, due)))
+        effects.append(posts.announce(game, render.proposal_text(state, actor.id, game.lang, due)))
         if game.options.get("lock_during_vote", True):
-            effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=True))
+            effects.append(posts.debate_lock(game, await repo.players(s, game.id), lock=True))
         effects.append(self.vote_dms(game, state, await repo.players(s, game.id), proposal, due))
         outcome = Outcome(t("resistance.proposal.done", actor.lang), effects)
         return await self.commit_outcome(s, game, outcome)
@@ -299,11 +297,11 @@ class ResistanceService(GameService):
         """The leader's call DM as it stands (the skip's deadline, the team chosen so far)."""
         open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
         due = open_[0].due_at if open_ else None
-        return render.leader_dm(state, lang, self.link(game), due, chosen)
+        return render.leader_dm(state, lang, posts.link(game), due, chosen)
 
     async def open_team_menu(self, actor: Actor, game_id: int) -> tuple[str, View]:
         """``/resistance propose`` without players: the leader's menu, privately."""
-        await self.settled(game_id)
+        await self.actions.settled(game_id)
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None
@@ -360,70 +358,22 @@ class ResistanceService(GameService):
             needed.append("manage_threads" if in_thread else "manage_roles")
         return needed
 
-    def running(self, game: Game) -> Resistance:
-        if game.status == "lobby":
-            raise UserError("common.error.not_started")
-        if game.status != "running":
-            raise GameError("resistance.error.game_over", {})
-        return self.load(game)
-
     async def arm_vote_deadlines(
-        self,
-        s: AsyncSession,
-        game: Game,
-        state: Resistance,
-        now: datetime,
-        due: datetime,
-        *,
-        kinds: tuple[str, str] = (VOTE, REMINDER),
-        payload: dict[str, Any] | None = None,
+        self, s: AsyncSession, game: Game, state: Resistance, due: datetime
     ) -> list[Effect]:
-        """The deadline and its reminder (``kinds``); by default the current vote's."""
+        """The current vote's deadline and its reminder."""
         reminder_hours = float(game.options.get("reminder_hours", 2))
-        payload = payload or {"proposal": state.proposal_number}
-        return await self.arm(s, game, kinds, due, reminder_hours, payload, now)
-
-    async def arm(
-        self,
-        s: AsyncSession,
-        game: Game,
-        kinds: tuple[str, str],
-        due: datetime,
-        before_hours: float,
-        payload: dict[str, Any],
-        now: datetime,
-    ) -> list[Effect]:
-        """A deadline of ``kinds[0]`` at ``due`` and, ``before_hours`` earlier (if still to
-        come), its reminder of ``kinds[1]``; the effects schedule them after the commit."""
-        scheduler = self.app.scheduler
-        assert scheduler is not None
-        dues = [(kinds[0], due)]
-        if before_hours > 0 and due - timedelta(hours=before_hours) > now:
-            dues.append((kinds[1], due - timedelta(hours=before_hours)))
-        created = [
-            await scheduler.add(
-                s, game_id=game.id, guild_id=game.guild_id, kind=kind, due_at=at, payload=payload
-            )
-            for kind, at in dues
-        ]
-        return [self.schedule_after_commit(d) for d in created]
-
-    def schedule_after_commit(self, deadline: Deadline) -> Effect:
-        deadline_id, due = deadline.id, deadline.due_at
-        scheduler = self.app.scheduler
-
-        async def schedule() -> None:
-            assert scheduler is not None
-            scheduler.schedule(deadline_id, due)
-
-        return schedule
+        payload = {"proposal": state.proposal_number}
+        return await self.deadlines.arm_with_reminder(
+            s, game, (VOTE, REMINDER), due, reminder_hours, payload
+        )
 
     async def call_leader(self, s: AsyncSession, game: Game, state: Resistance) -> list[Effect]:
         """Tell the new leader it is their turn: the channel's call pings them (them only), a DM
         links to the channel, and with ``leader_hours`` a reminder DM comes before the skip."""
         due, effects = await self.arm_leader_deadline(s, game, state)
         leader = state.leader
-        effects.append(self.announce(game, render.debate_text(state, game.lang), mention=leader))
+        effects.append(posts.announce(game, render.debate_text(state, game.lang), mention=leader))
         effects.append(await self.leader_call_dm(s, game, state, due))
         return effects
 
@@ -434,7 +384,7 @@ class ResistanceService(GameService):
         leader = state.leader
         row = await repo.player(s, game.id, leader)
         lang = row.locale if row is not None else game.lang
-        text = render.leader_dm(state, lang, self.link(game), due)
+        text = render.leader_dm(state, lang, posts.link(game), due)
         return DirectMessage(leader, text, view=self.team_menu(game, state, lang))
 
     async def arm_leader_deadline(
@@ -449,7 +399,9 @@ class ResistanceService(GameService):
         due = now + timedelta(hours=hours)
         before = min(float(game.options.get("reminder_hours", 2) or 0), hours / 2)
         payload = {"proposal": state.proposal_number, "leader": state.leader}
-        return due, await self.arm(s, game, LEADER_KINDS, due, before, payload, now)
+        return due, await self.deadlines.arm_with_reminder(
+            s, game, LEADER_KINDS, due, before, payload
+        )
 
     async def remind_leader_in(self, s: AsyncSession, game: Game, proposal: int) -> Outcome | None:
         """The leader has not proposed yet and the skip is near: a private reminder."""
@@ -462,12 +414,8 @@ class ResistanceService(GameService):
         leader = state.leader
         row = await repo.player(s, game.id, leader)
         lang = row.locale if row is not None else game.lang
-        text = render.leader_reminder_dm(state, lang, self.link(game), open_[0].due_at)
+        text = render.leader_reminder_dm(state, lang, posts.link(game), open_[0].due_at)
         return Outcome("", [DirectMessage(leader, text)])
-
-    async def cancel_deadlines(self, s: AsyncSession, game: Game, kinds: Sequence[str]) -> None:
-        if self.app.scheduler is not None:
-            await self.app.scheduler.cancel_for_game(s, game.id, list(kinds))
 
     def vote_dms(
         self, game: Game, state: Resistance, players: list[Player], proposal: int, due: datetime
@@ -476,7 +424,7 @@ class ResistanceService(GameService):
         effects: list[Effect] = []
         for p in players:
             on_team = p.user_id in team
-            text = render.vote_dm(state, p.locale, on_team, due, channel(self.where(game)))
+            text = render.vote_dm(state, p.locale, on_team, due, channel(posts.where(game)))
             view = View("rs_vote", (game.id, proposal, on_team, p.locale))
             effects.append(DirectMessage(p.user_id, text, view=view))
         return effects
@@ -524,32 +472,26 @@ class ResistanceService(GameService):
 
     # -- result -------------------------------------------------------------------------------
 
-    async def resolve(
-        self, game_id: int, proposal: int | None, actor: Actor | None = None
-    ) -> str | None:
-        """Resolve the current vote (deadline, early close, moderator); None if nothing to do."""
-        async with self.action(game_id, actor) as (s, game):
-            if actor is not None:
-                await self.require_moderator(s, actor, game, game.guild_id)
-            # What a moderator closes: the vote, or Avalon's Lady choice or assassination.
-            closed = "resolved"
-            if actor is not None and game.status == "running":
-                phase = self.load(game).phase
-                if phase in AVALON_PHASES:
-                    closed = f"resolved_{phase.value}"
+    async def resolve(self, game_id: int, proposal: int) -> None:
+        """Resolve the vote ``proposal`` (its deadline, or everyone has voted); nothing if it
+        is over already."""
+        async with self.action(game_id) as (s, game):
             outcome = await self.resolve_in(s, game, proposal)
             if outcome is None:
-                if actor is not None:
-                    raise GameError("resistance.error.no_vote_to_resolve", {})
-                return None
-            if actor is not None:
-                outcome.reply = t(f"resistance.moderation.{closed}", actor.lang)
+                return
             await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
+        await self.run(outcome)
 
-    async def close_now(self, actor: Actor, game_id: int) -> str:
-        """A moderator's ``resolve``: the current vote, now."""
-        return await self.resolve(game_id, None, actor) or ""
+    async def close_step(
+        self, s: AsyncSession, game: Game, state: Resistance, actor: Actor
+    ) -> Outcome:
+        """A moderator's ``resolve``: the vote, the Lady's choice or the assassination, now."""
+        closed = f"resolved_{state.phase.value}" if state.phase in AVALON_PHASES else "resolved"
+        outcome = await self.resolve_in(s, game, None)
+        if outcome is None:
+            raise GameError("resistance.error.no_vote_to_resolve", {})
+        outcome.reply = t(f"resistance.moderation.{closed}", actor.lang)
+        return outcome
 
     async def resolve_in(self, s: AsyncSession, game: Game, proposal: int | None) -> Outcome | None:
         if game.status != "running":
@@ -566,16 +508,16 @@ class ResistanceService(GameService):
         everyone = {p.id for p in state.players}
         events += state.resolve()
         phase: Phase = state.phase  # read again: resolve() moved it on from VOTE
-        await self.cancel_deadlines(s, game, (VOTE, REMINDER))
+        await self.deadlines.cancel(s, game, (VOTE, REMINDER))
         players = await repo.players(s, game.id)
-        effects: list[Effect] = [self.announce(game, render.result_text(state, events, game.lang))]
+        effects: list[Effect] = [posts.announce(game, render.result_text(state, events, game.lang))]
         if game.options.get("lock_during_vote", True):
-            effects.append(self.debate_lock(game, players, lock=False))
+            effects.append(posts.debate_lock(game, players, lock=False))
         if phase is Phase.OVER:
             await repo.set_status(s, game, "ended", at=self.now())
             await self.save(s, game, state, events, None)
             effects.append(self.post_leader_list(game, state))
-            effects.append(self.announce(game, render.end_text(state, game.lang)))
+            effects.append(posts.announce(game, render.end_text(state, game.lang)))
             effects.append(await rs_records.end_post(self, s, game, state))
         elif phase in AVALON_PHASES:
             await self.save(s, game, state, events, None)
@@ -584,7 +526,7 @@ class ResistanceService(GameService):
         else:
             effects += await self.open_debate(s, game, state, events, None)
         if phase is not Phase.OVER:  # the replacement list: who let this deadline pass
-            effects += await self.count_misses(s, game, owing, everyone - owing)
+            effects += await self.seats.count_misses(s, game, owing, everyone - owing)
         return Outcome("", effects)
 
     async def open_debate(
@@ -631,7 +573,7 @@ class ResistanceService(GameService):
                     "resistance.dm.reminder",
                     p.locale,
                     deadline=ts(deadline) if deadline else "—",
-                    where=channel(self.where(game)),
+                    where=channel(posts.where(game)),
                 ),
             )
             for p in waiting
@@ -640,8 +582,7 @@ class ResistanceService(GameService):
         return Outcome(reply, dms)
 
     async def vote_due(self, s: AsyncSession, game: Game) -> datetime | None:
-        open_ = await repo.open_deadlines(s, game.id, kinds=[VOTE])
-        return open_[0].due_at if open_ else None
+        return await self.deadlines.due(s, game, VOTE)
 
     async def skip_leader_in(self, s: AsyncSession, game: Game, proposal: int) -> Outcome | None:
         state = self.load(game)
@@ -651,16 +592,16 @@ class ResistanceService(GameService):
         events = state.skip_leader()
         await repo.delete_bot_state(s, pick_key(game.id))  # that leader's menu is stale now
         phase: Phase = state.phase  # read again: skip_leader() may end the game
-        effects: list[Effect] = [self.announce(game, render.result_text(state, events, game.lang))]
+        effects: list[Effect] = [posts.announce(game, render.result_text(state, events, game.lang))]
         if phase is Phase.OVER:
             await repo.set_status(s, game, "ended", at=self.now())
             await self.save(s, game, state, events, None)
-            effects.append(self.announce(game, render.end_text(state, game.lang)))
+            effects.append(posts.announce(game, render.end_text(state, game.lang)))
             effects.append(await rs_records.end_post(self, s, game, state))
         else:
             await self.save(s, game, state, events, None)
             effects += await self.call_leader(s, game, state)
-            effects += await self.count_misses(s, game, [skipped], [])  # no team proposed
+            effects += await self.seats.count_misses(s, game, [skipped], [])  # no team proposed
         effects.append(self.post_leader_list(game, state))
         return Outcome("", effects)
 
@@ -675,54 +616,34 @@ class ResistanceService(GameService):
         effects: list[Effect] = [self.post_leader_list(game, state)]
         if game.options.get("lock_during_vote", True):
             voting = game.status == "running" and state.phase is Phase.VOTE
-            effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=voting))
+            effects.append(posts.debate_lock(game, await repo.players(s, game.id), lock=voting))
         return effects
 
-    async def remind(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            outcome: Outcome | None
-            if state.phase in AVALON_PHASES:
-                outcome = await self.avalon.remind_in(s, game, state, actor.lang)
-            else:
-                outcome = await self.remind_in(s, game, None, actor.lang)
-            if outcome is None:
-                raise UserError("resistance.error.nobody_to_remind")
-            step = f"vote p{state.proposal_number}"
-            if state.phase in AVALON_PHASES:
-                step = f"{state.phase.value} {step_of(state)}"
-            await self.require_remind_allowed(s, game, actor, step)
-            await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
+    def step(self, state: Resistance) -> Step | None:
+        """The vote, the leader's proposal (its skip, with ``leader_hours``), or Avalon's
+        private choice."""
+        vote = f"vote p{state.proposal_number}"
+        if state.phase in AVALON_PHASES:
+            name = f"{state.phase.value} {step_of(state)} {vote}"
+            notice = f"resistance.moderation.extended_{state.phase.value}_public"
+            return Step(name, AVALON_KINDS, notice)
+        if state.phase is Phase.VOTE:
+            return Step(vote, (VOTE, REMINDER), "resistance.moderation.extended_public")
+        if state.phase is Phase.DEBATE:
+            return Step(vote, LEADER_KINDS, "resistance.moderation.extended_leader_public")
+        return None
 
-    async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
-        if not 0 < hours <= 24 * 14:
-            raise UserError("resistance.error.bad_hours")
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            kinds = [VOTE, REMINDER] if state.phase is Phase.VOTE else list(LEADER_KINDS)
-            # What the channel is told now closes later: the vote, the leader's proposal, the
-            # Lady's choice or the assassination.
-            notice = "extended_public" if state.phase is Phase.VOTE else "extended_leader_public"
-            if state.phase in AVALON_PHASES:
-                kinds = list(AVALON_KINDS)
-                notice = f"extended_{state.phase.value}_public"
-            deadlines = await repo.open_deadlines(s, game.id, kinds=kinds)
-            if not deadlines:
-                raise UserError("resistance.error.no_deadline")
-            moved = [(d.id, d.due_at + timedelta(hours=hours)) for d in deadlines]
-            main = max(due for _, due in moved)
-            assert self.app.scheduler is not None
-            for deadline_id, due in moved:
-                await self.app.scheduler.extend(deadline_id, due, session=s)
-            text = t(f"resistance.moderation.{notice}", game.lang, deadline=ts(main))
-            reply = t("resistance.moderation.extended", actor.lang, deadline=ts(main))
-            outcome = await self.commit_outcome(
-                s, game, Outcome(reply, [self.announce(game, text)])
-            )
-        return await self.run(outcome)
+    async def remind_step(
+        self, s: AsyncSession, game: Game, state: Resistance, actor: Actor
+    ) -> Outcome:
+        outcome: Outcome | None
+        if state.phase in AVALON_PHASES:
+            outcome = await self.avalon.remind_in(s, game, state, actor.lang)
+        else:
+            outcome = await self.remind_in(s, game, None, actor.lang)
+        if outcome is None:
+            raise UserError("resistance.error.nobody_to_remind")
+        return outcome
 
     def end_state(self, state: Resistance) -> list[Event]:
         return state.cancel()
@@ -738,9 +659,9 @@ class ResistanceService(GameService):
         effects: list[Effect] = []
         await repo.delete_bot_state(s, pick_key(game.id))
         if game.options.get("lock_during_vote", True):
-            effects.append(self.debate_lock(game, await repo.players(s, game.id), lock=False))
+            effects.append(posts.debate_lock(game, await repo.players(s, game.id), lock=False))
         effects.append(self.post_leader_list(game, state))
-        effects.append(self.announce(game, render.end_text(state, game.lang)))
+        effects.append(posts.announce(game, render.end_text(state, game.lang)))
         effects.append(await rs_records.end_post(self, s, game, state))
         return effects
 
@@ -748,11 +669,11 @@ class ResistanceService(GameService):
         self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor
     ) -> Outcome:
         state = self.running(game)
-        old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
+        old_name, events, row = await self.seats.hand_over(s, game, state, old, new)
         row.role = (state.characters.get(new.id) or state.roles[new.id]).value
         await self.save(s, game, state, events, actor.id)
         effects: list[Effect] = [
-            self.announce(
+            posts.announce(
                 game,
                 t(
                     "resistance.moderation.substituted_public",
@@ -802,7 +723,7 @@ class ResistanceService(GameService):
         return render.status_text(state, lang, team_votes=team_votes, due=due)
 
     async def history(self, actor: Actor, game_id: int) -> str:
-        await self.settled(game_id)
+        await self.actions.settled(game_id)
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None
@@ -818,7 +739,7 @@ class ResistanceService(GameService):
             state = self.load(game)
             if state.is_player(actor.id):
                 return render.role_text(state, actor.id, actor.lang)
-            if game.options.get("moderators_see_roles") and await self.is_moderator(
+            if game.options.get("moderators_see_roles") and await self.moderators.is_moderator(
                 s, actor, game, game.guild_id
             ):
                 return render.moderator_roles_text(state, actor.lang)

@@ -211,7 +211,7 @@ async def test_the_direct_path_reads_ahead_and_writes_at_once(sessions: Any) -> 
     game_id = await a_poll(sessions)
     poll = service(sessions)
     poll.app.locks = locks = TakenLocks()
-    box = BallotBox(poll.app, NoEarlyClose(poll), poll.transaction)
+    box = BallotBox(poll.app, NoEarlyClose(poll), poll.actions.transaction)
     try:
         await box.warm()
         async with sessions() as s:

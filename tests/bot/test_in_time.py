@@ -53,10 +53,10 @@ async def test_the_click_time_decides(sessions: Any, offset: timedelta, refused:
     async with service.action(game_id) as (s, game):
         if refused:
             with pytest.raises(UserError) as caught:
-                await service.require_in_time(s, game, VOTE, actor)
+                await service.actions.require_in_time(s, game, VOTE, actor)
             assert caught.value.key == "common.error.too_late"
         else:
-            await service.require_in_time(s, game, VOTE, actor)
+            await service.actions.require_in_time(s, game, VOTE, actor)
 
 
 async def test_without_a_click_time_the_clock_decides(sessions: Any) -> None:
@@ -64,11 +64,11 @@ async def test_without_a_click_time_the_clock_decides(sessions: Any) -> None:
     service, game_id = await setup(sessions, clock)
     actor = Actor(id=9, name="p", lang="en")
     async with service.action(game_id) as (s, game):
-        await service.require_in_time(s, game, VOTE, actor)
+        await service.actions.require_in_time(s, game, VOTE, actor)
     clock.advance(hours=1)
     async with service.action(game_id) as (s, game):
         with pytest.raises(UserError):
-            await service.require_in_time(s, game, VOTE, actor)
+            await service.actions.require_in_time(s, game, VOTE, actor)
 
 
 async def test_a_resolution_waits_for_a_click_holding_the_game(sessions: Any) -> None:
@@ -107,7 +107,9 @@ async def test_status_waits_for_an_action_holding_the_game(sessions: Any) -> Non
         game_id = game.id
     lock = app.locks(game_id)
     await lock.acquire()
-    reading = asyncio.create_task(service.status(Actor(id=9, name="p", lang="en"), game_id))
+    reading = asyncio.create_task(
+        service.moderation.status(Actor(id=9, name="p", lang="en"), game_id)
+    )
     done, _ = await asyncio.wait({reading}, timeout=0.5)
     assert not done
     async with sessions.begin() as s:  # what the lock's holder commits

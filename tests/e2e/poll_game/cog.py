@@ -105,7 +105,7 @@ class PollCog(GameCog, group_name="poll", group_description="A two-option poll")
 
     @app_commands.command(name="status", description="The question, who has answered, the deadline")
     async def status(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.overview)
+        await self.in_game(interaction, self.service.moderation.overview)
 
 
 async def setup(bot: commands.Bot) -> None:

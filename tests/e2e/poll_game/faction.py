@@ -25,7 +25,7 @@ from bot.effects import (
 )
 from bot.i18n import t
 from bot.names import listing, shown
-from bot.service import Actor, Effect, Outcome
+from bot.service import Actor, Effect, Outcome, posts
 from db import repo
 from db.models import Game
 from tests.e2e.poll_game.rules import Poll
@@ -70,7 +70,7 @@ class Faction:
         name = shown(state.player(target).name)
         effects: list[Effect] = [ThreadPost(THREAD, t("poll.faction.picked", game.lang, name=name))]
         if self.in_text_channel(game):
-            effects.append(Silence(self.service.where(game), (target,), True))
+            effects.append(Silence(posts.where(game), (target,), True))
         if target in state.faction:
             effects.append(ThreadMembers(THREAD, remove=(target,)))
         return Outcome(t("poll.pick.done", actor.lang, name=name), effects)
@@ -91,9 +91,7 @@ class Faction:
         effects: list[Effect] = []
         if self.in_text_channel(game):
             title = t("poll.faction.name", game.lang)
-            effects.append(
-                PrivateThread(self.service.where(game), THREAD, title, tuple(state.faction))
-            )
+            effects.append(PrivateThread(posts.where(game), THREAD, title, tuple(state.faction)))
             members = listing([(i, names[i]) for i in state.faction], game.lang)
             effects.append(ThreadPost(THREAD, t("poll.faction.welcome", game.lang, names=members)))
         hours = float(game.options.get("pick_hours") or 1.0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, ClassVar
 
 import discord
@@ -22,7 +22,7 @@ from bot.effects import DirectMessage, PrivateThread, Silence, ThreadMembers, Vi
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import listing, shown
-from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services, Step, posts
 from bot.spaces import needed_for
 from db import repo
 from db.models import Deadline, Game, Player
@@ -83,7 +83,7 @@ class Answers(BallotRules[Answer, Asked]):
         return Asked(Poll.from_dict(state), dict(head.options))
 
     def check(self, asked: Asked, answer: Answer, due: list[datetime]) -> Mark:
-        self.service.check_in_time(due, answer.actor)
+        self.service.actions.check_in_time(due, answer.actor)
         asked.poll.verify_vote(answer.actor.id, answer.choice)
         return Mark(ROUND, ANSWER, answer.choice)
 
@@ -106,7 +106,9 @@ class Answers(BallotRules[Answer, Asked]):
         game = await repo.get_game(s, head.id)
         if game is None:
             return []
-        return await self.service.close_early(s, game, VOTE, self.service.close_later(game.id))
+        return await self.service.deadlines.close_early(
+            s, game, VOTE, self.service.close_later(game.id)
+        )
 
 
 class PollService(GameService):
@@ -120,7 +122,9 @@ class PollService(GameService):
         #: a poll opened with ``faction``: its private thread, secret pick, silenced player
         self.faction = Faction(self)
         #: the answers, by group commit (bot/ballots.py)
-        self.ballot_box: BallotBox[Answer, Asked] = BallotBox(app, Answers(self), self.transaction)
+        self.ballot_box: BallotBox[Answer, Asked] = BallotBox(
+            app, Answers(self), self.actions.transaction
+        )
 
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         """A faction in a text channel: its private thread and the silenced player's
@@ -144,13 +148,6 @@ class PollService(GameService):
         asked = t("poll.lobby.question", game.lang, question=self.question(game))
         return f"{asked}\n{super().lobby_text(game, players)}"
 
-    def running(self, game: Game) -> Poll:
-        if game.status == "lobby":
-            raise UserError("common.error.not_started")
-        if game.status != "running":
-            raise GameError("poll.error.closed")
-        return self.load(game)
-
     async def vote_due(self, s: AsyncSession, game: Game) -> datetime | None:
         found = await repo.open_deadlines(s, game.id, kinds=[VOTE])
         return found[0].due_at if found else None
@@ -170,7 +167,7 @@ class PollService(GameService):
             lang,
             question=self.question(game),
             deadline=ts(due),
-            where=f"<#{self.where(game)}>",
+            where=f"<#{posts.where(game)}>",
         )
         labels = [label(game.options, c, lang) for c in CHOICES]
         return DirectMessage(player.user_id, text, view=View("pl_vote", (game.id, *labels, lang)))
@@ -181,7 +178,7 @@ class PollService(GameService):
         state, events = Poll.setup([EnginePlayer(p.user_id, p.display_name) for p in players])
         await repo.set_status(s, game, "running", at=self.now())
         await self.save(s, game, state, events, actor.id)
-        due = await self.due_at(s, game, "vote_hours")
+        due = await self.deadlines.due_at(s, game, "vote_hours")
         assert self.app.scheduler is not None
         await self.app.scheduler.add(
             s, game_id=game.id, guild_id=game.guild_id, kind=VOTE, due_at=due
@@ -193,7 +190,7 @@ class PollService(GameService):
             count=len(players),
             deadline=ts(due),
         )
-        effects: list[Effect] = [self.announce(game, public)]
+        effects: list[Effect] = [posts.announce(game, public)]
         effects += [self.vote_dm(game, p, due) for p in players]
         if self.faction.wanted(game):
             effects += await self.faction.open(s, game, state)
@@ -251,7 +248,7 @@ class PollService(GameService):
             await self.app.scheduler.cancel_for_game(s, game.id, [VOTE])
         await self.save(s, game, state, events, None)
         await repo.set_status(s, game, "ended", at=self.now())
-        effects: list[Effect] = [self.announce(game, self.result_text(game, state))]
+        effects: list[Effect] = [posts.announce(game, self.result_text(game, state))]
         if self.faction.wanted(game):
             effects += await self.faction.close(s, game)
         return Outcome("", effects)
@@ -276,60 +273,36 @@ class PollService(GameService):
 
     # -- moderation ---------------------------------------------------------------------------
 
-    async def close_now(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            self.running(game)
-            outcome = await self.close_in(s, game)
-            assert outcome is not None
-            outcome.reply = t("poll.moderation.closed", actor.lang)
-            await self.commit_outcome(s, game, outcome)
-        return await self.run(outcome)
+    def step(self, state: Poll) -> Step | None:
+        return Step("poll", (VOTE,), "poll.moderation.extended")
 
-    async def extend(self, actor: Actor, game_id: int, hours: float) -> str:
-        if not 0 < hours <= 24 * 14:
-            raise UserError("poll.error.bad_hours")
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            self.running(game)
-            deadlines = await repo.open_deadlines(s, game.id, kinds=[VOTE])
-            if not deadlines:
-                raise GameError("poll.error.closed")
-            due = deadlines[0].due_at + timedelta(hours=hours)
-            assert self.app.scheduler is not None
-            await self.app.scheduler.extend(deadlines[0].id, due, session=s)
-            notice = self.announce(game, t("poll.moderation.extended", game.lang, deadline=ts(due)))
-            reply = t("poll.moderation.extended", actor.lang, deadline=ts(due))
-            outcome = await self.commit_outcome(s, game, Outcome(reply, [notice]))
-        return await self.run(outcome)
+    async def close_step(self, s: AsyncSession, game: Game, state: Poll, actor: Actor) -> Outcome:
+        outcome = await self.close_in(s, game)
+        assert outcome is not None
+        outcome.reply = t("poll.moderation.closed", actor.lang)
+        return outcome
 
-    async def remind(self, actor: Actor, game_id: int) -> str:
-        async with self.action(game_id, actor) as (s, game):
-            await self.require_moderator(s, actor, game, game.guild_id)
-            state = self.running(game)
-            await self.answered(s, game, state)
-            owing = set(state.owing())
-            if not owing:
-                raise UserError("poll.error.nobody_to_remind")
-            await self.require_remind_allowed(s, game, actor, "poll")
-            due = await self.vote_due(s, game) or self.now()
-            players = [p for p in await repo.players(s, game.id) if p.user_id in owing]
-            reply = t("poll.moderation.reminded", actor.lang, count=len(players))
-            effects = [self.vote_dm(game, p, due) for p in players]
-            outcome = await self.commit_outcome(s, game, Outcome(reply, list(effects)))
-        return await self.run(outcome)
+    async def remind_step(self, s: AsyncSession, game: Game, state: Poll, actor: Actor) -> Outcome:
+        await self.answered(s, game, state)
+        owing = set(state.owing())
+        if not owing:
+            raise UserError("poll.error.nobody_to_remind")
+        due = await self.vote_due(s, game) or self.now()
+        players = [p for p in await repo.players(s, game.id) if p.user_id in owing]
+        reply = t("poll.moderation.reminded", actor.lang, count=len(players))
+        return Outcome(reply, [self.vote_dm(game, p, due) for p in players])
 
     async def seat(
         self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor
     ) -> Outcome:
         state = self.running(game)
-        old_name, events, row = await self.hand_over_seat(s, game, state, old, new)
+        old_name, events, row = await self.seats.hand_over(s, game, state, old, new)
         await repo.delete_votes(s, game.id, ROUND, ANSWER, user_id=old.id)
         await self.save(s, game, state, events, actor.id)
         names = {"old": shown(old_name), "new": shown(new.name)}
         due = await self.vote_due(s, game) or self.now()
         effects: list[Effect] = [
-            self.announce(game, t("poll.moderation.substituted", game.lang, **names)),
+            posts.announce(game, t("poll.moderation.substituted", game.lang, **names)),
             self.vote_dm(game, row, due),
         ]
         effects += await self.faction.seat(s, game, state, old.id, new.id)
