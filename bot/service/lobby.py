@@ -144,21 +144,10 @@ class Lobby:
             settings = await repo.get_guild_settings(s, guild_id)
             lang: Lang = "fr" if settings.language == "fr" else "en"
         check_permissions(channel, self.rules.needed_permissions(channel, options))
-        applied = self.post_tags(channel, tag)
         title = game_name(self.rules.kind, lang, options)
-        thread_id: int | None = None
-        if is_forum:
-            text = t("common.lobby.opening", lang, game=title)
-            created = await channel.create_thread(
-                name=t("common.lobby.post_title", lang, game=title),
-                content=text,
-                applied_tags=applied,
-            )
-            thread_id = created.thread.id
-            place = created.thread
-        else:
-            place = channel
-        if is_forum:
+        place = await self.open_post(channel, tag, lang, title)
+        thread_id = place.id if place is not channel else None
+        if thread_id is not None:
             reply = t("common.lobby.opened_post", actor.lang, game=title, post=f"<#{thread_id}>")
         else:
             reply = t("common.lobby.opened", actor.lang, game=title)
@@ -180,6 +169,18 @@ class Lobby:
             )
             outcome = await self.actions.commit_outcome(s, game, Outcome(reply, [lobby]))
         return await self.actions.run(outcome)
+
+    async def open_post(self, channel: Any, tag: str | None, lang: Lang, title: str) -> Any:
+        """Where the lobby goes: a new post of a forum channel (tagged), else the channel."""
+        applied = self.post_tags(channel, tag)
+        if not isinstance(channel, discord.ForumChannel):
+            return channel
+        created = await channel.create_thread(
+            name=t("common.lobby.post_title", lang, game=title),
+            content=t("common.lobby.opening", lang, game=title),
+            applied_tags=applied,
+        )
+        return created.thread
 
     def require_place(self, game: Game, place: tuple[int | None, int | None] | None) -> None:
         """Joining and leaving count only where the lobby is: ``place`` is the interaction's
