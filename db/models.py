@@ -105,8 +105,6 @@ class GuildSettings(Base):
     members_host: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: IANA zone of the daily deadline time (``deadline_time`` option)
     timezone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
-    deck_name: Mapped[str | None] = mapped_column(String(32))
-    """The Refutation Game's deck, by name (None: the config's, else the default deck)."""
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     def defaults_for(self, kind: str) -> dict[str, Any]:

@@ -109,7 +109,6 @@ async def get_guild_settings(s: AsyncSession, guild_id: int) -> GuildSettings:
         language=Language.EN.value,
         moderator_role_id=None,
         game_defaults={},
-        deck_name=None,
         members_host=False,
         timezone="UTC",
     )

@@ -7,6 +7,9 @@ from typing import Any
 from bot.options import DAILY_OPTIONS, HOURS, HOURS_OR_OFF, STANDBY_OPTIONS, Option, OptionsSchema
 from games.refutation.rules.model import TARGETS
 
+#: The option of a game's deck (a guild's choice is kept with its defaults, under it).
+DECK = "deck"
+
 
 def _deck_name(value: Any) -> str | None:
     if not value:
@@ -60,7 +63,7 @@ REFUTATION_OPTIONS = OptionsSchema(
             max=HOURS_OR_OFF[1],
         ),
         Option(
-            "deck",
+            DECK,
             str,
             "",
             "The deck of new games, by name (empty: the default deck; a guild chooses its own "

@@ -39,6 +39,7 @@ from db.models import Deadline, Game, Player
 from games.refutation import render as render
 from games.refutation.decks import settings as deck_settings
 from games.refutation.decks.registry import DeckRegistry
+from games.refutation.options import DECK
 from games.refutation.render import ABSTAIN, PASS, m, option_data
 from games.refutation.rules import (
     Deck,
@@ -125,9 +126,11 @@ class RefutationService(GameService):
         config's, else the default deck), its content stored in the database."""
         async with self.app.sessions() as s:
             settings = await repo.get_guild_settings(s, guild_id)
-        configured = str(self.app.defaults.get("refutation", {}).get("deck") or "")
+        configured = str(self.app.defaults.get(self.kind, {}).get(DECK) or "")
         return await self.decks.resolve(
-            self.app.sessions, guild_id, settings.deck_name or configured or "default"
+            self.app.sessions,
+            guild_id,
+            settings.defaults_for(self.kind).get(DECK) or configured or "default",
         )
 
     @staticmethod
@@ -163,7 +166,7 @@ class RefutationService(GameService):
         """The game keeps the deck's name and the hash of its content: the content itself is
         in the database, so the game plays on if the file or the upload goes away."""
         name, sha = await self.guild_deck(guild_id)
-        given = {**given, "deck": name, "deck_sha256": sha}
+        given = {**given, DECK: name, "deck_sha256": sha}
         async with self.app.sessions() as s:
             deck = await self.decks.by_hash(s, sha)
 

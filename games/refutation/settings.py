@@ -20,7 +20,7 @@ from cogs.interaction import service_of
 from db import repo
 from db.models import GuildSettings
 from games.refutation.decks.registry import DEFAULT, name_from_filename, problem_text
-from games.refutation.options import REFUTATION_OPTIONS
+from games.refutation.options import DECK, REFUTATION_OPTIONS
 from games.refutation.service import RefutationService
 
 KIND = "refutation"
@@ -44,7 +44,8 @@ class DeckSettingsService:
             name, _ = await self.decks.resolve(self.app.sessions, guild_id, name, actor.lang)
         async with self.app.sessions.begin() as s:
             settings = await repo.get_guild_settings(s, guild_id)
-            settings.deck_name = name or None
+            chosen = {k: v for k, v in settings.defaults_for(KIND).items() if k != DECK}
+            settings.set_defaults_for(KIND, {**chosen, DECK: name} if name else chosen)
             await repo.save_guild_settings(s, settings)
         return t("refutation.decks.deck_set", actor.lang, deck=deck_shown(name, actor.lang))
 
@@ -108,9 +109,15 @@ def deck_shown(name: str | None, lang: str) -> str:
     return f"`{name}`"
 
 
+def guild_deck(settings: GuildSettings) -> str | None:
+    """The deck the guild chose (``/settings refutation deck``), kept with its defaults for the
+    game as the ``deck`` option; None: the configured one."""
+    return settings.defaults_for(KIND).get(DECK) or None
+
+
 def settings_lines(settings: GuildSettings, lang: str) -> list[str]:
     """``/settings show``: the guild's deck."""
-    return [t("refutation.decks.show_deck", lang, deck=deck_shown(settings.deck_name, lang))]
+    return [t("refutation.decks.show_deck", lang, deck=deck_shown(guild_deck(settings), lang))]
 
 
 def settings_group(cog: Any) -> app_commands.Group:
