@@ -31,7 +31,7 @@ from games.werewolf.rules import (
     wolves_for,
 )
 
-from .helpers import Action, legal_actions, make_players
+from .helpers import Action, legal_actions, make_game, make_players
 
 PROPS = settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -200,3 +200,14 @@ def test_a_refused_action_changes_nothing(drawn: tuple[Werewolf, random.Random])
             assert game.snapshot() == before
         actions = [a for a in legal_actions(game) if can_apply(game, a)]
         apply_action(game, rng.choice(actions))
+
+
+def test_the_secret_checker_finds_secrets() -> None:
+    """The checks above can fail: a role, a pick, a potion in a public payload are found."""
+    game = make_game("WWSTVV")
+    assert public_secrets({"players": [1, 2], "specials": ["seer"]}, game) == []
+    assert public_secrets({"deaths": [{"player": 5, "cause": "night", "role": None}]}, game) == []
+    assert public_secrets({"deaths": [{"player": 5, "cause": "night", "role": "villager"}]}, game)
+    assert public_secrets({"picks": {"1": 5}}, game) == ["picks"]
+    assert public_secrets({"note": "werewolf"}, game) == ["note=werewolf"]
+    assert public_secrets({"life_potion": True}, game) == ["life_potion"]
