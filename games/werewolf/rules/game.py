@@ -3,8 +3,9 @@
 Every action comes in three forms, as The Resistance's: ``verify_X`` raises a
 :class:`GameError` explaining why the action is not allowed, ``can_X`` says whether it is, and
 ``X`` verifies, changes the state and returns the resulting events. A refused action leaves the
-state exactly as it was. The state is its setup and its log of actions (:meth:`to_dict`):
-loading a game replays them, so a saved game and a replayed one cannot differ.
+state exactly as it was. A saved game (:meth:`to_dict`) holds its whole state, read back
+without replaying, and its setup and log of actions, which :meth:`replay` applies again to the
+same state (the property tests hold the two together).
 """
 
 from __future__ import annotations
@@ -98,6 +99,19 @@ STATE_VERSION = 1
 
 def _is_id(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _copied(actions: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of an action log: flat records, a substitute's ``new`` player the one nested
+    object (cheaper than a deep copy; a long game logs a thousand actions)."""
+    return [
+        {**action, "new": dict(action["new"])} if "new" in action else dict(action)
+        for action in actions
+    ]
+
+
+def _value(value: Winner | EndReason | None) -> str | None:
+    return None if value is None else value.value
 
 
 def _param(value: object) -> str | int:
@@ -279,15 +293,59 @@ class Werewolf:
         return game
 
     def to_dict(self) -> dict[str, Any]:
-        """The saved game: its setup and its actions, JSON-compatible."""
-        return {"version": STATE_VERSION, "setup": self.setup_record(), "actions": self.actions}
+        """The whole state, JSON-compatible, with the log that replays it."""
+        return {
+            "version": STATE_VERSION,
+            "setup": self.setup_record(),
+            "players": [p.to_dict() for p in self._players],
+            "roles": {str(pid): role.value for pid, role in self._roles.items()},
+            "alive": list(self._alive),
+            "deaths": [d.to_dict() for d in self._deaths],
+            "clock": [self._phase.value, self._night, self._day, self._next.value],
+            "captain": self._captain,
+            "lovers": None if self._lovers is None else list(self._lovers),
+            "potions": [self._life_potion, self._death_potion],
+            "seen": [s.to_dict() for s in self._seen],
+            "nights": [n.to_dict() for n in self._nights],
+            "votes": [[voter, target] for voter, target in self._votes.items()],
+            "picks": [[wolf, target] for wolf, target in self._picks.items()],
+            "tonight": [self._victim, self._settled, self._looked, self._brewed, self._healed],
+            "poisoned": self._poisoned,
+            "pending": [self._shooter, self._successor_of],
+            "end": [_value(self._winner), _value(self._win_reason)],
+            "history": [event.to_dict() for event in self._history],
+            "actions": self.actions,
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Werewolf:
+        """The game :meth:`to_dict` wrote, read back without replaying it."""
         version = d.get("version", STATE_VERSION)
         if version != STATE_VERSION:
             raise ValueError(f"unsupported Werewolf state version {version!r}")
-        return cls.replay(d["setup"], d["actions"])
+        game = cls.from_setup_record(d["setup"])
+        game._players = tuple(Player.from_dict(p) for p in d["players"])
+        game._roles = {int(pid): Role(role) for pid, role in d["roles"].items()}
+        game._alive = [int(pid) for pid in d["alive"]]
+        game._deaths = [Death.from_dict(x) for x in d["deaths"]]
+        phase, game._night, game._day, after = d["clock"]
+        game._phase, game._next = Phase(phase), Phase(after)
+        game._captain = d["captain"]
+        game._lovers = None if d["lovers"] is None else (d["lovers"][0], d["lovers"][1])
+        game._life_potion, game._death_potion = d["potions"]
+        game._seen = [Seen.from_dict(x) for x in d["seen"]]
+        game._nights = [NightRecord.from_dict(x) for x in d["nights"]]
+        game._votes = {voter: target for voter, target in d["votes"]}
+        game._picks = {wolf: target for wolf, target in d["picks"]}
+        game._victim, game._settled, game._looked, game._brewed, game._healed = d["tonight"]
+        game._poisoned = d["poisoned"]
+        game._shooter, game._successor_of = d["pending"]
+        winner, reason = d["end"]
+        game._winner = None if winner is None else Winner(winner)
+        game._win_reason = None if reason is None else EndReason(reason)
+        game._history = [Event.from_dict(e) for e in d["history"]]
+        game._actions = _copied(d["actions"])
+        return game
 
     # ------------------------------------------------------------------ read-only state
 
@@ -416,6 +474,11 @@ class Werewolf:
         return tuple(self._nights)
 
     @property
+    def days(self) -> tuple[DayEnded, ...]:
+        """Every finished day's count and result, in order (public)."""
+        return tuple(e for e in self._history if isinstance(e, DayEnded))
+
+    @property
     def winner(self) -> Winner | None:
         return self._winner
 
@@ -430,12 +493,12 @@ class Werewolf:
     @property
     def actions(self) -> list[dict[str, Any]]:
         """The replayable log: one JSON-compatible dict per successful action."""
-        actions: list[dict[str, Any]] = json_copy(self._actions)
-        return actions
+        return _copied(self._actions)
 
     @property
     def history(self) -> tuple[Event, ...]:
-        """The public events, in order: the game's public record."""
+        """The game's public record, in order: every public event but the single votes (each
+        day's count is in its ``day_ended``; the live count is :meth:`vote_count`)."""
         return tuple(self._history)
 
     def winners(self) -> tuple[int, ...]:
@@ -515,6 +578,7 @@ class Werewolf:
             day=self._day,
             captain=self._captain,
             votes=self.vote_count() if voting else (),
+            not_voted=self.owing() if voting else (),
             hunter=self._shooter,
             successor_of=self._successor_of,
             wolves=len(self.wolves),
@@ -592,7 +656,6 @@ class Werewolf:
             changed=had and previous != target,
             votes=self.vote_count(),
         )
-        self._record(cast)
         return cast
 
     def _weight(self, voter: int) -> int:

@@ -71,6 +71,10 @@ class EndReason(StrEnum):
     CANCELLED = "cancelled"
 
 
+def _value(value: Role | None) -> str | None:
+    return None if value is None else value.value
+
+
 @dataclass(frozen=True)
 class Death(Record):
     """One death as the village learns it; ``role`` is None while the roles stay hidden
@@ -80,6 +84,14 @@ class Death(Record):
     cause: Cause
     role: Role | None
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "cause": self.cause.value, "role": _value(self.role)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Death:
+        role = d["role"]
+        return cls(int(d["player"]), Cause(d["cause"]), None if role is None else Role(role))
+
 
 @dataclass(frozen=True)
 class Seen(Record):
@@ -88,6 +100,13 @@ class Seen(Record):
     night: int
     target: int
     role: Role
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"night": self.night, "target": self.target, "role": self.role.value}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Seen:
+        return cls(int(d["night"]), int(d["target"]), Role(d["role"]))
 
 
 @dataclass(frozen=True)
@@ -112,6 +131,29 @@ class NightRecord(Record):
     poisoned: int | None
     seen: Seen | None
     lovers: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "night": self.night,
+            "picks": {str(wolf): target for wolf, target in self.picks.items()},
+            "victim": self.victim,
+            "healed": self.healed,
+            "poisoned": self.poisoned,
+            "seen": None if self.seen is None else self.seen.to_dict(),
+            "lovers": list(self.lovers),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> NightRecord:
+        return cls(
+            night=int(d["night"]),
+            picks={int(wolf): int(target) for wolf, target in d["picks"].items()},
+            victim=d["victim"],
+            healed=bool(d["healed"]),
+            poisoned=d["poisoned"],
+            seen=None if d["seen"] is None else Seen.from_dict(d["seen"]),
+            lovers=tuple(d["lovers"]),
+        )
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ class PublicView:
     captain: int | None
     votes: tuple[Tally, ...]
     """The election's or the day's count (empty in other phases)."""
+    not_voted: tuple[int, ...]
+    """The living players who have not voted yet, seat order (election and day only)."""
     hunter: int | None
     """The dead hunter taking his last shot (phase HUNTER)."""
     successor_of: int | None

@@ -177,6 +177,8 @@ def test_random_legal_play_keeps_every_invariant(drawn: tuple[Werewolf, random.R
             den = tuple(event.payload()["den"]) if event in wolves_now else ()
             check_event(game, event, den or game.living_wolves)
         check_end(game)
+        if len(played) % 7 == 0:
+            assert Werewolf.from_dict(json.loads(json.dumps(game.to_dict()))) == game
     assert game.actions == played
     again = Werewolf.replay(game.setup_record(), json.loads(json.dumps(played)))
     assert again == game

@@ -369,3 +369,18 @@ def test_every_wolves_event_goes_to_each_living_wolf() -> None:
     assert den and all(e.den == (1, 2, 3) for e in den)  # type: ignore[attr-defined]
     with pytest.raises(ValueError):
         VictimChosen(den=(1,), victim=None, agreed=False)  # a wolves' event made public
+
+
+def test_the_public_view_holds_the_count_and_who_has_not_voted() -> None:
+    game = make_game("WWSTVVVV", majority_ends_day=False)
+    quiet_night(game)
+    game.vote(5, 1), game.vote(6, None)
+    view = game.public_view()
+    assert view.votes == (
+        Tally(target=1, voters=(5,), votes=1),
+        Tally(target=None, voters=(6,), votes=1),
+    )
+    assert view.not_voted == (1, 2, 3, 4, 7, 8) and view.roles == {}
+    game.resolve()
+    assert [day.eliminated for day in game.days] == [None]
+    assert game.public_view().not_voted == ()
