@@ -7,6 +7,7 @@ and at the end the game is the replay of its log."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -20,6 +21,7 @@ from games.werewolf.rules import (
     EndReason,
     Options,
     Phase,
+    Player,
     Role,
     Side,
     Werewolf,
@@ -213,3 +215,48 @@ def test_the_secret_checker_finds_secrets() -> None:
     assert public_secrets({"picks": {"1": 5}}, game) == ["picks"]
     assert public_secrets({"note": "werewolf"}, game) == ["note=werewolf"]
     assert public_secrets({"life_potion": True}, game) == ["life_potion"]
+
+
+def swapped(value: Any, old: int, new: int) -> Any:
+    """``value`` with the id ``old`` written ``new`` (in tuples, mappings and records)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return new if value == old else value
+    if isinstance(value, tuple):
+        return tuple(swapped(v, old, new) for v in value)
+    if isinstance(value, dict):
+        return {swapped(k, old, new): swapped(v, old, new) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {
+            f.name: swapped(getattr(value, f.name), old, new) for f in dataclasses.fields(value)
+        }
+        return type(value)(**fields)
+    return value
+
+
+@PROPS
+@given(games(), st.integers(0, 60))
+def test_a_substitute_knows_what_the_leaver_knew(
+    drawn: tuple[Werewolf, random.Random], moment: int
+) -> None:
+    """At any moment, the newcomer's private view is the leaver's, ids swapped, and the game
+    goes on (40 actions more) as its log replays it."""
+    game, rng = drawn
+    for _ in range(moment):
+        if game.is_over:
+            return
+        apply_action(game, rng.choice([a for a in legal_actions(game) if can_apply(game, a)]))
+    if game.is_over:
+        return
+    old = rng.choice([p.id for p in game.players])
+    before, public = game.private_view(old), game.public_view()
+    announced, dealt = game.substitute(old, Player(10_000, "Zoé"))
+    assert dealt.private_to == 10_000 and announced.private_to is None
+    assert game.private_view(10_000) == swapped(before, old, 10_000)
+    assert game.public_view().alive == swapped(public.alive, old, 10_000)
+    assert not game.is_player(old)
+    for _ in range(40):
+        if game.is_over:
+            break
+        apply_action(game, rng.choice([a for a in legal_actions(game) if can_apply(game, a)]))
+        check_end(game)
+    assert Werewolf.replay(game.setup_record(), game.actions) == game
