@@ -119,10 +119,11 @@ def _param(value: object) -> str | int:
 
 
 def wolves_for(count: int, options: Options) -> int:
-    """The wolves a game of ``count`` players plays: ``options.wolves``, else the table's."""
+    """The wolves a game of ``count`` players (MIN_PLAYERS..MAX_PLAYERS) plays:
+    ``options.wolves``, else the table's."""
     if options.wolves is not None:
         return options.wolves
-    return WOLF_COUNT.get(count, WOLF_COUNT[MIN_PLAYERS])
+    return WOLF_COUNT[count]
 
 
 def verify_setup(count: int, options: Options) -> None:
