@@ -1,6 +1,7 @@
 """docs/rules.md says what the rules engines do: each table marked ``<!-- engine: NAME -->`` is
 read back and compared, cell by cell, with the grid built here from the engines' own tables
-(games/resistance/rules/tables.py, games/refutation/rules/model.py) at every player count.
+(games/resistance/rules/tables.py, games/refutation/rules/model.py,
+games/werewolf/rules/tables.py) at every player count.
 
 A new checked table is a marker in the document and one entry of :data:`EXPECTED` (as the box
 table of team sizes, ``resistance.team_sizes.box``); a marker without an entry, or an entry
@@ -17,6 +18,9 @@ from games.refutation.rules import Options, Refutation, default_deck_path, load_
 from games.refutation.rules import model as refutation
 from games.resistance.rules import avalon
 from games.resistance.rules import tables as resistance
+from games.werewolf.rules import SPECIAL_ROLES, GameError, verify_setup
+from games.werewolf.rules import Options as WerewolfOptions
+from games.werewolf.rules import tables as werewolf
 from tests.paths import ROOT
 
 RULES = ROOT / "docs" / "rules.md"
@@ -158,6 +162,43 @@ def refutation_reach() -> Grid:
     return rows
 
 
+def werewolf_numbers() -> Grid:
+    return [
+        ["what", "number"],
+        ["players", f"{werewolf.MIN_PLAYERS} to {werewolf.MAX_PLAYERS}"],
+        ["werewolves at the fewest (option `wolves`)", str(werewolf.MIN_WOLVES)],
+        ["werewolves at the most (option `wolves`)", str(werewolf.MAX_WOLVES)],
+        ["special roles that may be dealt", str(len(SPECIAL_ROLES))],
+    ]
+
+
+def most_specials(count: int) -> int:
+    """The most special roles the engine lets a game of ``count`` players deal with the
+    table's werewolves (asked of its setup check, each number of roles in turn)."""
+    best = 0
+    for chosen in range(len(SPECIAL_ROLES) + 1):
+        flags = {role.value: i < chosen for i, role in enumerate(SPECIAL_ROLES)}
+        try:
+            verify_setup(count, WerewolfOptions(**flags))
+        except GameError:
+            continue
+        best = chosen
+    return best
+
+
+def werewolf_wolves() -> Grid:
+    players = counts(werewolf.MIN_PLAYERS, werewolf.MAX_PLAYERS)
+    return [
+        ["players", *(str(n) for n in players)],
+        ["werewolves", *(str(werewolf.WOLF_COUNT[n]) for n in players)],
+        ["at most, with the option `wolves`", *(str(werewolf.max_wolves(n)) for n in players)],
+        [
+            "special roles at most, with the table's werewolves",
+            *(str(most_specials(n)) for n in players),
+        ],
+    ]
+
+
 #: marker name -> the grid the engines say the table holds
 EXPECTED: dict[str, Callable[[], Grid]] = {
     "resistance.numbers": resistance_numbers,
@@ -167,6 +208,8 @@ EXPECTED: dict[str, Callable[[], Grid]] = {
     "resistance.sabotages": sabotages,
     "refutation.numbers": refutation_numbers,
     "refutation.reach": refutation_reach,
+    "werewolf.numbers": werewolf_numbers,
+    "werewolf.wolves": werewolf_wolves,
 }
 
 

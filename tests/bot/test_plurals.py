@@ -198,7 +198,7 @@ MODIFIERS = {
 #: Words that end like a plural and are not one, or do not change with the number.
 INVARIANT = {
     "en": {"s", "is", "has", "was", "this", "its", "plus", "won", "joined", "succeeded", "failed"},
-    "fr": {"s", "voix", "fois", "pas", "plus", "sous", "dans", "choix", "min"},
+    "fr": {"s", "voix", "fois", "pas", "plus", "sous", "dans", "choix", "min", "villageois"},
 }
 
 SPACE = "[ \u00a0\u202f]"
