@@ -80,7 +80,8 @@ async def test_the_guild_deck_is_carried_over_up_and_down(empty_db_url: str) -> 
             await conn.run_sync(downgrade, url, before)
         async with engine.connect() as conn:
             query = sa.select(OLD.c.guild_id, OLD.c.game_defaults, OLD.c.deck_name)
-            back = {g: (d, deck) for g, d, deck in (await conn.execute(query)).all()}
+            rows: list[Any] = list((await conn.execute(query)).all())
+        back = {row[0]: (row[1], row[2]) for row in rows}
         assert back == BEFORE
     finally:
         await engine.dispose()
