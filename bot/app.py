@@ -23,6 +23,7 @@ from adapters.discord_callback import close_callbacks
 from adapters.discord_endpoints import point_discord_at
 from adapters.discord_state import OwnState
 from bot import metrics, names
+from bot.activity import Activity
 from bot.bounds import enforce_bounds
 from bot.clock import Clock, utcnow
 from bot.collector import FullCollections
@@ -179,6 +180,9 @@ class GameBot(OwnState, commands.AutoShardedBot):
             sections=settings.sections,
         )
         self.services: dict[str, GameService] = {}
+        #: the posts counted in the games' places, written in batches (bot/activity.py)
+        self.posts = Activity(self.sessions, clock, reminder=self.is_reminder)
+        self.app.activity = self.posts
         self.metrics_server: metrics.MetricsServer | None = None
         self._places_checked = False
         #: the full collections of the cyclic GC, at quiet moments once the heap is frozen
@@ -254,6 +258,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
             except Exception as exc:  # the first click opens it then
                 log.warning("service %s: could not open its connection at start: %s", kind, exc)
         self._starting.append(asyncio.get_running_loop().create_task(self._warm()))
+        self.posts.start()
         await self.dispatcher.start()
         # The overdue deadlines are resolved while the bot connects; their games stay locked
         # (no click or action on them is handled) until they are (bot/scheduler.py).
@@ -395,6 +400,8 @@ class GameBot(OwnState, commands.AutoShardedBot):
         # task per interaction (discord.py schedules one per listener and event).
         if event_name == "interaction":
             metrics.count_click(args[0])
+        elif event_name == "message":  # a post counted (bot/activity.py), no task of its own
+            self.posts.seen(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
     async def drain(self, grace: float) -> None:
@@ -407,6 +414,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
         )
         await self.deadline_listener.stop()
         await self.effects_listener.stop()
+        await self.posts.stop()  # the posts counted since the last write
         pending = await self.dispatcher.stop(grace=left.left())
         if unanswered or pending:
             log.warning(
@@ -432,6 +440,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
         await self.deadline_listener.stop()
         await self.effects_listener.stop()
         await self.scheduler.shutdown()
+        await self.posts.stop()
         await self.dispatcher.stop()
         await self.collections.stop()
         close_callbacks()

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot import daily, metrics, notices
+from bot import daily, metrics, notices, prods
 from bot.clock import Clock
 from bot.config import ModerationSettings
 from bot.courier import Courier
@@ -56,6 +56,7 @@ from rulebase import Event, Substitution
 from rulebase import Player as EnginePlayer
 
 if TYPE_CHECKING:
+    from bot.activity import Activity
     from bot.ballots import BallotBox
     from bot.choice import SecretMenu
     from bot.dispatcher import Dispatcher
@@ -249,6 +250,8 @@ class Services:
         self.dispatcher: Dispatcher | None = None
         #: the games' secret choices by DM, by name (bot/choice.py): what a menu's click finds
         self.choices: dict[str, SecretMenu] = {}
+        #: the posts counted in the games' places (bot/activity.py), once the bot runs
+        self.activity: Activity | None = None
 
     def schema(self, kind: str) -> OptionsSchema:
         """The options schema of a game (an empty one for a game that has none)."""
@@ -842,6 +845,8 @@ class GameService(ABC):
                 return None
         if deadline.kind == self.offer_kind:
             outcome: Outcome | None = await self.offer_expired(s, game, deadline)
+        elif deadline.kind == prods.kind_of(self):  # bot/prods.py
+            outcome = Outcome("", await prods.due(self, s, game, deadline))
         else:
             outcome = await self.deadline_due(s, game, deadline)
         if outcome is None:
@@ -1286,6 +1291,7 @@ class GameService(ABC):
                         outcome = Outcome(t("common.start.lobby_changed", actor.lang, names=names))
                     else:
                         outcome = await self.deal(s, game, now, actor)
+                        await prods.arm(self, s, game)  # bot/prods.py
                 await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 

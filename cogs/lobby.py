@@ -365,8 +365,8 @@ class LobbyCommands(GameCommands):
 
 
 class ModerationCommands(GameCommands):
-    """``extend``, ``resolve``, ``remind``, ``resync`` and ``substitute``: a moderator's hands
-    on the running step of any game."""
+    """``extend``, ``resolve``, ``remind``, ``resync``, ``activity`` and ``substitute``: a
+    moderator's hands on the running step of any game."""
 
     @app_commands.command(name="extend", description="Push the current deadline back (moderators)")
     @app_commands.describe(hours="How many hours to add")
@@ -396,6 +396,16 @@ class ModerationCommands(GameCommands):
             return await self.service.resync(actor, game_id)
 
         await respond(interaction, resync)
+
+    @app_commands.command(
+        name="activity",
+        description="Each player's posts, last post and missed deadlines, privately (moderators)",
+    )
+    async def activity(self, interaction: discord.Interaction) -> None:
+        async def activity(actor: Actor, game_id: int) -> str:  # bot/activity.py
+            return await game_bot(interaction.client).posts.report(self.service, actor, game_id)
+
+        await self.in_game(interaction, activity)
 
     @app_commands.command(name="substitute", description="Replace a player (moderators)")
     @app_commands.describe(

@@ -246,12 +246,14 @@ class PollService(GameService):
             return None
         state = self.load(game)
         events = await self.answered(s, game, state)
+        owing = set(state.owing())  # who let the poll pass (/poll activity)
+        misses = await self.count_misses(s, game, owing, {p.id for p in state.players} - owing)
         events += state.close()
         if self.app.scheduler is not None:
             await self.app.scheduler.cancel_for_game(s, game.id, [VOTE])
         await self.save(s, game, state, events, None)
         await repo.set_status(s, game, "ended", at=self.now())
-        effects: list[Effect] = [self.announce(game, self.result_text(game, state))]
+        effects: list[Effect] = [self.announce(game, self.result_text(game, state)), *misses]
         if self.faction.wanted(game):
             effects += await self.faction.close(s, game)
         return Outcome("", effects)

@@ -1,0 +1,196 @@
+"""Moderating the table, through the sandbox with the real bot on SQLite and the test-only poll:
+each player's posts counted from the message events and written in batches
+(``/<game> activity``), the prods of a silent player, ``/games``, and a lobby's role mention."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlalchemy import select
+
+from bot.app import GameBot
+from bot.i18n import t
+from db import repo
+from db.models import Activity
+from playtest.players import TableGame, text_of, until
+from tests.clock import FakeClock
+from tests.e2e.poll_game.plugin import PLUGIN
+from tests.harness import running_bot
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@asynccontextmanager
+async def poll_bot(table: Any) -> AsyncIterator[GameBot]:
+    """The real bot with the poll alone (the core's tests name no real game)."""
+    async with running_bot(table.sb, table.url(), plugins=[PLUGIN]) as bot:
+        yield bot
+
+
+class Poll(TableGame):
+    """A poll opened and started by the table's moderator."""
+
+    async def open(self, **options: Any) -> Any:
+        since = len(self.sb.channel_messages(self.channel))
+        await self.slash(self.t.mod, "poll new", question="Pizza?", **options)
+        lobby = await until(
+            lambda: next(
+                (m for m in self.sb.channel_messages(self.channel)[since:] if m.labels), None
+            ),
+            what="the lobby",
+        )
+        for user in self.players:
+            await self.reply(await self.sb.click(user, lobby, label=lobby.labels[0]))  # Join
+        return lobby
+
+    async def start(self) -> None:
+        await self.slash(self.t.mod, "poll start")
+        for user in self.players:
+            await until(partial(self.ballot, user), what=f"{user.name}'s ballot")
+
+    def ballot(self, user: Any) -> Any:
+        """The player's latest DM with the two buttons."""
+        return next((m for m in reversed(self.sb.dms(user)) if len(m.labels) == 2), None)
+
+
+async def untimed(bot: GameBot) -> None:
+    """No timed write of the posts during the test: only the ones it makes happen."""
+    await bot.posts.stop()
+    bot.posts.every = 3600.0
+    bot.posts.start()
+
+
+async def say(table: Any, bot: GameBot, who: Any, text: str) -> None:
+    """``who`` posts in the game's channel, and the bot has counted it (at its clock's time)
+    when this returns (:func:`untimed` first: no write empties the list meanwhile)."""
+    before = len(bot.posts.pending)
+    await table.sb.say(who, table.channel, text)
+    await until(lambda: len(bot.posts.pending) > before, what=f"{who.name}'s message event")
+
+
+async def written(bot: GameBot) -> list[Activity]:
+    async with bot.sessions() as s:
+        return list((await s.scalars(select(Activity))).all())
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_activity_counts_each_players_posts_without_a_write_per_message(
+    table: Any, lang: str
+) -> None:
+    alice, bob, chloe, david = table.users[:4]
+    table.mod.locale = "fr" if lang == "fr" else "en-US"
+    poll = Poll(table, [alice, bob, chloe])
+    other = table.guild.add_text_channel("off-topic")
+    async with poll_bot(table) as bot:
+        await untimed(bot)
+        await poll.open(vote_hours=1.0)
+        await poll.start()
+        for who, where in ((alice, table.channel), (alice, table.channel), (bob, table.channel)):
+            await table.sb.say(who, where, "a post")
+        await table.sb.say(david, table.channel, "not a player")
+        await table.sb.say(alice, other, "elsewhere")
+        await until(lambda: len(bot.posts.pending) == 5, what="the five message events")
+        assert await written(bot) == []  # a message costs no write of its own
+
+        shown = await poll.slash(table.mod, "poll activity")
+        rows = {r.user_id: r for r in await written(bot)}
+        assert set(rows) == {alice.id, bob.id}  # players only, in the game's place only
+        assert (rows[alice.id].posts, rows[alice.id].round_posts) == (2, 2)
+        lines = shown.split("\n")
+        assert lines[0] == t("activity.title", lang, game=t("poll.game_name", lang))
+        never = t("activity.never", lang)
+        quiet = t(
+            "activity.line", lang, name="Chloé", today=0, round=0, total=0, last=never, missed=0
+        )
+        assert lines[1].startswith("alice") and " 2 · 2 · 2" in lines[1]
+        assert lines[2].startswith("Bob") and " 1 · 1 · 1" in lines[2]
+        assert lines[3] == quiet
+        assert "<t:" in lines[1] and david.name not in shown
+
+        refused = await poll.slash(alice, "poll activity")
+        assert refused == t("common.error.not_moderator", "en")
+
+        # What was written survives the bot: a new process counts on from it.
+        await table.sb.say(bob, table.channel, "again")
+        await until(lambda: len(bot.posts.pending) == 1, what="Bob's message event")
+    async with poll_bot(table) as bot:  # the first one wrote Bob's post when it stopped
+        rows = {r.user_id: r for r in await written(bot)}
+        assert rows[bob.id].posts == 2
+
+
+def daytime_zone(now: datetime, hour: int) -> str:
+    """A fixed-offset zone (``Etc/GMT…``) where ``now`` is ``hour`` o'clock (or within it)."""
+    offset = (hour - now.hour) % 24
+    offset = offset - 24 if offset > 14 else offset
+    return f"Etc/GMT{-offset:+d}"
+
+
+def prods_of(table: Any, user: Any, marker: str) -> list[str]:
+    return [text_of(m) for m in table.sb.dms(user) if marker in text_of(m)]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_silent_player_is_prodded_then_the_moderator_told_outside_quiet_hours(
+    table: Any, lang: str
+) -> None:
+    alice, bob, chloe = table.users[:3]  # Chloé reads French
+    table.mod.locale = "fr" if lang == "fr" else "en-US"
+    clock = FakeClock(datetime.now(UTC))
+    poll = Poll(table, [alice, bob, chloe])
+    async with running_bot(table.sb, table.url(), plugins=[PLUGIN], clock=clock) as bot:
+        await untimed(bot)
+        await poll.slash(table.mod, "settings language", language=lang)
+        await poll.slash(table.mod, "settings timezone", zone=daytime_zone(clock(), 10))
+        await poll.open(vote_hours=48.0, prod_hours=2.0)
+        await poll.start()
+        link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}"
+        prod_en = t("prods.prod", "en", game="Poll", hours="2", where=link)
+        prod_fr = t("prods.prod", "fr", game="Sondage", hours="2", where=link)
+        clock.advance(hours=1)
+        await say(table, bot, alice, "here")
+        clock.advance(hours=1)
+        await bot.scheduler.sweep()  # two hours in: Bob and Chloé have said nothing
+        await until(lambda: prods_of(table, chloe, "👋"), what="Chloé's prod")
+        await until(lambda: prods_of(table, bob, "👋"), what="Bob's prod")
+        assert prods_of(table, bob, "👋") == [prod_en]
+        assert prods_of(table, chloe, "👋") == [prod_fr]  # in her language
+        assert prods_of(table, alice, "👋") == []  # she posted an hour ago
+        shown = await poll.slash(table.mod, "poll activity")
+        assert t("activity.prodded", lang, at="").strip() in shown.split("\n")[2]  # Bob
+
+        clock.advance(hours=1)
+        await say(table, bot, bob, "sorry, I am back")  # the ladder starts again
+        await bot.scheduler.sweep()  # alice's two hours
+        await until(lambda: prods_of(table, alice, "👋"), what="alice's prod")
+        clock.advance(hours=1)
+        await bot.scheduler.sweep()  # Chloé silent two hours after her prod: the moderator
+        told = await until(lambda: prods_of(table, table.mod, "🔕"), what="the moderator's DM")
+        command = "/sondage remplacer" if lang == "fr" else "/poll substitute"
+        assert told[0] == t(
+            "prods.report",
+            lang,
+            name="Chloé",
+            game=t("poll.game_name", lang),
+            hours="4",
+            command=command,
+            standby=t("prods.nobody_on_list", lang),
+            where=link,
+        )
+        assert len(prods_of(table, bob, "👋")) == 1 and len(told) == 1
+
+        # Night in the server's zone: nothing is sent, the next run waits for 08:00 there.
+        zone = daytime_zone(clock(), 23)
+        await poll.slash(table.mod, "settings timezone", zone=zone)
+        clock.advance(hours=2)
+        await bot.scheduler.sweep()
+        async with bot.sessions() as s:
+            (prod,) = await repo.open_deadlines(s, kinds=["pl_prod"])
+        local = prod.due_at.astimezone(ZoneInfo(zone))
+        assert (local.hour, local.minute) == (8, 0) and prod.due_at > clock()
+        assert len(prods_of(table, bob, "👋")) == 1
