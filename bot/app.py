@@ -58,7 +58,7 @@ log = logging.getLogger(__name__)
 
 #: The extensions of every bot besides the games' own cogs (each game's plugin names its cog):
 #: the shared Discord edge (bot.app does not import it: it loads it by name).
-COGS = ("cogs.lobby", "cogs.settings", "cogs.stats")
+COGS = ("cogs.lobby", "cogs.settings", "cogs.stats", "cogs.listing")
 
 #: Seconds the bot's close waits for the start's background work (the games read ahead, the
 #: places checked) to end.

@@ -72,15 +72,27 @@ class GuildSettingsService:
     async def set_moderator_role(
         self, actor: Actor, guild_id: int, role_id: int | None, role_name: str
     ) -> str:
+        return await self._set_role(actor, guild_id, "moderator_role", role_id, role_name)
+
+    async def set_lobby_role(
+        self, actor: Actor, guild_id: int, role_id: int | None, role_name: str
+    ) -> str:
+        """The role a new lobby mentions once (bot/listing.py); None: none."""
+        return await self._set_role(actor, guild_id, "lobby_role", role_id, role_name)
+
+    async def _set_role(
+        self, actor: Actor, guild_id: int, setting: str, role_id: int | None, role_name: str
+    ) -> str:
+        """A role setting (``<setting>_id`` of the guild's settings) set, or cleared (None)."""
         await self._require_manager(actor)
         async with self.change(actor) as change:
             settings = await repo.get_guild_settings(change.s, guild_id)
-            settings.moderator_role_id = role_id
+            setattr(settings, f"{setting}_id", role_id)
             await repo.save_guild_settings(change.s, settings)
             change.reply = (
-                t("settings.moderator_role_cleared", actor.lang)
+                t(f"settings.{setting}_cleared", actor.lang)
                 if role_id is None
-                else t("settings.moderator_role_set", actor.lang, role=role_name)
+                else t(f"settings.{setting}_set", actor.lang, role=role_name)
             )
         return change.reply
 
@@ -139,6 +151,11 @@ class GuildSettingsService:
                 "settings.show.moderator_role",
                 actor.lang,
                 role=f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else "—",
+            ),
+            t(
+                "settings.show.lobby_role",
+                actor.lang,
+                role=f"<@&{settings.lobby_role_id}>" if settings.lobby_role_id else "—",
             ),
             t(
                 "settings.show.members_host",

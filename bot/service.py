@@ -43,6 +43,7 @@ from bot.effects import (
 )
 from bot.errors import Redelivered, UserError
 from bot.i18n import Lang, first_defined, game_name, lang_of, t
+from bot.listing import lobby_call
 from bot.locks import GameLocks
 from bot.names import clean, listing, ordered, shown
 from bot.notify import notify_effects
@@ -683,7 +684,8 @@ class GameService(ABC):
             lobby = Post(
                 where.id, self.lobby_text(game, []), view=self.lobby_view(game), slot="lobby"
             )
-            outcome = await self.commit_outcome(s, game, Outcome(reply, [lobby]))
+            called = await lobby_call(s, game, where.id)  # lobby_role (bot/listing.py)
+            outcome = await self.commit_outcome(s, game, Outcome(reply, [lobby, *called]))
         return await self.run(outcome)
 
     def require_place(self, game: Game, place: tuple[int | None, int | None] | None) -> None:

@@ -112,6 +112,20 @@ class SettingsCog(
         )
 
     @app_commands.command(
+        name="lobby_role", description="The role mentioned once when a lobby opens"
+    )
+    @app_commands.describe(role="Leave empty to mention no role")
+    async def lobby_role(
+        self, interaction: discord.Interaction, role: discord.Role | None = None
+    ) -> None:
+        await self.in_guild(
+            interaction,
+            self.service.set_lobby_role,
+            role.id if role else None,
+            discord.utils.escape_markdown(role.name) if role else "",
+        )
+
+    @app_commands.command(
         name="members_host",
         description="Any member may open a game (and moderates the games they opened)",
     )

@@ -776,6 +776,16 @@ class Sandbox:
             ids = [i for i in ids if "users" in parse or i in listed]
         return [i for i in dict.fromkeys(ids) if i in self.users]
 
+    def _role_mentions_in(self, content: str, allowed: dict[str, Any] | None) -> list[int]:
+        """The roles a message pings: those its ``<@&id>`` name that its allowed mentions let
+        through (all of them without any, as Discord does)."""
+        ids = [int(x) for x in re.findall(r"<@&(\d+)>", content or "")]
+        if allowed is not None:
+            parse = allowed.get("parse") or []
+            listed = {int(r) for r in allowed.get("roles") or []}
+            ids = [i for i in ids if "roles" in parse or i in listed]
+        return list(dict.fromkeys(ids))
+
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """``user`` posts ``content`` in ``channel`` (a guild channel, thread or their DM
         channel with the bot): MESSAGE_CREATE."""

@@ -194,3 +194,68 @@ async def test_a_silent_player_is_prodded_then_the_moderator_told_outside_quiet_
         local = prod.due_at.astimezone(ZoneInfo(zone))
         assert (local.hour, local.minute) == (8, 0) and prod.due_at > clock()
         assert len(prods_of(table, bob, "👋")) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_new_lobby_mentions_the_lobby_role_once_and_only_it(table: Any, lang: str) -> None:
+    table.mod.locale = "fr" if lang == "fr" else "en-US"
+    wanted = table.guild.add_role("Players wanted")
+    poll = Poll(table, table.users[:3])
+    async with poll_bot(table):
+        await poll.slash(table.mod, "settings language", language=lang)
+        reply = await poll.slash(table.mod, "settings lobby_role", role=wanted)
+        assert reply == t("settings.lobby_role_set", lang, role="Players wanted")
+        shown = await poll.slash(table.mod, "settings show")
+        assert t("settings.show.lobby_role", lang, role=f"<@&{wanted.id}>") in shown
+        since = len(table.sb.channel_messages(table.channel))
+        await poll.open(vote_hours=1.0)
+        await poll.start()
+        called = [m for m in table.sb.channel_messages(table.channel)[since:] if m.mention_roles]
+        game = t("poll.game_name", lang)
+        assert [text_of(m) for m in called] == [
+            t("listing.lobby_call", lang, role=f"<@&{wanted.id}>", game=game)
+        ]
+        assert called[0].mention_roles == [wanted.id] and called[0].mentions == []
+        assert [int(r) for r in called[0].allowed_mentions["roles"]] == [wanted.id]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_games_lists_the_servers_lobbies_first_then_a_players_own_soonest_first(
+    table: Any, lang: str
+) -> None:
+    alice, bob, chloe = table.users[:3]
+    reader = chloe if lang == "fr" else alice  # Chloé reads French
+    lobby_channel = table.guild.add_text_channel("next-game")
+    running = Poll(table, [alice, bob, chloe])
+    waiting = Poll(table, [reader], channel=lobby_channel)
+    async with poll_bot(table):
+        assert await running.slash(reader, "games") == t("listing.none", lang)
+        await running.open(vote_hours=2.0)
+        await running.start()
+        await waiting.open(vote_hours=1.0)
+        link = f"https://discord.com/channels/{table.guild.id}"
+        here = (await running.slash(reader, "games")).split("\n")
+        game = t("poll.game_name", lang)
+        assert here[0] == t("listing.here_title", lang)
+        assert here[1] == t(
+            "listing.lobby", lang, game=game, count=1, max=10, link=f"{link}/{lobby_channel.id}"
+        )
+        assert here[2].startswith("▶️") and here[2].endswith(f"{link}/{table.channel.id}")
+        assert "<t:" in here[2]
+
+        # mine:true, or in a DM: what waits on the reader, soonest first, the lobby last.
+        mine = (await running.slash(reader, "games", mine=True)).split("\n")
+        assert mine[0] == t("listing.mine_title", lang)
+        answer = t("poll.waiting", lang, question="Pizza?")
+        assert answer in mine[1] and "(Play-by-post)" in mine[1] and "<t:" in mine[1]
+        assert mine[2].startswith(game) and t("listing.wait_start", lang) in mine[2]
+        ix = await table.sb.slash(reader, "games")  # in a DM with the bot
+        assert text_of(await ix.reply_message(10.0)).split("\n") == mine
+
+        ballot = running.ballot(reader)
+        await running.reply(await table.sb.click(reader, ballot, label=ballot.labels[0]))
+        after = (await running.slash(reader, "games", mine=True)).split("\n")
+        assert len(after) == 2 and t("listing.wait_start", lang) in after[1]
+        assert await running.slash(table.users[5], "games", mine=True) == t(
+            "listing.none_mine", "en"
+        )

@@ -21,6 +21,7 @@ from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.effects import DirectMessage, PrivateThread, Silence, ThreadMembers, View
 from bot.errors import UserError
 from bot.i18n import t
+from bot.listing import Waiting
 from bot.names import listing, shown
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services
 from bot.spaces import needed_for
@@ -154,6 +155,17 @@ class PollService(GameService):
     async def vote_due(self, s: AsyncSession, game: Game) -> datetime | None:
         found = await repo.open_deadlines(s, game.id, kinds=[VOTE])
         return found[0].due_at if found else None
+
+    async def waiting_on(
+        self, s: AsyncSession, game: Game, user_id: int, lang: str
+    ) -> list[Waiting]:
+        """``/games``: the player's answer, while they owe it (bot/listing.py's ``Waits``)."""
+        state = self.load(game)
+        await self.answered(s, game, state)
+        if user_id not in state.owing():
+            return []
+        due = await self.vote_due(s, game)
+        return [Waiting(t("poll.waiting", lang, question=self.question(game)), due)]
 
     def bad_player_count(self, count: int) -> Exception:
         return GameError(
