@@ -23,6 +23,7 @@ import discord
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot import daily
+from bot.archive import md
 from bot.clock import Clock
 from bot.errors import UserError
 from bot.i18n import game_name, t
@@ -75,6 +76,12 @@ def day_of(at: datetime, zone: str) -> str:
 def when(at: datetime) -> str:
     """A time as Discord shows it to each reader (relative: "2 hours ago")."""
     return f"<t:{int(at.timestamp())}:R>"
+
+
+def played_at(game: Game, at: datetime) -> bool:
+    """Whether the game was under way at ``at`` (a post flushed after its end still counts)."""
+    started = game.started_at
+    return started is not None and started <= at and (game.ended_at is None or at <= game.ended_at)
 
 
 def count(row: Row, at: datetime, day: str, step: Step | None) -> None:
@@ -161,19 +168,23 @@ class Activity:
                 self.pending[:0] = batch[-MAX_PENDING:]
 
     async def _write(self, s: AsyncSession, batch: list[Seen]) -> None:
-        games = {g.place_id: g for g in await repo.running_games_at(s, {p for p, _, _ in batch})}
-        if not games:
+        since = min(at for _, _, at in batch)
+        found = await repo.games_played_at(s, {p for p, _, _ in batch}, since)
+        if not found:
             return
-        ids = [g.id for g in games.values()]
+        games: dict[int, list[Game]] = {}
+        for played in found:
+            games.setdefault(played.place_id, []).append(played)
+        ids = [g.id for g in found]
         players = {(p.game_id, p.user_id) for p in await repo.players_of_games(s, ids)}
         rows = {(a.game_id, a.user_id): a for a in await repo.activity_of(s, ids)}
-        zones = await repo.zones_of(s, {g.guild_id for g in games.values()})
+        zones = await repo.zones_of(s, {g.guild_id for g in found})
         deadlines: dict[int, list[Deadline]] = {}
         for d in await repo.open_deadlines_of(s, ids):
             deadlines.setdefault(d.game_id, []).append(d)
         steps = {i: current_step(deadlines.get(i, []), self.reminder) for i in ids}
         for place, author, at in batch:
-            game = games.get(place)
+            game = next((g for g in games.get(place, ()) if played_at(g, at)), None)
             if game is None or (game.id, author) not in players:
                 continue
             row = rows.get((game.id, author))
@@ -236,3 +247,23 @@ class Activity:
                 line += t("activity.prodded", lang, at=when(prodded[p.user_id]))
             out.append(line)
         return "\n".join(out)
+
+
+async def totals(s: AsyncSession, game: Game, lang: str) -> str:
+    """The record's part (bot/records.py): everyone who sat at the table, their posts in all
+    and the deadlines they let pass; nothing for a game nobody posted in or missed."""
+    players = await repo.players(s, game.id, active_only=False)
+    posts = {a.user_id: a.posts for a in await repo.activity_of(s, [game.id])}
+    if not posts and not any(p.missed_total for p in players):
+        return ""
+    lines = ["", f"## {t('activity.record_title', lang)}", ""]
+    for p in ordered(players, lang, lambda p: (p.user_id, p.display_name)):
+        line = t(
+            "activity.record_line",
+            lang,
+            name=md(p.display_name),
+            posts=posts.get(p.user_id, 0),
+            missed=p.missed_total,
+        )
+        lines.append(f"- {line}")
+    return "\n".join(lines) + "\n"

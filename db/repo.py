@@ -547,15 +547,17 @@ async def games_of_user(
 # -- activity (bot/activity.py) ---------------------------------------------------------------
 
 
-async def running_games_at(s: AsyncSession, places: Iterable[int]) -> list[Game]:
-    """The running games living at any of ``places`` (a forum post, else a channel); by id."""
+async def games_played_at(s: AsyncSession, places: Iterable[int], since: datetime) -> list[Game]:
+    """The games living at any of ``places`` (a forum post, else a channel) that started and
+    were still running at ``since`` or later; by id."""
     ids = sorted(set(places))
     if not ids:
         return []
     stmt = (
         select(Game)
         .where(
-            Game.status == GameStatus.RUNNING.value,
+            Game.started_at.is_not(None),
+            or_(Game.ended_at.is_(None), Game.ended_at >= since),
             or_(
                 Game.thread_id.in_(ids),
                 and_(Game.channel_id.in_(ids), Game.thread_id.is_(None)),

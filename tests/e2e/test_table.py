@@ -259,3 +259,35 @@ async def test_games_lists_the_servers_lobbies_first_then_a_players_own_soonest_
         assert await running.slash(table.users[5], "games", mine=True) == t(
             "listing.none_mine", "en"
         )
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_record_totals_each_players_posts_and_missed_deadlines(
+    table: Any, lang: str
+) -> None:
+    alice, bob, chloe = table.users[:3]
+    table.mod.locale = "fr" if lang == "fr" else "en-US"
+    poll = Poll(table, [alice, bob, chloe])
+    async with poll_bot(table) as bot:
+        await untimed(bot)
+        await poll.open(vote_hours=1.0)
+        await poll.start()
+        for who in (alice, alice, bob):
+            await say(table, bot, who, "a post")
+        for who in (alice, bob):
+            ballot = poll.ballot(who)
+            await poll.reply(await table.sb.click(who, ballot, label=ballot.labels[0]))
+        await poll.slash(table.mod, "poll resolve")  # Chloé lets the poll pass
+        async with bot.sessions() as s:
+            (game,) = await repo.running_games(s, statuses=["ended"])
+        ix = await table.sb.slash(table.mod, "poll archive", channel=table.channel, game=game.id)
+        reply = await ix.reply_message(10.0)
+        record = next(a["filename"] for a in reply.attachments if a["filename"].endswith(".md"))
+        text = reply.file(record).decode("utf-8")
+        line = partial(t, "activity.record_line", lang)
+        assert f"## {t('activity.record_title', lang)}" in text
+        assert text.endswith(
+            f"- {line(name='alice', posts=2, missed=0)}\n"
+            f"- {line(name='Bob', posts=1, missed=0)}\n"
+            f"- {line(name='Chloé', posts=0, missed=1)}\n"
+        )
