@@ -32,6 +32,7 @@ from bot.courier import Courier
 from bot.dispatcher import Dispatcher
 from bot.english import counted, word
 from bot.errors import GameCommandTree
+from bot.modlog import ModLog
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
 from bot.plugins import GamePlugin, Registry
@@ -183,6 +184,8 @@ class GameBot(OwnState, commands.AutoShardedBot):
         #: the posts counted in the games' places, written in batches (bot/activity.py)
         self.posts = Activity(self.sessions, clock, reminder=self.is_reminder)
         self.app.activity = self.posts
+        #: every moderator action, who, when, what and why (bot/modlog.py)
+        self.mod_log = ModLog(self.app, self)
         self.metrics_server: metrics.MetricsServer | None = None
         self._places_checked = False
         #: the full collections of the cyclic GC, at quiet moments once the heap is frozen

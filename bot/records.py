@@ -16,7 +16,7 @@ import discord
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import activity, archive
+from bot import activity, archive, modlog
 from bot.errors import UserError
 from bot.event_log import decode_events
 from bot.i18n import game_name, t
@@ -63,6 +63,7 @@ async def record_file(
     """The game's record as a Markdown file, from its state and public event log."""
     text = archive.markdown(record, game, state, await public_events(s, game), lang)
     text += await activity.totals(s, game, lang)  # the posts and misses (bot/activity.py)
+    text += await modlog.section(s, game, lang)  # the moderators' actions (bot/modlog.py)
     return file_maker(text.encode("utf-8"), archive.filename(game, lang))
 
 

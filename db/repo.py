@@ -48,6 +48,7 @@ from db.models import (
     HandledInteraction,
     Language,
     Message,
+    ModAction,
     Outbox,
     Player,
     SavedOverwrite,
@@ -599,6 +600,22 @@ async def zones_of(s: AsyncSession, guild_ids: Iterable[int]) -> dict[int, str]:
         GuildSettings.guild_id.in_(sorted(set(guild_ids)))
     )
     return {g: z for g, z in (await s.execute(stmt)).all()}
+
+
+# -- the moderators' log (bot/modlog.py) ----------------------------------------------------
+
+
+async def add_mod_action(s: AsyncSession, **values: Any) -> ModAction:
+    row = ModAction(**values)
+    s.add(row)
+    await s.flush()
+    return row
+
+
+async def mod_actions(s: AsyncSession, game_id: int) -> list[ModAction]:
+    """A game's moderator actions, in order."""
+    stmt = select(ModAction).where(ModAction.game_id == game_id).order_by(ModAction.id)
+    return list((await s.scalars(stmt)).all())
 
 
 # -- votes -----------------------------------------------------------------------------------

@@ -1065,10 +1065,19 @@ class Sandbox:
         return data
 
     async def slash(
-        self, user: User, command: str, /, *, channel: Channel | None = None, **options: Any
+        self,
+        user: User,
+        command: str,
+        /,
+        *,
+        channel: Channel | None = None,
+        named: dict[str, Any] | None = None,
+        **options: Any,
     ) -> Interaction:
         """``user`` runs ``/command`` ("group sub" for subcommands) in ``channel`` (default:
-        their DM with the bot). Users/members/roles/channels as sandbox objects."""
+        their DM with the bot). Users/members/roles/channels as sandbox objects; ``named``:
+        options whose names are this method's own (an option called ``channel``)."""
+        options = {**(named or {}), **options}
         channel = self._channel_for(user, channel)
         data = self._command_data(user, command, channel, options)
         ix = self._new_interaction(2, user, channel, data)

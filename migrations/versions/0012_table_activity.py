@@ -1,4 +1,4 @@
-"""activity: each player's posts in a game's place; a player's misses in all; a lobby's role
+"""activity, mod_actions: posts in a game's place, the moderators' log; a lobby's role
 
 Revision ID: 0012
 Revises: 0011
@@ -8,7 +8,8 @@ The posts are counted in memory from the message events and written here in batc
 (bot/activity.py): one row per player of a game, today's and this round's counts, the last post.
 ``players.missed_total`` counts every deadline a player let pass (``missed`` only those in a
 row); ``guild_settings.lobby_role_id`` is the role a new lobby mentions (``/settings
-lobby_role``).
+lobby_role``). ``mod_actions``: each moderator action, who, when, what and why (bot/modlog.py),
+posted in ``guild_settings.mod_log_channel_id`` (``/settings mod_log``).
 """
 
 from __future__ import annotations
@@ -40,17 +41,41 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("game_id", "user_id", name=op.f("pk_activity")),
     )
+    op.create_table(
+        "mod_actions",
+        sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+        sa.Column("guild_id", sa.BigInteger(), nullable=False),
+        sa.Column("game_id", sa.Integer(), nullable=True),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("moderator_id", sa.BigInteger(), nullable=False),
+        sa.Column("moderator_name", sa.String(length=100), nullable=False),
+        sa.Column("action", sa.String(length=32), nullable=False),
+        sa.Column("detail", sa.JSON(), nullable=False),
+        sa.Column("reason", sa.Text(), nullable=True),
+        sa.ForeignKeyConstraint(
+            ["game_id"],
+            ["games.id"],
+            name=op.f("fk_mod_actions_game_id_games"),
+            ondelete="SET NULL",
+        ),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_mod_actions")),
+    )
+    op.create_index("ix_mod_actions_game_id", "mod_actions", ["game_id"])
     with op.batch_alter_table("players") as batch:
         batch.add_column(
             sa.Column("missed_total", sa.Integer(), server_default="0", nullable=False)
         )
     with op.batch_alter_table("guild_settings") as batch:
         batch.add_column(sa.Column("lobby_role_id", sa.BigInteger(), nullable=True))
+        batch.add_column(sa.Column("mod_log_channel_id", sa.BigInteger(), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("guild_settings") as batch:
+        batch.drop_column("mod_log_channel_id")
         batch.drop_column("lobby_role_id")
     with op.batch_alter_table("players") as batch:
         batch.drop_column("missed_total")
+    op.drop_index("ix_mod_actions_game_id", table_name="mod_actions")
+    op.drop_table("mod_actions")
     op.drop_table("activity")

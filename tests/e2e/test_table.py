@@ -286,8 +286,52 @@ async def test_the_record_totals_each_players_posts_and_missed_deadlines(
         text = reply.file(record).decode("utf-8")
         line = partial(t, "activity.record_line", lang)
         assert f"## {t('activity.record_title', lang)}" in text
-        assert text.endswith(
+        assert (
             f"- {line(name='alice', posts=2, missed=0)}\n"
             f"- {line(name='Bob', posts=1, missed=0)}\n"
             f"- {line(name='Chloé', posts=0, missed=1)}\n"
+        ) in text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_every_moderator_action_is_logged_with_its_reason_and_posted(
+    table: Any, lang: str
+) -> None:
+    alice, bob, chloe, david = table.users[:4]
+    table.mod.locale = "fr" if lang == "fr" else "en-US"
+    log_channel = table.guild.add_text_channel("mod-log")
+    poll = Poll(table, [alice, bob, chloe])
+    async with poll_bot(table):
+        await poll.slash(table.mod, "settings language", language=lang)
+        named = {"channel": log_channel}  # the option's name is the sandbox's own keyword's
+        await poll.slash(table.mod, "settings mod_log", named=named, reason="audits")
+        await poll.open(vote_hours=1.0)
+        await poll.start()
+        await poll.slash(table.mod, "poll extend", hours=2.0, reason="a *slow* table")
+        await poll.slash(table.mod, "poll substitute", old=chloe, new=david)
+        await poll.slash(alice, "poll resolve", reason="not a moderator")  # refused: no entry
+        await poll.slash(table.mod, "poll resolve")
+
+        def posted() -> list[str]:
+            return [text_of(m) for m in table.sb.channel_messages(log_channel)]
+
+        await until(lambda: len(posted()) == 4, what="four entries in the moderators' log")
+        settings, extended, substituted, resolved = posted()
+        game = t("poll.game_name", lang)
+        assert t("modlog.action.settings", lang, setting="mod_log", value="\\#mod-log") in settings
+        assert settings.endswith(t("modlog.why", lang, reason="audits"))
+        assert f"{game} #1" in extended or f"{game} nº\u00a01" in extended
+        assert extended.endswith(
+            t("modlog.action.extend", lang, hours="2")
+            + t("modlog.why", lang, reason="a \\*slow\\* table")  # escaped
         )
+        assert substituted.endswith(t("modlog.action.substitute", lang, old="Chloé", new="david"))
+        assert resolved.endswith(t("modlog.action.resolve", lang))
+        assert all(m.mentions == [] for m in table.sb.channel_messages(log_channel))
+
+        ix = await table.sb.slash(table.mod, "poll archive", channel=table.channel, game=1)
+        reply = await ix.reply_message(10.0)
+        record = next(a["filename"] for a in reply.attachments if a["filename"].endswith(".md"))
+        text = reply.file(record).decode("utf-8")
+        assert f"## {t('modlog.record_title', lang)}" in text
+        assert t("modlog.action.substitute", lang, old="Chloé", new="david") in text
