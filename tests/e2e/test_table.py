@@ -49,6 +49,9 @@ class Poll(TableGame):
             await self.reply(await self.sb.click(user, lobby, label=lobby.labels[0]))  # Join
         return lobby
 
+    def lobby_in(self, place: Any) -> Any:
+        return next((m for m in self.sb.channel_messages(place) if m.labels), None)
+
     async def start(self) -> None:
         await self.slash(self.t.mod, "poll start")
         for user in self.players:
@@ -72,6 +75,29 @@ async def say(table: Any, bot: GameBot, who: Any, text: str) -> None:
     before = len(bot.posts.pending)
     await table.sb.say(who, table.channel, text)
     await until(lambda: len(bot.posts.pending) > before, what=f"{who.name}'s message event")
+
+
+async def test_activity_counts_the_posts_of_a_game_in_a_forum_post(table: Any) -> None:
+    """A game opened in a new forum post: its posts are the post's (the thread's) messages."""
+    alice, bob = table.users[:2]
+    async with poll_bot(table) as bot:
+        await untimed(bot)
+        ix = await table.sb.slash(
+            table.mod, "poll new", channel=table.channel, forum=table.forum, question="Tea?"
+        )
+        await ix.reply_message(10.0)
+        post = await until(lambda: table.sb.thread_of(table.forum), what="the game's post")
+        poll = Poll(table, [alice, bob], channel=post)
+        lobby = await until(partial(poll.lobby_in, post), what="the lobby in the post")
+        for user in (alice, bob):
+            await poll.reply(await table.sb.click(user, lobby, label=lobby.labels[0]))
+        await poll.start()
+        await table.sb.say(alice, post, "in the post")
+        await table.sb.say(alice, table.channel, "not in the game's place")
+        await until(lambda: len(bot.posts.pending) == 2, what="the two message events")
+        shown = (await poll.slash(table.mod, "poll activity")).split("\n")
+        assert shown[1].startswith("alice") and " 1 · 1 · 1" in shown[1]
+        assert " 0 · 0 · 0" in shown[2]
 
 
 async def written(bot: GameBot) -> list[Activity]:
