@@ -132,7 +132,7 @@ class Activity:
         """The last post of each author at ``place`` among those not written yet."""
         found: dict[int, datetime] = {}
         for where, author, at in self.pending:
-            if where == place and at > found.get(author, at.min.replace(tzinfo=at.tzinfo)):
+            if where == place and (author not in found or at > found[author]):
                 found[author] = at
         return found
 

@@ -62,10 +62,11 @@ def marks(deadlines: list[Deadline]) -> Marks:
     payload: dict[str, Any] = next(
         (d.payload or {} for d in deadlines if d.kind.endswith(PROD_SUFFIX)), {}
     )
-    return tuple(  # type: ignore[return-value]
-        {int(k): datetime.fromisoformat(v) for k, v in payload.get(part, {}).items()}
-        for part in ("prodded", "told")
-    )
+
+    def sent(part: str) -> dict[int, datetime]:
+        return {int(k): datetime.fromisoformat(v) for k, v in payload.get(part, {}).items()}
+
+    return sent("prodded"), sent("told")
 
 
 async def zone_of(s: AsyncSession, game: Game) -> str:
