@@ -23,6 +23,7 @@ from adapters.discord_callback import close_callbacks
 from adapters.discord_endpoints import point_discord_at
 from adapters.discord_state import OwnState
 from bot import metrics, names
+from bot.activity import Activity
 from bot.bounds import enforce_bounds
 from bot.clock import Clock, utcnow
 from bot.collector import FullCollections
@@ -31,6 +32,7 @@ from bot.courier import Courier
 from bot.dispatcher import Dispatcher
 from bot.english import counted, word
 from bot.errors import GameCommandTree
+from bot.modlog import ModLog
 from bot.notify import EFFECTS_CHANNEL, DeadlineListener
 from bot.places import gone_while_offline
 from bot.plugins import GamePlugin, Registry
@@ -57,7 +59,7 @@ log = logging.getLogger(__name__)
 
 #: The extensions of every bot besides the games' own cogs (each game's plugin names its cog):
 #: the shared Discord edge (bot.app does not import it: it loads it by name).
-COGS = ("cogs.lobby", "cogs.settings", "cogs.stats")
+COGS = ("cogs.lobby", "cogs.settings", "cogs.stats", "cogs.listing")
 
 #: Seconds the bot's close waits for the start's background work (the games read ahead, the
 #: places checked) to end.
@@ -165,11 +167,29 @@ class GameBot(OwnState, commands.AutoShardedBot):
         self.sessions = make_sessions(engine)
         self.clock = clock
         self.cog_names = cogs
-        self.app = Services(
+        self.app = self.services_for(settings, clock, rng or random.Random())
+        self.services: dict[str, GameService] = {}
+        #: the posts counted in the games' places, written in batches (bot/activity.py)
+        self.posts = Activity(self.sessions, clock, reminder=self.is_reminder)
+        self.app.activity = self.posts
+        #: every moderator action, who, when, what and why (bot/modlog.py)
+        self.mod_log = ModLog(self.app, self)
+        self.metrics_server: metrics.MetricsServer | None = None
+        self._places_checked = False
+        #: the full collections of the cyclic GC, at quiet moments once the heap is frozen
+        self.collections = FullCollections(on=switch.QUIET_COLLECTIONS in self.bypasses)
+        #: the start's work that goes on in the background (read ahead, places checked)
+        self._starting: list[asyncio.Task[None]] = []
+        self._wire_deadlines_and_outbox()
+
+    def services_for(self, settings: Settings, clock: Clock, rng: random.Random) -> Services:
+        """What the games' services share: the store, the courier, the clock, each game's
+        defaults and options (from the config), the limits."""
+        return Services(
             sessions=self.sessions,
             courier=Courier(self),
             clock=clock,
-            rng=rng or random.Random(),
+            rng=rng,
             defaults={p.kind: p.config_defaults(settings) for p in self.registry},
             options={p.kind: p.schema for p in self.registry},
             busy_wait=settings.database.busy_wait_seconds,
@@ -178,14 +198,6 @@ class GameBot(OwnState, commands.AutoShardedBot):
             registry=self.registry,
             sections=settings.sections,
         )
-        self.services: dict[str, GameService] = {}
-        self.metrics_server: metrics.MetricsServer | None = None
-        self._places_checked = False
-        #: the full collections of the cyclic GC, at quiet moments once the heap is frozen
-        self.collections = FullCollections(on=switch.QUIET_COLLECTIONS in self.bypasses)
-        #: the start's work that goes on in the background (read ahead, places checked)
-        self._starting: list[asyncio.Task[None]] = []
-        self._wire_deadlines_and_outbox()
 
     def _wire_deadlines_and_outbox(self) -> None:
         """The deadline scheduler and the outbox dispatcher (the only code that performs game
@@ -254,6 +266,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
             except Exception as exc:  # the first click opens it then
                 log.warning("service %s: could not open its connection at start: %s", kind, exc)
         self._starting.append(asyncio.get_running_loop().create_task(self._warm()))
+        self.posts.start()
         await self.dispatcher.start()
         # The overdue deadlines are resolved while the bot connects; their games stay locked
         # (no click or action on them is handled) until they are (bot/scheduler.py).
@@ -395,6 +408,8 @@ class GameBot(OwnState, commands.AutoShardedBot):
         # task per interaction (discord.py schedules one per listener and event).
         if event_name == "interaction":
             metrics.count_click(args[0])
+        elif event_name == "message":  # a post counted (bot/activity.py), no task of its own
+            self.posts.seen(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
     async def drain(self, grace: float) -> None:
@@ -407,6 +422,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
         )
         await self.deadline_listener.stop()
         await self.effects_listener.stop()
+        await self.posts.stop()  # the posts counted since the last write
         pending = await self.dispatcher.stop(grace=left.left())
         if unanswered or pending:
             log.warning(
@@ -432,6 +448,7 @@ class GameBot(OwnState, commands.AutoShardedBot):
         await self.deadline_listener.stop()
         await self.effects_listener.stop()
         await self.scheduler.shutdown()
+        await self.posts.stop()
         await self.dispatcher.stop()
         await self.collections.stop()
         close_callbacks()

@@ -19,11 +19,12 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import posts
 from bot.effects import DirectMessage, View
 from bot.errors import UserError
 from bot.i18n import t
 from bot.render.common import channel, ts
-from bot.service import Actor, Effect, GameService, Outcome, posts
+from bot.service import Actor, Effect, GameService, Outcome
 from db import repo
 from db.models import Deadline, Game
 

@@ -495,6 +495,7 @@ class Dispatcher:
         view: View | None,
         files: tuple[Attachment, ...] = (),
         mention: int | None = None,
+        role: int | None = None,
     ) -> int | None:
         """Send the messages a text becomes, skipping those already sent (``parts_done``); the
         view and the files go with the last one."""
@@ -511,11 +512,11 @@ class Dispatcher:
             if n == len(parts) - 1 and files:
                 extra["files"] = await self.build_files(files)
             allowed = discord.AllowedMentions.none()
-            if n == len(parts) - 1 and mention is not None:
+            if n == len(parts) - 1 and (mention is not None or role is not None):
                 allowed = discord.AllowedMentions(
                     everyone=False,
-                    roles=False,
-                    users=[discord.Object(id=mention)],
+                    roles=[discord.Object(id=role)] if role is not None else False,
+                    users=[discord.Object(id=mention)] if mention is not None else False,
                     replied_user=False,
                 )
             try:
@@ -551,7 +552,14 @@ class Dispatcher:
     async def _post(self, row: Outbox, record: Post) -> int | None:
         channel = self._channel(record.channel_id)
         message_id = await self._send(
-            row, channel, record.text, record.embeds, record.view, record.files, record.mention
+            row,
+            channel,
+            record.text,
+            record.embeds,
+            record.view,
+            record.files,
+            record.mention,
+            record.mention_role,
         )
         if record.slot is not None and message_id is not None:
             await self._into_slot(

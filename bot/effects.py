@@ -68,7 +68,8 @@ class Post(Record):
     ``slot``: remember the (last) message's id under that purpose (``leader_list``, ``lobby``,
     ``vote``); ``pin``: pin it; ``unpin_previous``: unpin the message the slot held before.
     ``files`` and ``view`` go with the last message; ``mention``: the one member the post
-    calls to act, pinged by its last message (every other mention is disabled).
+    calls to act, pinged by its last message (every other mention is disabled);
+    ``mention_role``: the one role it calls (a new lobby's ``lobby_role``), likewise.
     """
 
     KIND: ClassVar[str] = "post"
@@ -78,6 +79,7 @@ class Post(Record):
     view: View | None = None
     files: tuple[Attachment, ...] = ()
     mention: int | None = None
+    mention_role: int | None = None
     slot: str | None = None
     pin: bool = False
     unpin_previous: bool = False

@@ -72,15 +72,41 @@ class GuildSettingsService:
     async def set_moderator_role(
         self, actor: Actor, guild_id: int, role_id: int | None, role_name: str
     ) -> str:
+        return await self._set(actor, guild_id, "moderator_role", role_id, role=role_name)
+
+    async def set_lobby_role(
+        self, actor: Actor, guild_id: int, role_id: int | None, role_name: str
+    ) -> str:
+        """The role a new lobby mentions once (bot/listing.py); None: none."""
+        return await self._set(actor, guild_id, "lobby_role", role_id, role=role_name)
+
+    async def set_mod_log(self, actor: Actor, guild_id: int, channel_id: int | None) -> str:
+        """The channel where each moderator action is posted (bot/modlog.py); None: none."""
+        channel = f"<#{channel_id}>"
+        return await self._set(
+            actor, guild_id, "mod_log", channel_id, "_channel_id", channel=channel
+        )
+
+    async def _set(
+        self,
+        actor: Actor,
+        guild_id: int,
+        setting: str,
+        value: int | None,
+        column: str = "_id",
+        **shown: str,
+    ) -> str:
+        """A role or channel setting (the column ``<setting><column>`` of the guild's
+        settings) set, or cleared (None); the answer names it (``shown``)."""
         await self._require_manager(actor)
         async with self.change(actor) as change:
             settings = await repo.get_guild_settings(change.s, guild_id)
-            settings.moderator_role_id = role_id
+            setattr(settings, f"{setting}{column}", value)
             await repo.save_guild_settings(change.s, settings)
             change.reply = (
-                t("settings.moderator_role_cleared", actor.lang)
-                if role_id is None
-                else t("settings.moderator_role_set", actor.lang, role=role_name)
+                t(f"settings.{setting}_cleared", actor.lang)
+                if value is None
+                else t(f"settings.{setting}_set", actor.lang, **shown)
             )
         return change.reply
 
@@ -139,6 +165,16 @@ class GuildSettingsService:
                 "settings.show.moderator_role",
                 actor.lang,
                 role=f"<@&{settings.moderator_role_id}>" if settings.moderator_role_id else "—",
+            ),
+            t(
+                "settings.show.lobby_role",
+                actor.lang,
+                role=f"<@&{settings.lobby_role_id}>" if settings.lobby_role_id else "—",
+            ),
+            t(
+                "settings.show.mod_log",
+                actor.lang,
+                channel=f"<#{settings.mod_log_channel_id}>" if settings.mod_log_channel_id else "—",
             ),
             t(
                 "settings.show.members_host",

@@ -360,10 +360,12 @@ def param_keys(command: str, param: str, part: str = "name") -> tuple[str, ...]:
     its own (``param_key``), then, for a game's defaults command (``defaults_game``), the same
     option's in ``/<kind> new``. The ``/settings <kind>`` made from a plugin's schema so names
     each option as ``/<kind> new`` does, unless the plugin's ``[settings.<kind>]`` names it
-    (an option that only ``/settings <kind>`` takes)."""
+    (an option that only ``/settings <kind>`` takes). Last, the core's name of a parameter
+    that many commands share (``[shared]``: a moderator action's ``reason``)."""
     own = param_key(command, param, part)
+    shared = f"commands.shared.params.{param}.{part}"
     kind = defaults_game(command)
-    return (own,) if kind is None else (own, param_key(f"{kind} new", param, part))
+    return (own, shared) if kind is None else (own, param_key(f"{kind} new", param, part), shared)
 
 
 def command_keys(command: str, part: str = "name") -> tuple[str, ...]:

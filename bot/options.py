@@ -428,3 +428,15 @@ STANDBY_OPTIONS = (
 
 #: The bounds of a step's hours, and of hours where 0 means "off".
 HOURS, HOURS_OR_OFF = (0.0005, 336.0), (0.0, 336.0)
+
+#: The prods' option every game offers (bot/prods.py).
+PROD_OPTIONS = (
+    Option(
+        "prod_hours",
+        float,
+        0.0,
+        "DM a player silent this many hours, then tell the moderator (0 = off)",
+        min=HOURS_OR_OFF[0],
+        max=HOURS_OR_OFF[1],
+    ),
+)

@@ -16,7 +16,7 @@ import discord
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import archive
+from bot import activity, archive, modlog
 from bot.errors import UserError
 from bot.event_log import decode_events
 from bot.i18n import game_name, t
@@ -62,6 +62,8 @@ async def record_file(
 ) -> FileMaker:
     """The game's record as a Markdown file, from its state and public event log."""
     text = archive.markdown(record, game, state, await public_events(s, game), lang)
+    text += await activity.totals(s, game, lang)  # the posts and misses (bot/activity.py)
+    text += await modlog.section(s, game, lang)  # the moderators' actions (bot/modlog.py)
     return file_maker(text.encode("utf-8"), archive.filename(game, lang))
 
 
@@ -75,6 +77,14 @@ async def loaded(services: Mapping[str, Any], s: AsyncSession, game_id: int) -> 
     return game, service.load(game)
 
 
+async def posts_written(service: Any) -> None:
+    """The posts still counted in memory written first (bot/activity.py): a record's totals
+    count up to its last post."""
+    tracker = service.app.activity if service is not None else None
+    if tracker is not None:
+        await tracker.flush()
+
+
 def file_builders(
     sessions: Any, services: Mapping[str, Any]
 ) -> dict[str, Callable[..., Awaitable[discord.File]]]:
@@ -82,6 +92,7 @@ def file_builders(
     (``Attachment("record", ...)``; each game's own come with its plugin)."""
 
     async def record(game_id: int, lang: str) -> discord.File:
+        await posts_written(next(iter(services.values()), None))
         async with sessions() as s:
             game, state = await loaded(services, s, game_id)
             made = await record_file(s, game, state, lang, archive_of(services[game.kind]))
@@ -164,6 +175,7 @@ async def archive_reply(service: GameService, actor: Actor, guild_id: int, numbe
     lang = actor.lang
     name = game_name(service.kind, lang)
     record = archive_of(service)
+    await posts_written(service)
     async with service.app.sessions() as s:
         game = await repo.get_game(s, number)
         if (

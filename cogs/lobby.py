@@ -272,6 +272,11 @@ def new_command(description: str, schema: OptionsSchema) -> Callable[[Callable[.
     return decorate
 
 
+#: A moderator action's optional reason (the moderators' log, bot/modlog.py).
+Reason = app_commands.Range[str, 1, 200] | None
+REASON = "Why, for the moderators' log (optional)"
+
+
 class GameCommands(CommandMixin):
     """What the shared command classes stand on: the game's service (each game's GroupCog
     sets it) and the game of the channel a command is typed in."""
@@ -297,6 +302,26 @@ class GameCommands(CommandMixin):
             return await call(actor, await self.game_here(interaction), *args, **kwargs)
 
         await respond(interaction, here, *args, **kwargs)
+
+    def logged(
+        self,
+        interaction: discord.Interaction,
+        action: str,
+        call: Callable[Concatenate[Actor, int, P], Awaitable[Answer]],
+        reason: str | None,
+        **detail: object,
+    ) -> Callable[Concatenate[Actor, int, P], Awaitable[Answer]]:
+        """``call`` (a moderator's action on the game), then its entry in the moderators' log
+        (bot/modlog.py) with the moderator's ``reason``, once it is done."""
+
+        async def act(actor: Actor, game_id: int, /, *args: P.args, **kwargs: P.kwargs) -> Answer:
+            done = await call(actor, game_id, *args, **kwargs)
+            guild_id = interaction.guild_id or 0
+            mod_log = game_bot(interaction.client).mod_log
+            await mod_log.record(actor, guild_id, game_id, action, reason, **detail)
+            return done
+
+        return act
 
     async def open_new(
         self,
@@ -340,16 +365,26 @@ class LobbyCommands(GameCommands):
         await self.in_game(interaction, self.service.lobby.leave)
 
     @app_commands.command(name="add", description="Sign a member up for the lobby (moderators)")
-    @app_commands.describe(user="The member to add")
-    async def add(self, interaction: discord.Interaction, user: discord.User) -> None:
+    @app_commands.describe(user="The member to add", reason=REASON)
+    async def add(
+        self, interaction: discord.Interaction, user: discord.User, reason: Reason = None
+    ) -> None:
         member = Actor.of_member(user, lang_of(interaction.locale))
-        await self.in_game(interaction, self.service.lobby.join, member=member, by_moderator=True)
+        join = self.logged(interaction, "add", self.service.lobby.join, reason, name=member.name)
+        await self.in_game(interaction, join, member=member, by_moderator=True)
 
     @app_commands.command(name="remove", description="Take a member out of the lobby (moderators)")
-    @app_commands.describe(user="The member to remove (even one who left the server)")
-    async def remove(self, interaction: discord.Interaction, user: discord.User) -> None:
+    @app_commands.describe(
+        user="The member to remove (even one who left the server)", reason=REASON
+    )
+    async def remove(
+        self, interaction: discord.Interaction, user: discord.User, reason: Reason = None
+    ) -> None:
         member = Actor.of_member(user, lang_of(interaction.locale))
-        await self.in_game(interaction, self.service.lobby.leave, member=member, by_moderator=True)
+        leave = self.logged(
+            interaction, "remove", self.service.lobby.leave, reason, name=member.name
+        )
+        await self.in_game(interaction, leave, member=member, by_moderator=True)
 
     @app_commands.command(
         name="standby", description="Join (or leave) the replacement list of this channel's game"
@@ -362,48 +397,75 @@ class LobbyCommands(GameCommands):
         await self.in_game(interaction, self.service.starter.start)
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (moderators)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.moderation.cancel)
+    @app_commands.describe(reason=REASON)
+    async def cancel(self, interaction: discord.Interaction, reason: Reason = None) -> None:
+        await self.in_game(
+            interaction, self.logged(interaction, "cancel", self.service.moderation.cancel, reason)
+        )
 
 
 class ModerationCommands(GameCommands):
-    """``extend``, ``resolve``, ``remind``, ``resync`` and ``substitute``: a moderator's hands
-    on the running step of any game."""
+    """``extend``, ``resolve``, ``remind``, ``resync``, ``activity`` and ``substitute``: a
+    moderator's hands on the running step of any game."""
 
     @app_commands.command(name="extend", description="Push the current deadline back (moderators)")
-    @app_commands.describe(hours="How many hours to add")
+    @app_commands.describe(hours="How many hours to add", reason=REASON)
     async def extend(
-        self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.0005, 336.0]
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0.0005, 336.0],
+        reason: Reason = None,
     ) -> None:
-        await self.in_game(interaction, self.service.moderation.extend, hours)
+        extend = self.logged(
+            interaction, "extend", self.service.moderation.extend, reason, hours=hours
+        )
+        await self.in_game(interaction, extend, hours)
 
     @app_commands.command(name="resolve", description="Close the current vote now (moderators)")
-    async def resolve(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.moderation.close_now)
+    @app_commands.describe(reason=REASON)
+    async def resolve(self, interaction: discord.Interaction, reason: Reason = None) -> None:
+        close = self.logged(interaction, "resolve", self.service.moderation.close_now, reason)
+        await self.in_game(interaction, close)
 
     @app_commands.command(
         name="remind", description="Remind the players who have not answered yet (moderators)"
     )
-    async def remind(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.moderation.remind)
+    @app_commands.describe(reason=REASON)
+    async def remind(self, interaction: discord.Interaction, reason: Reason = None) -> None:
+        await self.in_game(
+            interaction, self.logged(interaction, "remind", self.service.moderation.remind, reason)
+        )
 
     @app_commands.command(
         name="resync",
         description="Put the game back in order on Discord once a permission is fixed (moderators)",
     )
-    async def resync(self, interaction: discord.Interaction) -> None:
-        async def resync(actor: Actor) -> str:
+    @app_commands.describe(reason=REASON)
+    async def resync(self, interaction: discord.Interaction, reason: Reason = None) -> None:
+        async def resync(actor: Actor) -> Answer:
             assert interaction.channel_id is not None
             game_id = await self.service.moderation.game_to_resync(interaction.channel_id)
-            return await self.service.moderation.resync(actor, game_id)
+            again = self.logged(interaction, "resync", self.service.moderation.resync, reason)
+            return await again(actor, game_id)
 
         await respond(interaction, resync)
+
+    @app_commands.command(
+        name="activity",
+        description="Each player's posts, last post and missed deadlines, privately (moderators)",
+    )
+    async def activity(self, interaction: discord.Interaction) -> None:
+        async def activity(actor: Actor, game_id: int) -> str:  # bot/activity.py
+            return await game_bot(interaction.client).posts.report(self.service, actor, game_id)
+
+        await self.in_game(interaction, activity)
 
     @app_commands.command(name="substitute", description="Replace a player (moderators)")
     @app_commands.describe(
         old="The player who leaves (even one who left the server)",
         new="The member who takes their seat",
         volunteer="Or a member of the replacement list (/standby)",
+        reason=REASON,
     )
     async def substitute(
         self,
@@ -411,11 +473,12 @@ class ModerationCommands(GameCommands):
         old: discord.User,
         new: discord.User | None = None,
         volunteer: str | None = None,
+        reason: Reason = None,
     ) -> None:
         lang = lang_of(interaction.locale)
         leaver = Actor.of_member(old, lang)
 
-        async def substitute(actor: Actor, game_id: int) -> str:
+        async def substitute(actor: Actor, game_id: int) -> Answer:
             if (new is None) == (volunteer is None):
                 raise UserError("common.standby.new_or_volunteer")
             if new is not None:
@@ -423,7 +486,11 @@ class ModerationCommands(GameCommands):
             else:
                 assert volunteer is not None
                 newcomer = await self.service.seats.volunteer_actor(game_id, id_of(volunteer))
-            return await self.service.seats.substitute(actor, game_id, leaver, newcomer)
+            names = {"old": leaver.name, "new": newcomer.name}  # the seats, never the role
+            seat = self.logged(
+                interaction, "substitute", self.service.seats.substitute, reason, **names
+            )
+            return await seat(actor, game_id, leaver, newcomer)
 
         await self.in_game(interaction, substitute)
 

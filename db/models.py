@@ -98,6 +98,10 @@ class GuildSettings(Base):
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     language: Mapped[str] = mapped_column(String(2), default=Language.EN.value)
     moderator_role_id: Mapped[int | None] = mapped_column(BigInteger)
+    #: the role a new lobby mentions once (``/settings lobby_role``; None: none)
+    lobby_role_id: Mapped[int | None] = mapped_column(BigInteger)
+    #: the channel where each moderator action is posted (``/settings mod_log``; None: none)
+    mod_log_channel_id: Mapped[int | None] = mapped_column(BigInteger)
     #: the guild's defaults for new games, by kind: ``{"resistance": {"vote_hours": 48.0}}``
     #: (only the options it set; read through the game's options schema, bot/options.py)
     game_defaults: Mapped[dict[str, Any]] = mapped_column(default=dict)
@@ -190,6 +194,43 @@ class Player(Base):
     #: the deadlines this player let pass in a row without answering (a vote, a mission
     #: choice, a secret choice, a turn); an answer sets it back to 0 (the replacement list)
     missed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: every deadline this player let pass, in a row or not (``/<game> activity``)
+    missed_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class Activity(Base):
+    """A player's posts in the game's channel or forum post (bot/activity.py writes them in
+    batches): in all, on ``day`` (a date of the server's zone) and in the round ``round_key``
+    (the step open when they posted), and the last post's time. Authors and times only."""
+
+    __tablename__ = "activity"
+
+    game_id: Mapped[int] = mapped_column(_game_fk(), primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    posts: Mapped[int] = mapped_column(Integer, default=0)
+    day: Mapped[str] = mapped_column(String(10), default="")
+    day_posts: Mapped[int] = mapped_column(Integer, default=0)
+    round_key: Mapped[str] = mapped_column(String(32), default="")
+    round_posts: Mapped[int] = mapped_column(Integer, default=0)
+    last_at: Mapped[datetime] = mapped_column()
+
+
+class ModAction(Base):
+    """One moderator action (bot/modlog.py): who, when, what (``action`` and its ``detail``:
+    names, hours; never a role or a hand), why (the moderator's ``reason``)."""
+
+    __tablename__ = "mod_actions"
+    __table_args__ = (Index("ix_mod_actions_game_id", "game_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    moderator_id: Mapped[int] = mapped_column(BigInteger)
+    moderator_name: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    reason: Mapped[str | None] = mapped_column(Text)
 
 
 class Volunteer(Base):

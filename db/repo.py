@@ -36,6 +36,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from db.models import (
     ACTIVE_STATUSES,
+    Activity,
     BotState,
     Deadline,
     DeadlineStatus,
@@ -47,6 +48,7 @@ from db.models import (
     HandledInteraction,
     Language,
     Message,
+    ModAction,
     Outbox,
     Player,
     SavedOverwrite,
@@ -482,7 +484,7 @@ async def count_misses(
         await s.execute(
             update(Player)
             .where(Player.game_id == game_id, Player.user_id.in_(missed), Player.active.is_(True))
-            .values(missed=Player.missed + 1)
+            .values(missed=Player.missed + 1, missed_total=Player.missed_total + 1)
         )
     stmt = select(Player.user_id, Player.missed).where(
         Player.game_id == game_id, Player.active.is_(True)
@@ -539,6 +541,79 @@ async def games_of_user(
         .where(Player.user_id == user_id, Player.active.is_(True), Game.status.in_(statuses))
         .order_by(Game.id)
     )
+    return list((await s.scalars(stmt)).all())
+
+
+# -- activity (bot/activity.py) ---------------------------------------------------------------
+
+
+async def games_played_at(s: AsyncSession, places: Iterable[int], since: datetime) -> list[Game]:
+    """The games living at any of ``places`` (a forum post, else a channel) that started and
+    were still running at ``since`` or later; by id."""
+    ids = sorted(set(places))
+    if not ids:
+        return []
+    stmt = (
+        select(Game)
+        .where(
+            Game.started_at.is_not(None),
+            or_(Game.ended_at.is_(None), Game.ended_at >= since),
+            or_(
+                Game.thread_id.in_(ids),
+                and_(Game.channel_id.in_(ids), Game.thread_id.is_(None)),
+            ),
+        )
+        .order_by(Game.id)
+    )
+    return list((await s.scalars(stmt)).all())
+
+
+async def players_of_games(s: AsyncSession, game_ids: Iterable[int]) -> list[Player]:
+    """The active players of the games ``game_ids``."""
+    stmt = select(Player).where(Player.game_id.in_(sorted(set(game_ids))), Player.active.is_(True))
+    return list((await s.scalars(stmt)).all())
+
+
+async def activity_of(s: AsyncSession, game_ids: Iterable[int]) -> list[Activity]:
+    """What is written of the posts in the games ``game_ids`` (one row per poster)."""
+    stmt = select(Activity).where(Activity.game_id.in_(sorted(set(game_ids))))
+    return list((await s.scalars(stmt)).all())
+
+
+async def open_deadlines_of(s: AsyncSession, game_ids: Iterable[int]) -> list[Deadline]:
+    """The open deadlines of the games ``game_ids``, soonest first."""
+    stmt = (
+        select(Deadline)
+        .where(
+            Deadline.game_id.in_(sorted(set(game_ids))),
+            Deadline.status == DeadlineStatus.OPEN.value,
+        )
+        .order_by(Deadline.due_at, Deadline.id)
+    )
+    return list((await s.scalars(stmt)).all())
+
+
+async def zones_of(s: AsyncSession, guild_ids: Iterable[int]) -> dict[int, str]:
+    """The time zone of each of ``guild_ids`` that set one (the others are UTC)."""
+    stmt = select(GuildSettings.guild_id, GuildSettings.timezone).where(
+        GuildSettings.guild_id.in_(sorted(set(guild_ids)))
+    )
+    return {g: z for g, z in (await s.execute(stmt)).all()}
+
+
+# -- the moderators' log (bot/modlog.py) ----------------------------------------------------
+
+
+async def add_mod_action(s: AsyncSession, **values: Any) -> ModAction:
+    row = ModAction(**values)
+    s.add(row)
+    await s.flush()
+    return row
+
+
+async def mod_actions(s: AsyncSession, game_id: int) -> list[ModAction]:
+    """A game's moderator actions, in order."""
+    stmt = select(ModAction).where(ModAction.game_id == game_id).order_by(ModAction.id)
     return list((await s.scalars(stmt)).all())
 
 

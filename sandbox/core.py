@@ -776,6 +776,16 @@ class Sandbox:
             ids = [i for i in ids if "users" in parse or i in listed]
         return [i for i in dict.fromkeys(ids) if i in self.users]
 
+    def _role_mentions_in(self, content: str, allowed: dict[str, Any] | None) -> list[int]:
+        """The roles a message pings: those its ``<@&id>`` name that its allowed mentions let
+        through (all of them without any, as Discord does)."""
+        ids = [int(x) for x in re.findall(r"<@&(\d+)>", content or "")]
+        if allowed is not None:
+            parse = allowed.get("parse") or []
+            listed = {int(r) for r in allowed.get("roles") or []}
+            ids = [i for i in ids if "roles" in parse or i in listed]
+        return list(dict.fromkeys(ids))
+
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """``user`` posts ``content`` in ``channel`` (a guild channel, thread or their DM
         channel with the bot): MESSAGE_CREATE."""
@@ -1055,10 +1065,19 @@ class Sandbox:
         return data
 
     async def slash(
-        self, user: User, command: str, /, *, channel: Channel | None = None, **options: Any
+        self,
+        user: User,
+        command: str,
+        /,
+        *,
+        channel: Channel | None = None,
+        named: dict[str, Any] | None = None,
+        **options: Any,
     ) -> Interaction:
         """``user`` runs ``/command`` ("group sub" for subcommands) in ``channel`` (default:
-        their DM with the bot). Users/members/roles/channels as sandbox objects."""
+        their DM with the bot). Users/members/roles/channels as sandbox objects; ``named``:
+        options whose names are this method's own (an option called ``channel``)."""
+        options = {**(named or {}), **options}
         channel = self._channel_for(user, channel)
         data = self._command_data(user, command, channel, options)
         ix = self._new_interaction(2, user, channel, data)

@@ -921,6 +921,7 @@ class RestApi:
             allowed_mentions=body.get("allowed_mentions"),
         )
         msg.mentions = self.sb._mentions_in(msg.content, msg.allowed_mentions)
+        msg.mention_roles = self.sb._role_mentions_in(msg.content, msg.allowed_mentions)
         ref = body.get("message_reference")
         if isinstance(ref, dict) and ref.get("message_id"):
             target = self.sb.messages.get(int(ref["message_id"]))

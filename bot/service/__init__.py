@@ -79,8 +79,8 @@ class GameService(ABC):
         self.actions = Actions(app, self.kind, self.prepare)
         self.moderators = Moderators(app)
         self.lobby = Lobby(app, self, self.actions, self.moderators)
-        self.starter = Start(app, self, self.actions, self.moderators)
         self.seats = Seats(app, self, self.actions, self.moderators, self.lobby)
+        self.starter = Start(app, self, self.actions, self.moderators, self.seats)
         self.deadlines = Deadlines(app, self, self.actions, self.seats)
         self.moderation = Moderation(
             app, self, self.actions, self.moderators, self.lobby, self.seats

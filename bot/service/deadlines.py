@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import daily
+from bot import daily, prods
 from bot.reminders import why_dropped
 from bot.service.actions import Actions
 from bot.service.outcome import AfterCommit, Effect, Outcome
@@ -103,6 +103,8 @@ class Deadlines:
                 return None
         if deadline.kind == self.seats.offer_kind:
             outcome: Outcome | None = await self.seats.offer_expired(s, game, deadline)
+        elif deadline.kind == prods.kind_of(self.seats):  # bot/prods.py
+            outcome = Outcome("", await prods.due(self.seats, s, game, deadline))
         else:
             outcome = await self.rules.deadline_due(s, game, deadline)
         if outcome is None:

@@ -16,11 +16,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.effects import EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import Lang, game_name, t
+from bot.listing import lobby_call
 from bot.names import listing, shown
+from bot.posts import where
 from bot.service.actions import Actions, consume_interaction
 from bot.service.moderators import Moderators
 from bot.service.outcome import Actor, Effect, Outcome, TagRequired
-from bot.service.posts import where
 from bot.service.services import Services
 from db import repo
 from db.models import Game, Player
@@ -167,7 +168,8 @@ class Lobby:
             lobby = Post(
                 place.id, self.rules.lobby_text(game, []), view=self.view(game), slot="lobby"
             )
-            outcome = await self.actions.commit_outcome(s, game, Outcome(reply, [lobby]))
+            called = await lobby_call(s, game, place.id)  # lobby_role (bot/listing.py)
+            outcome = await self.actions.commit_outcome(s, game, Outcome(reply, [lobby, *called]))
         return await self.actions.run(outcome)
 
     async def open_post(self, channel: Any, tag: str | None, lang: Lang, title: str) -> Any:

@@ -15,12 +15,12 @@ from bot import notices
 from bot.effects import CloseSpaces, DirectMessage, Notice, from_payload
 from bot.errors import UserError
 from bot.i18n import game_name, t
+from bot.posts import announce, archive_post
 from bot.render.common import ts
 from bot.service.actions import Actions
 from bot.service.lobby import Lobby
 from bot.service.moderators import Moderators
 from bot.service.outcome import Actor, Effect, Outcome
-from bot.service.posts import announce, archive_post
 from bot.service.seats import Seats
 from bot.service.services import Services
 from db import repo

@@ -17,12 +17,12 @@ from bot.effects import DirectMessage, View
 from bot.errors import UserError
 from bot.i18n import game_name, lang_of, t
 from bot.names import clean, shown
+from bot.posts import where
 from bot.reachable import OFFER_VIEW, can_dm, is_member
 from bot.service.actions import Actions
 from bot.service.lobby import Lobby
 from bot.service.moderators import Moderators
 from bot.service.outcome import Actor, Effect, Outcome
-from bot.service.posts import where
 from bot.service.services import Services
 from db import repo
 from db.models import Deadline, Game, Player

@@ -14,6 +14,7 @@ from bot.locks import GameLocks
 from bot.options import OptionsSchema
 
 if TYPE_CHECKING:
+    from bot.activity import Activity
     from bot.choice import SecretMenu
     from bot.dispatcher import Dispatcher
     from bot.plugins import Registry
@@ -59,6 +60,8 @@ class Services:
         self.dispatcher: Dispatcher | None = None
         #: the games' secret choices by DM, by name (bot/choice.py): what a menu's click finds
         self.choices: dict[str, SecretMenu] = {}
+        #: the posts counted in the games' places (bot/activity.py), once the bot runs
+        self.activity: Activity | None = None
 
     def schema(self, kind: str) -> OptionsSchema:
         """The options schema of a game (an empty one for a game that has none)."""

@@ -8,14 +8,16 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import prods
 from bot.errors import UserError
 from bot.i18n import game_name, t
 from bot.names import listing, ordered
+from bot.posts import announce, where
 from bot.service.actions import INTERACTION, Actions
 from bot.service.lobby import refuse_if_starting, starting_key
 from bot.service.moderators import Moderators
 from bot.service.outcome import Actor, Outcome
-from bot.service.posts import announce, where
+from bot.service.seats import Seats
 from bot.service.services import Services
 from db import repo
 from db.models import Game, Player
@@ -32,6 +34,7 @@ class Start:
     rules: GameRules
     actions: Actions
     moderators: Moderators
+    seats: Seats
 
     async def start(self, actor: Actor, game_id: int) -> str:
         """Check every player's DMs, then deal. The players dealt in are the ones probed: the
@@ -73,6 +76,7 @@ class Start:
                         outcome = Outcome(t("common.start.lobby_changed", actor.lang, names=names))
                     else:
                         outcome = await self.rules.deal(s, game, now, actor)
+                        await prods.arm(self.seats, s, game)  # bot/prods.py
                 await self.actions.commit_outcome(s, game, outcome)
         return await self.actions.run(outcome)
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.options import DAILY_OPTIONS, HOURS, HOURS_OR_OFF, STANDBY_OPTIONS, Option, OptionsSchema
+from bot.options import (
+    DAILY_OPTIONS,
+    HOURS,
+    HOURS_OR_OFF,
+    PROD_OPTIONS,
+    STANDBY_OPTIONS,
+    Option,
+    OptionsSchema,
+)
 from games.refutation.rules.model import TARGETS
 
 #: The option of a game's deck (a guild's choice is kept with its defaults, under it).
@@ -75,5 +83,6 @@ REFUTATION_OPTIONS = OptionsSchema(
         ),
         *DAILY_OPTIONS,
         *STANDBY_OPTIONS,
+        *PROD_OPTIONS,
     ),
 )

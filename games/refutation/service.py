@@ -25,6 +25,7 @@ import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import limits
+from bot import posts as public
 from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.choice import Offer, SecretMenu
 from bot.effects import DirectMessage, EditSlot, Post, View
@@ -33,7 +34,6 @@ from bot.i18n import lang_of
 from bot.names import listing, shown
 from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply, Step
-from bot.service import posts as public
 from db import repo
 from db.models import Deadline, Game, Player
 from games.refutation import render as render

@@ -15,13 +15,14 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import posts
 from bot.choice import Offer, SecretChoice
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import shown, sort_key
 from bot.options import OptionName
 from bot.render.common import channel, ts
-from bot.service import Actor, Effect, GameService, Outcome, posts
+from bot.service import Actor, Effect, GameService, Outcome
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import render as render

@@ -10,6 +10,7 @@ from bot.options import (
     DAILY_OPTIONS,
     HOURS,
     HOURS_OR_OFF,
+    PROD_OPTIONS,
     STANDBY_OPTIONS,
     Option,
     OptionsSchema,
@@ -102,6 +103,7 @@ RESISTANCE_OPTIONS = OptionsSchema(
         ),
         *DAILY_OPTIONS,
         *STANDBY_OPTIONS,
+        *PROD_OPTIONS,
         Option(
             "team_table",
             str,

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import posts
 from bot.archive import Events, header, listing, md, names_of, role_name, substituted
 from bot.effects import Attachment, Post
 from bot.i18n import t
 from bot.plugins import Archive, FileMaker
 from bot.records import file_maker, loaded, public_events
-from bot.service import posts
 from db import repo
 from db.models import Game
 from games.resistance import render, vote_matrix

@@ -18,13 +18,14 @@ from typing import Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import posts
 from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import t
 from bot.names import shown, sort_key
 from bot.render.common import channel, ts
-from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services, Step, posts
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services, Step
 from db import repo
 from db.models import Deadline, Game, Player
 from games.resistance import records as rs_records

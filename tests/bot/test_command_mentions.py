@@ -38,7 +38,7 @@ def command_paths() -> dict[str, set[str]]:
                 walk(child, f"{en} {key}", f"{fr} {child['name']}")
 
     for key, node in tree.items():
-        if key != "choices":
+        if key not in ("choices", "shared"):  # the choices' names, the shared parameters
             walk(node, f"/{key}", f"/{node['name']}")
     return paths
 

@@ -31,7 +31,7 @@ SCHEMA = OptionsSchema(
 
 
 def test_each_place_lists_its_options_in_order() -> None:
-    assert POLL_OPTIONS.defaults() == {"vote_hours": 24.0}
+    assert POLL_OPTIONS.defaults() == {"vote_hours": 24.0, "prod_hours": 0.0}
     new, settings = SCHEMA.names("new"), SCHEMA.names("settings")
     assert "quiet" not in new and "quiet" in settings
     assert [n for n in settings if n != "quiet"] == list(new)
@@ -129,7 +129,7 @@ def test_the_config_reads_the_game_through_its_schema(tmp_path: Path) -> None:
     assert plain.games == {}  # the game's defaults are then its schema's:
     assert PLUGIN.config_defaults(plain) == POLL_OPTIONS.defaults()
     settings = settings_from(tmp_path, "[games.poll]\nvote_hours = 2\n")
-    assert PLUGIN.config_defaults(settings) == {"vote_hours": 2.0}
+    assert PLUGIN.config_defaults(settings) == {"vote_hours": 2.0, "prod_hours": 0.0}
 
 
 @pytest.mark.parametrize(

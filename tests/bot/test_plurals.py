@@ -29,6 +29,11 @@ COUNTS = {
     "credited",
     "dealt",
     "missed",  # deadlines a player let pass in a row (the replacement list's offer)
+    "hours",  # a duration in hours ("2 h")
+    "pages",  # of /games
+    "posts",  # a player's posts (/<game> activity, the record)
+    "round",  # a player's posts this round (/<game> activity)
+    "today",  # a player's posts today (/<game> activity)
     "disinformation",  # cards of a deck (a card's title elsewhere)
     "draw",
     "expected",  # players (a family's name elsewhere)
@@ -77,6 +82,11 @@ COUNTS = {
 #: mission, refutation, turn numbers: "card 12", "mission 3"), percentages, lists.
 NOT_COUNTS = {
     "action",
+    "channel",  # the moderators' log's channel, mentioned
+    "server",  # a server's name (/games)
+    "setting",  # a server setting's key (the moderators' log)
+    "standby",  # the replacement list's line (a prod's report)
+    "who",  # a moderator's name (the moderators' log)
     "box",  # the published game's team sizes, a list ("2, 3, 2, 3, 3")
     "forum",  # the forum adaptation's team sizes, a list
     "silent_choice",  # the choice a silent team member is taken to have made, named
@@ -174,8 +184,8 @@ NOT_COUNTS = {
 
 #: Words that may follow a number and do not depend on it: units, prepositions, conjunctions.
 NOT_NOUNS = {
-    "en": {"s", "min", "to", "and", "or", "of", "in", "cannot", "with"},
-    "fr": {"s", "min", "à", "et", "ou", "au", "pour", "est", "avant", "avec", "dans", "sur"},
+    "en": {"s", "min", "h", "to", "and", "or", "of", "in", "cannot", "with"},
+    "fr": {"s", "min", "h", "à", "et", "ou", "au", "pour", "est", "avant", "avec", "dans", "sur"},
 }
 #: Words between a number and its noun ("2 open games", "1 disinformation card"): skipped.
 MODIFIERS = {

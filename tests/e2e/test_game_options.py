@@ -136,7 +136,7 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
         french = french_moderator(table)
         shown = (await game.slash(french, "settings show")).splitlines()
         listed = next(line for line in shown if line.startswith("Options par défaut de Sondage"))
-        assert listed.endswith("\u00a0: `heures_vote` = 2"), listed
+        assert listed.endswith("\u00a0: `heures_vote` = 2, `relancer_après` = 0"), listed
         refused = await game.slash(french, "settings poll", vote_hours=400)
         assert "heures_vote doit être entre 0,0005 et 336 (vous avez donné 400)" in refused
         assert "vote_hours" not in refused
@@ -150,7 +150,8 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
             "fr": "Options par défaut des nouvelles parties de Sondage"
         }
         assert command["description"] == "Default options for new games of Poll"
-        (option,) = command["options"]
+        option, prods = command["options"]  # vote_hours, and every game's prod_hours
+        assert prods["name_localizations"] == {"fr": "relancer_après"}
         assert option["name_localizations"] == {"fr": "heures_vote"}
         assert option["description_localizations"] == {
             "fr": "Heures pour répondre une fois le sondage lancé (24 par défaut)"

@@ -30,6 +30,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "deadline_time": "",
         "min_hours": 12.0,
         "replace_after": 0,
+        "prod_hours": 0.0,
         "team_table": "forum",
         "variant": "classic",
         "percival": False,
@@ -49,6 +50,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
         "deadline_time": "",
         "min_hours": 12.0,
         "replace_after": 0,
+        "prod_hours": 0.0,
     }
     assert builtin_registry().schemas() == {
         "resistance": RESISTANCE_OPTIONS,
@@ -71,6 +73,7 @@ def test_each_place_lists_its_options_in_order() -> None:
         "deadline_time",
         "min_hours",
         "replace_after",
+        "prod_hours",
     )
     assert "deck" in REFUTATION_OPTIONS.names("config")
     assert "deck" not in REFUTATION_OPTIONS.names("settings")

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import posts
 from bot.choice import Offer, SecretChoice
 from bot.effects import (
     CloseSpaces,
@@ -25,7 +26,7 @@ from bot.effects import (
 )
 from bot.i18n import t
 from bot.names import listing, shown
-from bot.service import Actor, Effect, Outcome, posts
+from bot.service import Actor, Effect, Outcome
 from db import repo
 from db.models import Game
 from tests.e2e.poll_game.rules import Poll

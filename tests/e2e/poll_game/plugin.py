@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.options import Option, OptionsSchema
+from bot.options import PROD_OPTIONS, Option, OptionsSchema
 from bot.plugins import GamePlugin
 from tests.e2e.poll_game import records
 from tests.e2e.poll_game.cog import VoteButton, vote_view
@@ -26,6 +26,7 @@ POLL_OPTIONS = OptionsSchema(
             min=0.0005,
             max=336.0,
         ),
+        *PROD_OPTIONS,
     ),
 )
 

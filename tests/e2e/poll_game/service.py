@@ -17,12 +17,14 @@ from typing import Any, ClassVar
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import posts
 from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.effects import DirectMessage, PrivateThread, Silence, ThreadMembers, View
 from bot.errors import UserError
 from bot.i18n import t
+from bot.listing import Waiting
 from bot.names import listing, shown
-from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services, Step, posts
+from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services, Step
 from bot.spaces import needed_for
 from db import repo
 from db.models import Deadline, Game, Player
@@ -152,6 +154,17 @@ class PollService(GameService):
         found = await repo.open_deadlines(s, game.id, kinds=[VOTE])
         return found[0].due_at if found else None
 
+    async def waiting_on(
+        self, s: AsyncSession, game: Game, user_id: int, lang: str
+    ) -> list[Waiting]:
+        """``/games``: the player's answer, while they owe it (bot/listing.py's ``Waits``)."""
+        state = self.load(game)
+        await self.answered(s, game, state)
+        if user_id not in state.owing():
+            return []
+        due = await self.vote_due(s, game)
+        return [Waiting(t("poll.waiting", lang, question=self.question(game)), due)]
+
     def bad_player_count(self, count: int) -> Exception:
         return GameError(
             "poll.error.player_count",
@@ -243,12 +256,16 @@ class PollService(GameService):
             return None
         state = self.load(game)
         events = await self.answered(s, game, state)
+        owing = set(state.owing())  # who let the poll pass (/poll activity)
+        misses = await self.seats.count_misses(
+            s, game, owing, {p.id for p in state.players} - owing
+        )
         events += state.close()
         if self.app.scheduler is not None:
             await self.app.scheduler.cancel_for_game(s, game.id, [VOTE])
         await self.save(s, game, state, events, None)
         await repo.set_status(s, game, "ended", at=self.now())
-        effects: list[Effect] = [posts.announce(game, self.result_text(game, state))]
+        effects: list[Effect] = [posts.announce(game, self.result_text(game, state)), *misses]
         if self.faction.wanted(game):
             effects += await self.faction.close(s, game)
         return Outcome("", effects)
