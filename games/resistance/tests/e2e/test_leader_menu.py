@@ -1,7 +1,8 @@
 """The leader proposes from a menu: the call DM (and ``/resistance propose`` alone, privately)
 carries a select of the players, exactly the mission's size to pick, then a Propose button.
-The pick is kept server-side (``bot_state``), so the button reads it, in another process too;
-the proposal is checked as the command's is, in its transaction."""
+The pick is kept server-side (``bot_state``, by the core's pick: bot/choice.py), so the button
+reads it, in another process too; the proposal is checked as the command's is, in its
+transaction. A DM of earlier versions (``rs:team:``, ``rs:propose:``) works on the same pick."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from typing import Any
 
 import pytest
 
+from cogs.interaction import service_of
 from db import repo
-from games.resistance.players import Game
-from games.resistance.service import pick_key
+from games.resistance.players import TEAM_SELECTS, Game
+from games.resistance.service import ResistanceService
 from games.resistance.tests.e2e.test_resistance_flow import snapshot
 from games.resistance.tests.e2e.test_team_tables import started
 from playtest.players import text_of, until
@@ -30,8 +32,13 @@ async def game_id(bot: Any, table: Any) -> int:
 
 
 def the_select(message: Any) -> dict[str, Any]:
-    (select,) = [s for s in message.selects if str(s["custom_id"]).startswith("rs:team:")]
+    (select,) = [s for s in message.selects if str(s["custom_id"]).startswith(TEAM_SELECTS)]
     return dict(select)
+
+
+def pick_key(bot: Any, game_id: int, user: Any) -> str:
+    """Where the core keeps the team ``user`` picked in the menu (bot/choice.py)."""
+    return service_of(bot, ResistanceService).leader_menu.pick.key(game_id, user.id)
 
 
 def has_vote_dm(game: Game, user: Any, since: int) -> bool:
@@ -69,7 +76,8 @@ async def test_the_leader_proposes_from_the_menu_of_the_call_dm(table: Any, bot:
     assert "Choose the team in the menu first" in await game.press_propose(leader, menu)
     number = await game_id(bot, table)
     async with bot.sessions() as s:
-        assert await repo.get_bot_state(s, pick_key(number)) is None
+        for user in (leader, others[0]):
+            assert await repo.get_bot_state(s, pick_key(bot, number, user)) is None
     assert await snapshot(bot, table.channel.id) == before
 
     # The pick: the message shows the team chosen (the menu too), the state is unchanged.
@@ -83,11 +91,11 @@ async def test_the_leader_proposes_from_the_menu_of_the_call_dm(table: Any, bot:
     # A pick of the wrong size cannot be sent by Discord's client; one on record is refused
     # all the same, by the rules the command follows.
     async with bot.sessions.begin() as s:
-        raw = await repo.get_bot_state(s, pick_key(number))
+        raw = await repo.get_bot_state(s, pick_key(bot, number, leader))
         assert raw is not None
         pick = json.loads(raw)
-        pick["team"] = [leader.id, others[1].id, others[2].id]
-        await repo.set_bot_state(s, pick_key(number), json.dumps(pick))
+        pick["values"] = [str(leader.id), str(others[1].id), str(others[2].id)]
+        await repo.set_bot_state(s, pick_key(bot, number, leader), json.dumps(pick))
     reply = await game.press_propose(leader, menu)
     assert "exactly 2 players, not 3" in reply, reply
     assert await snapshot(bot, table.channel.id) == before
@@ -104,7 +112,7 @@ async def test_the_leader_proposes_from_the_menu_of_the_call_dm(table: Any, bot:
         row = await repo.active_game_in_channel(s, table.channel.id)
         assert row is not None and row.state is not None
         assert row.state["team"] == [leader.id, others[1].id]
-        assert await repo.get_bot_state(s, pick_key(number)) is None  # used up
+        assert await repo.get_bot_state(s, pick_key(bot, number, leader)) is None  # used up
     # Pressed again, or picked again: that attempt is over.
     assert "earlier attempt" in await game.press_propose(leader, menu)
     assert "earlier attempt" in await game.pick_team(leader, menu, [leader, others[0]])
