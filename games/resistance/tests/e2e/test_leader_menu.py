@@ -14,6 +14,7 @@ import pytest
 
 from cogs.interaction import service_of
 from db import repo
+from games.resistance.components import team_view
 from games.resistance.players import TEAM_SELECTS, Game
 from games.resistance.service import ResistanceService
 from games.resistance.tests.e2e.test_resistance_flow import snapshot
@@ -191,3 +192,46 @@ async def test_a_substitute_leader_gets_the_call_and_its_menu(table: Any, bot: A
     # The leaver's pick is not the newcomer's; the leaver's menu is no longer theirs to use.
     assert "Choose the team in the menu first" in await game.press_propose(newcomer, menu)
     assert "aren't a player" in await game.press_propose(leader, old)
+
+
+def as_earlier_versions_sent(message: Any, game_id: int, proposal: int, attempt: int) -> None:
+    """``message``'s menu with the custom_ids an earlier version gave it (``rs:team:``,
+    ``rs:propose:``), as a DM sent before the upgrade has them."""
+    for row in message.components:
+        for item in row["components"]:
+            old = "team" if item["type"] == 3 else "propose"
+            item["custom_id"] = f"rs:{old}:{game_id}:{proposal}:{attempt}"
+
+
+async def test_a_menu_of_an_earlier_version_picks_and_proposes(table: Any, bot: Any) -> None:
+    sb = table.sb
+    game = await started(table)
+    leader = game.leader()
+    menu = await game.wait_team_menu(leader)
+    number = await game_id(bot, table)
+    as_earlier_versions_sent(sb.messages[menu.id], number, 1, 1)
+    menu = sb.messages[menu.id]
+    assert the_select(menu)["custom_id"] == f"rs:team:{number}:1:1"
+    team = [leader, next(u for u in game.players if u is not leader)]
+    reply = await game.pick_team(leader, menu, team)
+    assert "Chosen: " in reply and f"**{team[1].name}**" in reply, reply
+    updated = sb.messages[menu.id]  # shown again as the core's pick now builds it
+    assert the_select(updated)["custom_id"].startswith("choice:rs_team:")
+    as_earlier_versions_sent(updated, number, 1, 1)
+    dms = {u.id: len(sb.dms(u)) for u in game.players}
+    assert "Your team is proposed" in await game.press_propose(leader, updated)
+    await all_asked(game, dms)
+    assert "earlier attempt" in await game.press_propose(leader, updated)
+
+
+def test_an_outbox_row_of_an_earlier_version_builds_the_core_pick() -> None:
+    """``View("rs_team", …)`` written before the upgrade: the core's pick of the same debate."""
+    options = [["Alice", 11], ["Bob", 12], ["Chloé", 13]]
+    view = team_view(7, 3, 2, 2, options, [12], "Pick 2", "Propose")
+    select, button = view.to_components()
+    (menu,) = select["components"]
+    assert menu["custom_id"] == "choice:rs_team:7:32"
+    assert menu["min_values"] == menu["max_values"] == 2
+    assert [o["value"] for o in menu["options"] if o.get("default")] == ["12"]
+    assert button["components"][0]["custom_id"] == "choice:rs_team:7:32:ok"
+    assert button["components"][0]["label"] == "Propose"
