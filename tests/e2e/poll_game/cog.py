@@ -77,6 +77,7 @@ class PollCog(GameCog, group_name="poll", group_description="A two-option poll")
         vote_hours="Hours to answer once the poll starts (default 24)",
         faction="A private thread for half the table, whose first member silences a player",
         pick_hours="Hours the faction has to pick whom to silence (default 1)",
+        pair="The first player pairs two players in secret",
         tag=TAG_DESCRIPTION,
         forum=FORUM_DESCRIPTION,
     )
@@ -92,9 +93,10 @@ class PollCog(GameCog, group_name="poll", group_description="A two-option poll")
         forum: Forum | None = None,
         faction: bool | None = None,
         pick_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
+        pair: bool | None = None,
     ) -> None:
         given = {"question": question, "first": first, "second": second, "vote_hours": vote_hours}
-        given |= {"faction": faction, "pick_hours": pick_hours}
+        given |= {"faction": faction, "pick_hours": pick_hours, "pair": pair}
         await self.open_new(interaction, self.service.new_game, tag, given, forum)
 
     @app_commands.command(name="pick", description="The faction's pick, if its menu is gone")
