@@ -8,11 +8,18 @@ a click at or after the deadline ("too late", at the click's own time) or on a m
 is over (in the game's words), and keeps working after a restart: a menu's meaning is in its
 custom_id (``choice:<name>:<game>:<step>``, ``cogs/choice.py``), the game and step in the
 database. A slash command of the game's is its fallback: :meth:`SecretChoice.choose` with no
-step."""
+step.
+
+Its pick mode (:class:`SecretPick`) asks for exactly N values: a select (min = max = N, the pick
+so far shown as its defaults) and a confirm button. A select's values reach only its own
+interaction, so the pick is kept in ``bot_state`` (per menu and chooser, read by the confirm in
+any process, after a restart too; dropped when confirmed or at the game's end); the select is
+answered by its own message edited in place, with the game's text for the pick so far."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Mapping
+import json
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -32,6 +39,8 @@ from db.models import Deadline, Game
 VIEW = "secret_choice"
 #: Discord's limits: options of a select, buttons on one row.
 MAX_OPTIONS, MAX_BUTTONS = 25, 5
+#: The value of a pick's confirm button in its custom_id (``choice:<name>:<game>:<step>:ok``).
+CONFIRM = "ok"
 
 
 class ChoiceRules(Protocol):
@@ -55,7 +64,8 @@ class ChoiceRules(Protocol):
 class Offer:
     """One chooser's menu: the DM's text (and embeds), the options offered as (label, value)
     or (label, value, description) (a button's value is at most 40 characters of no ``:``),
-    the select's placeholder, or buttons instead of a select."""
+    the select's placeholder, or buttons instead of a select. A pick's (:class:`SecretPick`):
+    ``size`` values to pick, those ``chosen`` so far, the ``confirm`` button's label."""
 
     user_id: int
     text: str
@@ -63,6 +73,9 @@ class Offer:
     placeholder: str = ""
     buttons: bool = False
     embeds: tuple[Mapping[str, Any], ...] = ()
+    size: int = 0
+    chosen: tuple[str, ...] = ()
+    confirm: str = ""
 
 
 #: How a click or the game's command is answered: (actor, game id, step or None, value).
@@ -85,13 +98,45 @@ class SecretMenu:
             raise ValueError(f"two games' secret choices named {name!r}")
         choices[name] = self
 
-    def menu(self, game: Game, step: int, offer: Offer) -> DirectMessage:
-        """The chooser's DM with the menu of ``step``."""
+    def view(self, game: Game, step: int, offer: Offer) -> View:
+        """The menu of ``step`` as a view record (its builder: ``cogs/choice.py``)."""
         limit = MAX_BUTTONS if offer.buttons else MAX_OPTIONS
         options = [list(option) for option in offer.options[:limit]]
-        args = (self.name, game.id, step, options, offer.placeholder, offer.buttons)
-        view = View(VIEW, args)
+        args: tuple[Any, ...] = (self.name, game.id, step, options, offer.placeholder)
+        args += (offer.buttons,)
+        if offer.size:
+            args += (offer.size, list(offer.chosen), offer.confirm)
+        return View(VIEW, args)
+
+    def menu(self, game: Game, step: int, offer: Offer) -> DirectMessage:
+        """The chooser's DM with the menu of ``step``."""
+        view = self.view(game, step, offer)
         return DirectMessage(offer.user_id, offer.text, embeds=offer.embeds, view=view)
+
+
+async def in_step(
+    service: GameService,
+    s: AsyncSession,
+    game: Game,
+    actor: Actor,
+    asked: int | None,
+    step: Callable[[Game], int | None],
+    stale: str,
+    deadline: str | None,
+) -> int | None:
+    """The step open now, once a click on a menu of step ``asked`` (None: the game's command)
+    may be answered: the game runs, that step is the one open (else ``stale``), the click
+    came before ``deadline`` (its kind) fell due. The chooser's language is kept."""
+    if game.status != "running":
+        raise UserError(stale) if asked is not None else service.game_over()
+    await service.prepare(s, game)
+    current = step(game)
+    if asked is not None and asked != current:
+        raise UserError(stale)
+    if current is not None and deadline is not None:
+        await service.actions.require_in_time(s, game, deadline, actor)
+    await repo.set_player_locale(s, game.id, actor.id, actor.lang)
+    return current
 
 
 class SecretChoice:
@@ -156,15 +201,8 @@ class SecretChoice:
         to the open step, else the game's own refusal (``rules.answer`` checks)."""
         service = self.service
         async with service.action(game_id, actor) as (s, game):
-            if game.status != "running":
-                raise UserError(self.stale) if step is not None else service.game_over()
-            await service.prepare(s, game)
-            current = self.rules.step(game)
-            if step is not None and step != current:
-                raise UserError(self.stale)
-            if current is not None:
-                await service.actions.require_in_time(s, game, self.deadline, actor)
-            await repo.set_player_locale(s, game.id, actor.id, actor.lang)
+            gate = (self.rules.step, self.stale, self.deadline)
+            await in_step(service, s, game, actor, step, *gate)
             outcome = await self.rules.answer(s, game, actor, value)
             await service.commit_outcome(s, game, outcome)
         return await service.run(outcome)
@@ -197,3 +235,83 @@ class SecretChoice:
             for p in players
         ]
         return Outcome(t("common.choice.reminded", game.lang, count=len(dms)), dms)
+
+
+class PickRules(Protocol):
+    """What a game tells its pick (:class:`SecretPick`)."""
+
+    def step(self, game: Game) -> int | None:
+        """The number of the pick open now (None: none is)."""
+
+    def check(self, game: Game, actor: Actor, picked: Sequence[str]) -> None:
+        """Refuse a pick (raise a ``GameError`` or ``UserError``: nothing is kept): not the
+        chooser's, or values the game would not take."""
+
+    async def offer(
+        self, s: AsyncSession, game: Game, actor: Actor, picked: Sequence[str]
+    ) -> Offer:
+        """The chooser's menu as it stands: its text says the pick so far, ``chosen`` is
+        ``picked``."""
+
+    async def confirm(
+        self, s: AsyncSession, game: Game, actor: Actor, picked: Sequence[str]
+    ) -> Outcome:
+        """The confirm button, with the pick kept (empty: none was made, the game's refusal):
+        check it as the game's command would and act on it, not committed."""
+
+
+class SecretPick(SecretMenu):
+    """A pick of exactly ``Offer.size`` values by DM, registered under ``name``: the game's
+    ``rules`` check a pick, word it and act on its confirm. ``deadline`` is the kind of the
+    deadline after which a click is "too late" (a game arms it itself, or by a
+    :class:`SecretChoice` of that kind), ``stale`` the answer to a menu whose step is over."""
+
+    def __init__(
+        self,
+        service: GameService,
+        name: str,
+        rules: PickRules,
+        *,
+        deadline: str | None = None,
+        stale: str = "common.choice.closed",
+    ) -> None:
+        super().__init__(service, name, self.confirm)
+        self.service, self.rules, self.deadline, self.stale = service, rules, deadline, stale
+
+    def key(self, game_id: int, user_id: int) -> str:
+        """The ``bot_state`` key of a chooser's pick (``<kind>:…:<game>``: dropped at the end)."""
+        return f"{self.kind}:pick:{self.name}:{user_id}:{game_id}"
+
+    async def kept(self, s: AsyncSession, game: Game, user_id: int, step: int | None) -> list[str]:
+        """The chooser's pick in the menu of ``step``, if any."""
+        raw = await repo.get_bot_state(s, self.key(game.id, user_id))
+        pick = json.loads(raw) if raw else {}
+        return [str(v) for v in pick.get("values", [])] if pick.get("step") == step else []
+
+    async def pick(
+        self, actor: Actor, game_id: int, step: int, values: Sequence[str]
+    ) -> tuple[str, View]:
+        """A pick in the select of ``step``: checked, kept, and the menu's text and view
+        again, with the pick so far."""
+        service, gate = self.service, (self.rules.step, self.stale, self.deadline)
+        async with service.action(game_id, actor) as (s, game):
+            await in_step(service, s, game, actor, step, *gate)
+            picked = list(values)
+            self.rules.check(game, actor, picked)
+            pick = json.dumps({"step": step, "values": picked})
+            await repo.set_bot_state(s, self.key(game.id, actor.id), pick, at=service.now())
+            offer = await self.rules.offer(s, game, actor, picked)
+            await service.commit_outcome(s, game, Outcome(offer.text))
+        return offer.text, self.view(game, step, offer)
+
+    async def confirm(self, actor: Actor, game_id: int, step: int | None, value: str) -> str:
+        """The confirm button of ``step`` (its ``value`` is :data:`CONFIRM`): the kept pick
+        goes to the game, and is used up."""
+        service, gate = self.service, (self.rules.step, self.stale, self.deadline)
+        async with service.action(game_id, actor) as (s, game):
+            current = await in_step(service, s, game, actor, step, *gate)
+            picked = await self.kept(s, game, actor.id, current)
+            await repo.delete_bot_state(s, self.key(game.id, actor.id))
+            outcome = await self.rules.confirm(s, game, actor, picked)
+            await service.commit_outcome(s, game, outcome)
+        return await service.run(outcome)

@@ -1,6 +1,7 @@
-"""The Resistance's persistent components: the DM vote buttons, the leader's menu (a select of
-the players and a Propose button) and Avalon's DM select menus as earlier versions sent them
-(the Lady of the Lake and the assassination are now the core's secret choices, bot/choice.py).
+"""The Resistance's persistent components: the DM vote buttons, and the leader's menu (a select
+of the players and a Propose button) and Avalon's DM select menus as earlier versions sent them
+(the leader's menu is now the core's pick, the Lady of the Lake and the assassination its secret
+choices, bot/choice.py; ``built`` builds the leader's menu for ``/resistance propose``).
 Their meaning is in their custom_id (``rs:...``), so they work after a restart; the clicking
 user is ``interaction.user``, never a value of the custom_id."""
 
@@ -12,14 +13,15 @@ from typing import Any
 import discord
 
 from bot import metrics
-from bot.effects import View
+from bot.choice import CONFIRM
 from bot.i18n import Lang, t
-from bot.names import clean
-from bot.service import Actor, Reply
+from bot.service import Actor
+from cogs.choice import built as built
 from cogs.choice import choice_view as secret_choice_view
-from cogs.interaction import id_of, respond, respond_in_place, service_of
+from cogs.choice import picked
+from cogs.interaction import id_of, respond, service_of
 from games.resistance.rules import MissionChoice, TeamVote
-from games.resistance.service import ResistanceService
+from games.resistance.service import TEAM, ResistanceService, debate_number
 
 CHOICES: dict[str, TeamVote | MissionChoice] = {
     "accept": TeamVote.ACCEPT,
@@ -104,104 +106,55 @@ class ChoiceMenu(
         await respond(interaction, choose)
 
 
-def label_of(name: str, pid: int) -> str:
-    """A player's name as a select option's label: plain text on one line, at most 100
-    characters (Discord's limit), never empty."""
-    return clean(name)[:100].strip() or str(pid)
-
-
 class TeamMenu(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"rs:team:(?P<game>\d+):(?P<proposal>\d+):(?P<attempt>\d+)",
 ):
-    """The leader's select of the players: exactly the mission's size to pick. A select's
-    values reach only its own interaction: the service keeps the pick for :class:`ProposeButton`
-    and the message is updated to show it."""
+    """The leader's select as versions before the core's pick sent it: a DM already sent keeps
+    it, so its picks go to the same pick as the new menus' (``choice:rs_team:…``,
+    bot/choice.py), its message then showing the new menu."""
 
-    def __init__(
-        self, game_id: int, proposal: int, attempt: int, select: discord.ui.Select[Any]
-    ) -> None:
+    def __init__(self, game_id: int, step: int, select: discord.ui.Select[Any]) -> None:
         super().__init__(select)
-        self.game_id, self.proposal, self.attempt = game_id, proposal, attempt
-
-    @classmethod
-    def build(
-        cls,
-        game_id: int,
-        proposal: int,
-        attempt: int,
-        size: int,
-        options: list[tuple[str, int]],
-        chosen: set[int],
-        placeholder: str,
-    ) -> TeamMenu:
-        shown = options[:25]
-        size = max(1, min(size, len(shown)))
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"rs:team:{game_id}:{proposal}:{attempt}",
-            placeholder=placeholder[:150],
-            min_values=size,
-            max_values=size,
-            options=[
-                discord.SelectOption(
-                    label=label_of(name, pid), value=str(pid), default=pid in chosen
-                )
-                for name, pid in shown
-            ],
-            row=0,
-        )
-        return cls(game_id, proposal, attempt, select)
+        self.game_id, self.step = game_id, step
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TeamMenu:
         assert isinstance(item, discord.ui.Select)
-        return cls(id_of(match["game"]), id_of(match["proposal"]), id_of(match["attempt"]), item)
+        return cls(id_of(match["game"]), step_in(match), item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        async def choose(actor: Actor) -> Reply:
-            rs = service_of(interaction.client, ResistanceService)
-            team = [id_of(v) if v.isdigit() else 0 for v in self.item.values]
-            step = (self.game_id, self.proposal, self.attempt)
-            text, menu = await rs.choose_team(actor, *step, team)
-            return Reply(text, view=built(menu))
-
-        await respond_in_place(interaction, choose)
+        menu = service_of(interaction.client, ResistanceService).leader_menu.pick
+        await picked(interaction, menu, self.game_id, self.step, self.item.values)
 
 
 class ProposeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"rs:propose:(?P<game>\d+):(?P<proposal>\d+):(?P<attempt>\d+)",
 ):
-    """The leader's Propose button: proposes the team chosen in the menu above it."""
+    """The leader's Propose button as earlier versions sent it: the new menus' confirm."""
 
-    def __init__(
-        self, game_id: int, proposal: int, attempt: int, button: discord.ui.Button[Any]
-    ) -> None:
+    def __init__(self, game_id: int, step: int, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
-        self.game_id, self.proposal, self.attempt = game_id, proposal, attempt
-
-    @classmethod
-    def build(cls, game_id: int, proposal: int, attempt: int, label: str) -> ProposeButton:
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label[:80],
-            style=discord.ButtonStyle.primary,
-            custom_id=f"rs:propose:{game_id}:{proposal}:{attempt}",
-            row=1,
-        )
-        return cls(game_id, proposal, attempt, button)
+        self.game_id, self.step = game_id, step
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ProposeButton:
         assert isinstance(item, discord.ui.Button)
-        return cls(id_of(match["game"]), id_of(match["proposal"]), id_of(match["attempt"]), item)
+        return cls(id_of(match["game"]), step_in(match), item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        rs = service_of(interaction.client, ResistanceService)
-        await respond(interaction, rs.propose_chosen, self.game_id, self.proposal, self.attempt)
+        menu = service_of(interaction.client, ResistanceService).leader_menu.pick
+        await respond(interaction, menu.confirm, self.game_id, self.step, CONFIRM)
+
+
+def step_in(match: re.Match[str]) -> int:
+    """The step of the core's pick an old menu's custom_id names (its proposal, its attempt)."""
+    return debate_number(id_of(match["proposal"]), id_of(match["attempt"]))
 
 
 def team_view(
@@ -214,18 +167,12 @@ def team_view(
     placeholder: str,
     label: str,
 ) -> discord.ui.View:
-    """The leader's menu: ``options`` are (name, player id) pairs, ``chosen`` shown picked."""
-    view = discord.ui.View(timeout=None)
-    pairs = [(str(name), int(pid)) for name, pid in options]
-    picked = {int(pid) for pid in chosen}
-    view.add_item(TeamMenu.build(game_id, proposal, attempt, size, pairs, picked, placeholder))
-    view.add_item(ProposeButton.build(game_id, proposal, attempt, label))
-    return view
-
-
-def built(menu: View) -> discord.ui.View:
-    """The view of a leader's menu record (as the dispatcher builds it for a DM)."""
-    return team_view(*menu.args)
+    """The leader's menu of an outbox row written before the core's pick (``options``: (name,
+    player id) pairs): built as the core builds it now (``choice:rs_team:…``, cogs/choice.py)."""
+    pairs = [[str(name), str(pid)] for name, pid in options]
+    step = debate_number(proposal, attempt)
+    picked_ = [str(pid) for pid in chosen]
+    return secret_choice_view(TEAM, game_id, step, pairs, placeholder, False, size, picked_, label)
 
 
 def choice_view(

@@ -20,6 +20,10 @@ CALL_MARKERS = ("It is your turn", "C’est à vous")
 TEAM_SIZE = re.compile(r"(?:team of|équipe de) (\d+)")
 HISTORY_MARKERS = ("History of the game", "Historique de la partie")
 END_MARKERS = ("The Resistance wins", "The spies win", "La Résistance gagne", "Les Espions gagnent")
+#: The leader's menu: its select and its Propose button, as the core's pick sends them
+#: (bot/choice.py) and as a DM of earlier versions has them.
+TEAM_SELECTS = ("choice:rs_team:", "rs:team:")
+PROPOSE = re.compile(r"choice:rs_team:\d+:\d+:ok|rs:propose:\d+:\d+:\d+")
 #: What opens a role DM, in English and in French.
 ROLE_DM = ("You are", "Vous incarnez")
 ROLE = re.compile(r"(?:You are|Vous incarnez) (?:a |un )?\*\*(.+?)\*\*")
@@ -143,12 +147,7 @@ class Game(TableGame):
         menu = await self.wait_team_menu(leader)
         await self.reply(await self.select(leader, menu, [str(u.id) for u in team]))
         menu = self.sb.messages.get(menu.id, menu)  # as the pick updated it
-        propose = next(
-            c["custom_id"]
-            for c in menu.all_components
-            if str(c.get("custom_id", "")).startswith("rs:propose:")
-        )
-        await self.reply(await self.press(leader, menu, custom_id=propose))
+        await self.reply(await self.press(leader, menu, custom_id=propose_of(menu)))
 
         def has_vote_dm(u: Any) -> bool:
             return any(m.labels for m in self.sb.dms(u)[before[u.id] :])
@@ -165,7 +164,7 @@ class Game(TableGame):
                 (
                     m
                     for m in reversed(recent)
-                    if any(str(s.get("custom_id", "")).startswith("rs:team:") for s in m.selects)
+                    if any(str(s.get("custom_id", "")).startswith(TEAM_SELECTS) for s in m.selects)
                 ),
                 None,
             )
@@ -182,12 +181,7 @@ class Game(TableGame):
 
     async def press_propose(self, user: Any, message: Any, channel: Any | None = None) -> str:
         """``user`` presses Propose under the leader's menu of ``message``."""
-        custom_id = next(
-            c["custom_id"]
-            for c in message.all_components
-            if str(c.get("custom_id", "")).startswith("rs:propose:")
-        )
-        ix = await self.sb.click(user, message, custom_id=custom_id, channel=channel)
+        ix = await self.sb.click(user, message, custom_id=propose_of(message), channel=channel)
         return await self.reply(ix)
 
     async def click(self, user: Any, choice: str) -> str:
@@ -340,3 +334,12 @@ class AvalonGame(Game):
 
     def ended(self) -> str | None:
         return next((x for x in self.public() if any(m in x for m in AVALON_END_MARKERS)), None)
+
+
+def propose_of(message: Any) -> str:
+    """The custom_id of the Propose button under the leader's menu of ``message``."""
+    return next(
+        str(c["custom_id"])
+        for c in message.all_components
+        if PROPOSE.fullmatch(str(c.get("custom_id", "")))
+    )

@@ -7,7 +7,6 @@ never overwrite each other. At the result the recorded choices are applied to th
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 from collections.abc import Mapping, Sequence
@@ -20,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import posts
 from bot.ballots import BallotBox, BallotRules, Ballots, Mark
+from bot.choice import Offer, SecretPick
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import t
@@ -58,14 +58,8 @@ LEADER = "rs_leader"
 LEADER_REMINDER = "rs_leader_reminder"
 LEADER_KINDS = (LEADER, LEADER_REMINDER)
 KINDS = (VOTE, REMINDER, *LEADER_KINDS, *AVALON_KINDS)
-#: The leader's menu: a select of the players and a Propose button (games/resistance/components.py).
-TEAM_VIEW = "rs_team"
-
-
-def pick_key(game_id: int) -> str:
-    """The ``bot_state`` key of the team a leader chose in the menu and has not proposed yet
-    (one per game: the menu of the current debate; the step it belongs to is in the value)."""
-    return f"resistance:team:{game_id}"
+#: The leader's menu: a pick of the mission's size, then Propose (bot/choice.py: SecretPick).
+TEAM = "rs_team"
 
 
 def debate_step(state: Resistance) -> tuple[int, int]:
@@ -73,6 +67,80 @@ def debate_step(state: Resistance) -> tuple[int, int]:
     attempt). A proposal moves the first on, a skipped leader the second: each debate has its
     own, so a menu of an earlier one is refused."""
     return state.proposal_number + 1, state.rejections + 1
+
+
+def debate_number(proposal: int, attempt: int) -> int:
+    """A debate as the step of its menu: ``32`` is the third proposal's second attempt (an
+    attempt is at most MAX_REJECTIONS, 5: one digit)."""
+    return proposal * 10 + attempt
+
+
+class LeaderMenu:
+    """The leader's menu as the core's pick (bot/choice.py, ``PickRules``): the rules check a
+    pick as a proposal (leader, phase, players, size), Propose proposes as the command does."""
+
+    def __init__(self, service: ResistanceService) -> None:
+        self.service = service
+        stale = "resistance.error.stale_team_menu"
+        self.pick = SecretPick(service, TEAM, self, deadline=LEADER, stale=stale)
+
+    def step(self, game: Game) -> int | None:
+        state = self.service.load(game)
+        return debate_number(*debate_step(state)) if state.phase is Phase.DEBATE else None
+
+    def leader(self, game: Game, actor: Actor) -> Resistance:
+        """The state, once ``actor`` is a player."""
+        state = self.service.load(game)
+        if not state.is_player(actor.id):
+            raise GameError("resistance.error.not_a_player", {})
+        return state
+
+    def check(self, game: Game, actor: Actor, picked: Sequence[str]) -> None:
+        self.leader(game, actor).verify_propose(actor.id, team_of(picked))
+
+    async def offer(
+        self, s: AsyncSession, game: Game, actor: Actor, picked: Sequence[str]
+    ) -> Offer:
+        state = self.service.load(game)
+        text = await self.text(s, game, state, actor.lang, team_of(picked))
+        return self.menu(state, actor.id, actor.lang, text, picked)
+
+    async def confirm(
+        self, s: AsyncSession, game: Game, actor: Actor, picked: Sequence[str]
+    ) -> Outcome:
+        state = self.leader(game, actor)
+        state.verify_lead(actor.id)
+        if not picked:
+            raise UserError("resistance.error.no_team_chosen")
+        return await self.service.propose_in(s, game, state, actor, team_of(picked))
+
+    def menu(
+        self, state: Resistance, user_id: int, lang: str, text: str, chosen: Sequence[str] = ()
+    ) -> Offer:
+        """The leader's menu: a select of every player, exactly the mission's size to pick,
+        ``chosen`` shown picked, then a Propose button."""
+        # Select labels are plain text (no Markdown): sorted like every list of names.
+        ids = sorted(state.leader_order, key=lambda i: sort_key(i, state.player(i).name))
+        options = tuple((state.player(pid).name, str(pid)) for pid in ids)
+        placeholder = t("resistance.menu.placeholder", lang, size=state.team_size)
+        label = t("resistance.button.propose", lang)
+        size, chosen = state.team_size, tuple(chosen)
+        return Offer(user_id, text, options, placeholder, size=size, chosen=chosen, confirm=label)
+
+    def view(self, game: Game, state: Resistance, offer: Offer) -> View:
+        return self.pick.view(game, debate_number(*debate_step(state)), offer)
+
+    async def text(
+        self, s: AsyncSession, game: Game, state: Resistance, lang: str, chosen: Sequence[int]
+    ) -> str:
+        """The leader's call DM as it stands (the skip's deadline, the team chosen so far)."""
+        open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
+        due = open_[0].due_at if open_ else None
+        return render.leader_dm(state, lang, posts.link(game), due, chosen)
+
+
+def team_of(picked: Sequence[str]) -> list[int]:
+    return [int(v) if v.isdigit() else 0 for v in picked]
 
 
 @dataclass(frozen=True)
@@ -165,6 +233,8 @@ class ResistanceService(GameService):
         )
         #: Avalon's options, lobby lines, the Lady's choice and the assassination
         self.avalon = Avalon(self, self)
+        #: the leader's menu: the core's pick (bot/choice.py)
+        self.leader_menu = LeaderMenu(self)
 
     # -- where Avalon differs -----------------------------------------------------------------
 
@@ -234,19 +304,19 @@ class ResistanceService(GameService):
         """``/resistance propose`` with its players: the leader proposes ``team``."""
         async with self.action(game_id, actor) as (s, game):
             outcome = await self.propose_in(s, game, self.running(game), actor, team)
+            await self.commit_outcome(s, game, outcome)
         return await self.run(outcome)
 
     async def propose_in(
         self, s: AsyncSession, game: Game, state: Resistance, actor: Actor, team: Sequence[int]
     ) -> Outcome:
-        """The proposal, checked by the rules (leader, phase, team) and committed in the
-        caller's transaction: the command's and the menu's alike."""
+        """The proposal, checked by the rules (leader, phase, team), in the caller's
+        transaction (not committed): the command's and the menu's alike."""
         if not state.is_player(actor.id):
             raise GameError("resistance.error.not_a_player", {})
         events = state.propose(actor.id, list(team))
         due = await self.deadlines.due_at(s, game, "vote_hours")
         await self.deadlines.cancel(s, game, LEADER_KINDS)
-        await repo.delete_bot_state(s, pick_key(game.id))
         await self.save(s, game, state, events, actor.id)
         effects = await self.arm_vote_deadlines(s, game, state, due)
         proposal = state.proposal_number
@@ -254,51 +324,9 @@ class ResistanceService(GameService):
         if game.options.get("lock_during_vote", True):
             effects.append(posts.debate_lock(game, await repo.players(s, game.id), lock=True))
         effects.append(self.vote_dms(game, state, await repo.players(s, game.id), proposal, due))
-        outcome = Outcome(t("resistance.proposal.done", actor.lang), effects)
-        return await self.commit_outcome(s, game, outcome)
+        return Outcome(t("resistance.proposal.done", actor.lang), effects)
 
     # -- the leader's menu --------------------------------------------------------------------
-
-    def team_menu(
-        self, game: Game, state: Resistance, lang: str, chosen: Sequence[int] = ()
-    ) -> View:
-        """The leader's menu of the current debate (a view record): a select of every player,
-        exactly the mission's size to pick, ``chosen`` shown picked, then a Propose button."""
-        proposal, attempt = debate_step(state)
-        # Select labels are plain text (no Markdown): sorted like every list of names.
-        ids = sorted(state.leader_order, key=lambda i: sort_key(i, state.player(i).name))
-        options = [[state.player(pid).name, pid] for pid in ids]
-        placeholder = t("resistance.menu.placeholder", lang, size=state.team_size)
-        label = t("resistance.button.propose", lang)
-        size = state.team_size
-        args = (game.id, proposal, attempt, size, options, list(chosen), placeholder, label)
-        return View(TEAM_VIEW, args)
-
-    def debate_of(self, game: Game, proposal: int, attempt: int) -> Resistance:
-        """The game's state if the debate of a menu (``proposal``, ``attempt``) is the one
-        open; else the menu is stale."""
-        if game.status != "running":
-            raise UserError("resistance.error.stale_team_menu")
-        state = self.load(game)
-        if state.phase is not Phase.DEBATE or debate_step(state) != (proposal, attempt):
-            raise UserError("resistance.error.stale_team_menu")
-        return state
-
-    async def chosen_team(self, s: AsyncSession, game: Game, state: Resistance) -> list[int]:
-        """The team the current leader chose in the menu of this debate, if any."""
-        raw = await repo.get_bot_state(s, pick_key(game.id))
-        pick = json.loads(raw) if raw else {}
-        if pick.get("step") != list(debate_step(state)) or pick.get("leader") != state.leader:
-            return []
-        return [int(pid) for pid in pick.get("team", [])]
-
-    async def leader_text(
-        self, s: AsyncSession, game: Game, state: Resistance, lang: str, chosen: Sequence[int]
-    ) -> str:
-        """The leader's call DM as it stands (the skip's deadline, the team chosen so far)."""
-        open_ = await repo.open_deadlines(s, game.id, kinds=[LEADER])
-        due = open_[0].due_at if open_ else None
-        return render.leader_dm(state, lang, posts.link(game), due, chosen)
 
     async def open_team_menu(self, actor: Actor, game_id: int) -> tuple[str, View]:
         """``/resistance propose`` without players: the leader's menu, privately."""
@@ -306,46 +334,13 @@ class ResistanceService(GameService):
         async with self.app.sessions() as s:
             game = await repo.get_game(s, game_id)
             assert game is not None
-            state = self.running(game)
-            if not state.is_player(actor.id):
-                raise GameError("resistance.error.not_a_player", {})
+            self.running(game)
+            state = self.leader_menu.leader(game, actor)
             state.verify_lead(actor.id)
-            chosen = await self.chosen_team(s, game, state)
-            text = await self.leader_text(s, game, state, actor.lang, chosen)
-            return text, self.team_menu(game, state, actor.lang, chosen)
-
-    async def choose_team(
-        self, actor: Actor, game_id: int, proposal: int, attempt: int, team: Sequence[int]
-    ) -> tuple[str, View]:
-        """The leader picked ``team`` in the menu: checked as a proposal is (leader, phase,
-        players, size), kept for the Propose button (a Discord select's values reach only its
-        own interaction) in ``bot_state``, durable across processes and restarts. The answer
-        is the menu's message again, with the team chosen."""
-        async with self.action(game_id, actor) as (s, game):
-            state = self.debate_of(game, proposal, attempt)
-            if not state.is_player(actor.id):
-                raise GameError("resistance.error.not_a_player", {})
-            team = list(team)
-            state.verify_propose(actor.id, team)
-            pick = {"step": [proposal, attempt], "leader": actor.id, "team": team}
-            await repo.set_bot_state(s, pick_key(game.id), json.dumps(pick), at=self.now())
-            text = await self.leader_text(s, game, state, actor.lang, team)
-            await self.commit_outcome(s, game, Outcome(text))
-        return text, self.team_menu(game, state, actor.lang, team)
-
-    async def propose_chosen(self, actor: Actor, game_id: int, proposal: int, attempt: int) -> str:
-        """The Propose button: the team chosen in the menu of this debate, proposed as the
-        command proposes (the same checks, in the same transaction as the proposal)."""
-        async with self.action(game_id, actor) as (s, game):
-            state = self.debate_of(game, proposal, attempt)
-            if not state.is_player(actor.id):
-                raise GameError("resistance.error.not_a_player", {})
-            state.verify_lead(actor.id)
-            team = await self.chosen_team(s, game, state)
-            if not team:
-                raise UserError("resistance.error.no_team_chosen")
-            outcome = await self.propose_in(s, game, state, actor, team)
-        return await self.run(outcome)
+            step = debate_number(*debate_step(state))
+            chosen = await self.leader_menu.pick.kept(s, game, actor.id, step)
+            offer = await self.leader_menu.offer(s, game, actor, chosen)
+            return offer.text, self.leader_menu.view(game, state, offer)
 
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         """Also: pin the leader list (Pin Messages: since 23 February 2026 Manage Messages no
@@ -386,7 +381,11 @@ class ResistanceService(GameService):
         row = await repo.player(s, game.id, leader)
         lang = row.locale if row is not None else game.lang
         text = render.leader_dm(state, lang, posts.link(game), due)
-        return DirectMessage(leader, text, view=self.team_menu(game, state, lang))
+        return self.leader_menu.pick.menu(
+            game,
+            debate_number(*debate_step(state)),
+            self.leader_menu.menu(state, leader, lang, text),
+        )
 
     async def arm_leader_deadline(
         self, s: AsyncSession, game: Game, state: Resistance
@@ -591,7 +590,6 @@ class ResistanceService(GameService):
             return None
         skipped = state.leader
         events = state.skip_leader()
-        await repo.delete_bot_state(s, pick_key(game.id))  # that leader's menu is stale now
         phase: Phase = state.phase  # read again: skip_leader() may end the game
         effects: list[Effect] = [posts.announce(game, render.result_text(state, events, game.lang))]
         if phase is Phase.OVER:
@@ -658,7 +656,6 @@ class ResistanceService(GameService):
         """The debate reopened, the leader list's last edit, the end and, as every end does
         (RULES.md, End), every role and the history."""
         effects: list[Effect] = []
-        await repo.delete_bot_state(s, pick_key(game.id))
         if game.options.get("lock_during_vote", True):
             effects.append(posts.debate_lock(game, await repo.players(s, game.id), lock=False))
         effects.append(self.post_leader_list(game, state))

@@ -78,6 +78,7 @@ class PollCog(GameCog, group_name="poll", group_description="A two-option poll")
         faction="A private thread for half the table, whose first member silences a player",
         pick_hours="Hours the faction has to pick whom to silence (default 1)",
         prod_hours="DM a player silent this many hours, then tell the moderator (0 = off)",
+        pair="The first player pairs two players in secret",
         tag=TAG_DESCRIPTION,
         forum=FORUM_DESCRIPTION,
     )
@@ -94,9 +95,11 @@ class PollCog(GameCog, group_name="poll", group_description="A two-option poll")
         faction: bool | None = None,
         pick_hours: app_commands.Range[float, 0.0005, 336.0] | None = None,
         prod_hours: app_commands.Range[float, 0.0, 336.0] | None = None,
+        pair: bool | None = None,
     ) -> None:
         given = {"question": question, "first": first, "second": second, "vote_hours": vote_hours}
         given |= {"faction": faction, "pick_hours": pick_hours, "prod_hours": prod_hours}
+        given |= {"pair": pair}
         await self.open_new(interaction, self.service.new_game, tag, given, forum)
 
     @app_commands.command(name="pick", description="The faction's pick, if its menu is gone")

@@ -89,6 +89,21 @@ class PickMissed(PollEvent):
 
 
 @dataclass(frozen=True)
+class PairOpened(PollEvent):
+    """Private to the pairer: the pair is theirs to make."""
+
+    kind = "poll_pair_opened"
+
+
+@dataclass(frozen=True)
+class PlayersPaired(PollEvent):
+    """Private to the pairer: the two players they paired."""
+
+    kind = "poll_players_paired"
+    pair: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class Result:
     """The closed poll: who chose what (user ids, by choice) and who did not answer."""
 
@@ -108,6 +123,9 @@ class Poll:
     faction: list[int] = field(default_factory=list)
     picked: int | None = None
     pick_open: bool = False
+    #: the pair the first player makes in secret (a pick of two), once it is open
+    pair: list[int] = field(default_factory=list)
+    pair_open: bool = False
 
     @classmethod
     def setup(cls, players: Sequence[Player]) -> tuple[Poll, list[PollEvent]]:
@@ -193,6 +211,30 @@ class Poll:
         self.pick_open = False
         return [PickMissed()]
 
+    # -- the pair: two players paired in secret by the first ------------------------------
+
+    @property
+    def pairer(self) -> int:
+        return self.players[0].id
+
+    def open_pair(self) -> list[PollEvent]:
+        self.pair_open = True
+        return [PairOpened(private_to=self.pairer)]
+
+    def verify_pair(self, user_id: int, pair: Sequence[int]) -> None:
+        """Whether ``user_id`` may pair ``pair`` now: the pairer, two players of the poll."""
+        if not self.pair_open or self.closed:
+            raise GameError("poll.error.pair_closed")
+        if user_id != self.pairer:
+            raise GameError("poll.error.not_pairer")
+        if len(set(pair)) != 2 or len(pair) != 2 or not all(map(self.is_player, pair)):
+            raise GameError("poll.error.bad_pair", {"count": len(set(pair))})
+
+    def make_pair(self, user_id: int, pair: Sequence[int]) -> list[PollEvent]:
+        self.verify_pair(user_id, pair)
+        self.pair, self.pair_open = list(pair), False
+        return [PlayersPaired(pair=(pair[0], pair[1]), private_to=user_id)]
+
     def close(self) -> list[PollEvent]:
         if self.closed:
             raise GameError("poll.error.closed")
@@ -226,6 +268,8 @@ class Poll:
             "faction": list(self.faction),
             "picked": self.picked,
             "pick_open": self.pick_open,
+            "pair": list(self.pair),
+            "pair_open": self.pair_open,
         }
 
     @classmethod
@@ -237,4 +281,6 @@ class Poll:
             faction=[int(i) for i in d.get("faction", [])],
             picked=int(d["picked"]) if d.get("picked") is not None else None,
             pick_open=bool(d.get("pick_open", False)),
+            pair=[int(i) for i in d.get("pair", [])],
+            pair_open=bool(d.get("pair_open", False)),
         )

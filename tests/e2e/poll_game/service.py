@@ -31,6 +31,7 @@ from db.models import Deadline, Game, Player
 from rulebase import GameError
 from rulebase import Player as EnginePlayer
 from tests.e2e.poll_game.faction import Faction
+from tests.e2e.poll_game.pair import Pairing
 from tests.e2e.poll_game.rules import CHOICES, MAX_PLAYERS, MIN_PLAYERS, Poll, PollEvent
 
 VOTE = "pl_vote"  # the poll's one deadline (prefix "pl", its plugin's)
@@ -123,6 +124,8 @@ class PollService(GameService):
         super().__init__(app)
         #: a poll opened with ``faction``: its private thread, secret pick, silenced player
         self.faction = Faction(self)
+        #: a poll opened with ``pair``: the pair its first player makes (the core's pick)
+        self.pairing = Pairing(self, VOTE)
         #: the answers, by group commit (bot/ballots.py)
         self.ballot_box: BallotBox[Answer, Asked] = BallotBox(
             app, Answers(self), self.actions.transaction
@@ -207,6 +210,8 @@ class PollService(GameService):
         effects += [self.vote_dm(game, p, due) for p in players]
         if self.faction.wanted(game):
             effects += await self.faction.open(s, game, state)
+        if self.pairing.wanted(game):
+            effects += await self.pairing.open(s, game, state)
         return Outcome(t("poll.start.done", actor.lang), effects)
 
     # -- answers ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The leader proposes from a menu: the call DM (and ``/resistance propose`` alone, privately)
 carries a select of the players, exactly the mission's size to pick, then a Propose button.
-The pick is kept server-side (``bot_state``), so the button reads it, in another process too;
-the proposal is checked as the command's is, in its transaction."""
+The pick is kept server-side (``bot_state``, by the core's pick: bot/choice.py), so the button
+reads it, in another process too; the proposal is checked as the command's is, in its
+transaction. A DM of earlier versions (``rs:team:``, ``rs:propose:``) works on the same pick."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from typing import Any
 
 import pytest
 
+from cogs.interaction import service_of
 from db import repo
-from games.resistance.players import Game
-from games.resistance.service import pick_key
+from games.resistance.components import team_view
+from games.resistance.players import TEAM_SELECTS, Game
+from games.resistance.service import ResistanceService
 from games.resistance.tests.e2e.test_resistance_flow import snapshot
 from games.resistance.tests.e2e.test_team_tables import started
 from playtest.players import text_of, until
@@ -30,8 +33,13 @@ async def game_id(bot: Any, table: Any) -> int:
 
 
 def the_select(message: Any) -> dict[str, Any]:
-    (select,) = [s for s in message.selects if str(s["custom_id"]).startswith("rs:team:")]
+    (select,) = [s for s in message.selects if str(s["custom_id"]).startswith(TEAM_SELECTS)]
     return dict(select)
+
+
+def pick_key(bot: Any, game_id: int, user: Any) -> str:
+    """Where the core keeps the team ``user`` picked in the menu (bot/choice.py)."""
+    return service_of(bot, ResistanceService).leader_menu.pick.key(game_id, user.id)
 
 
 def has_vote_dm(game: Game, user: Any, since: int) -> bool:
@@ -69,7 +77,8 @@ async def test_the_leader_proposes_from_the_menu_of_the_call_dm(table: Any, bot:
     assert "Choose the team in the menu first" in await game.press_propose(leader, menu)
     number = await game_id(bot, table)
     async with bot.sessions() as s:
-        assert await repo.get_bot_state(s, pick_key(number)) is None
+        for user in (leader, others[0]):
+            assert await repo.get_bot_state(s, pick_key(bot, number, user)) is None
     assert await snapshot(bot, table.channel.id) == before
 
     # The pick: the message shows the team chosen (the menu too), the state is unchanged.
@@ -83,11 +92,11 @@ async def test_the_leader_proposes_from_the_menu_of_the_call_dm(table: Any, bot:
     # A pick of the wrong size cannot be sent by Discord's client; one on record is refused
     # all the same, by the rules the command follows.
     async with bot.sessions.begin() as s:
-        raw = await repo.get_bot_state(s, pick_key(number))
+        raw = await repo.get_bot_state(s, pick_key(bot, number, leader))
         assert raw is not None
         pick = json.loads(raw)
-        pick["team"] = [leader.id, others[1].id, others[2].id]
-        await repo.set_bot_state(s, pick_key(number), json.dumps(pick))
+        pick["values"] = [str(leader.id), str(others[1].id), str(others[2].id)]
+        await repo.set_bot_state(s, pick_key(bot, number, leader), json.dumps(pick))
     reply = await game.press_propose(leader, menu)
     assert "exactly 2 players, not 3" in reply, reply
     assert await snapshot(bot, table.channel.id) == before
@@ -104,7 +113,7 @@ async def test_the_leader_proposes_from_the_menu_of_the_call_dm(table: Any, bot:
         row = await repo.active_game_in_channel(s, table.channel.id)
         assert row is not None and row.state is not None
         assert row.state["team"] == [leader.id, others[1].id]
-        assert await repo.get_bot_state(s, pick_key(number)) is None  # used up
+        assert await repo.get_bot_state(s, pick_key(bot, number, leader)) is None  # used up
     # Pressed again, or picked again: that attempt is over.
     assert "earlier attempt" in await game.press_propose(leader, menu)
     assert "earlier attempt" in await game.pick_team(leader, menu, [leader, others[0]])
@@ -183,3 +192,46 @@ async def test_a_substitute_leader_gets_the_call_and_its_menu(table: Any, bot: A
     # The leaver's pick is not the newcomer's; the leaver's menu is no longer theirs to use.
     assert "Choose the team in the menu first" in await game.press_propose(newcomer, menu)
     assert "aren't a player" in await game.press_propose(leader, old)
+
+
+def as_earlier_versions_sent(message: Any, game_id: int, proposal: int, attempt: int) -> None:
+    """``message``'s menu with the custom_ids an earlier version gave it (``rs:team:``,
+    ``rs:propose:``), as a DM sent before the upgrade has them."""
+    for row in message.components:
+        for item in row["components"]:
+            old = "team" if item["type"] == 3 else "propose"
+            item["custom_id"] = f"rs:{old}:{game_id}:{proposal}:{attempt}"
+
+
+async def test_a_menu_of_an_earlier_version_picks_and_proposes(table: Any, bot: Any) -> None:
+    sb = table.sb
+    game = await started(table)
+    leader = game.leader()
+    menu = await game.wait_team_menu(leader)
+    number = await game_id(bot, table)
+    as_earlier_versions_sent(sb.messages[menu.id], number, 1, 1)
+    menu = sb.messages[menu.id]
+    assert the_select(menu)["custom_id"] == f"rs:team:{number}:1:1"
+    team = [leader, next(u for u in game.players if u is not leader)]
+    reply = await game.pick_team(leader, menu, team)
+    assert "Chosen: " in reply and f"**{team[1].name}**" in reply, reply
+    updated = sb.messages[menu.id]  # shown again as the core's pick now builds it
+    assert the_select(updated)["custom_id"].startswith("choice:rs_team:")
+    as_earlier_versions_sent(updated, number, 1, 1)
+    dms = {u.id: len(sb.dms(u)) for u in game.players}
+    assert "Your team is proposed" in await game.press_propose(leader, updated)
+    await all_asked(game, dms)
+    assert "earlier attempt" in await game.press_propose(leader, updated)
+
+
+def test_an_outbox_row_of_an_earlier_version_builds_the_core_pick() -> None:
+    """``View("rs_team", …)`` written before the upgrade: the core's pick of the same debate."""
+    options = [["Alice", 11], ["Bob", 12], ["Chloé", 13]]
+    view = team_view(7, 3, 2, 2, options, [12], "Pick 2", "Propose")
+    select, button = view.to_components()
+    (menu,) = select["components"]
+    assert menu["custom_id"] == "choice:rs_team:7:32"
+    assert menu["min_values"] == menu["max_values"] == 2
+    assert [o["value"] for o in menu["options"] if o.get("default")] == ["12"]
+    assert button["components"][0]["custom_id"] == "choice:rs_team:7:32:ok"
+    assert button["components"][0]["label"] == "Propose"
