@@ -1,20 +1,23 @@
 """The moderators' log: every moderator action, who, when, what and why.
 
-The command layer (cogs/lobby.py, cogs/settings.py) records an action once the service has
-done it, with the moderator's optional ``reason``: a row of ``mod_actions`` (what: the action's
-key and its names or hours, never a role or a hand: a substitution names the seats). With
-``/settings mod_log`` the bot posts each entry there as it happens, one line, names escaped: a
-game's entry is an outbox row of the entry's own transaction, a settings change's is sent at
-once. The game's record lists its entries (bot/records.py).
-
-The entry is written in its own transaction after the action's: a crash between the two
-commits loses the entry, never the action (recording it in the action's transaction would
-take a hook in each service's commit, bot/service.py's ``commit_outcome``).
+The command layer (cogs/lobby.py, cogs/settings.py) names the action, with the moderator's
+optional ``reason`` (``pending``); a row of ``mod_actions`` records it (what: the action's key
+and its names or hours, never a role or a hand: a substitution names the seats). A game's entry
+is written in the action's own transaction (``Actions.commit_outcome`` calls ``write_pending``),
+so the action and its entry commit together or not at all; with ``/settings mod_log`` its line
+there is an outbox row of that transaction. A settings change's entry, which has no game, is
+written after the change and sent at once. The game's record lists its entries
+(bot/records.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,6 +37,63 @@ log = logging.getLogger(__name__)
 
 #: The longest reason kept (Discord's option takes as much; a log line stays readable).
 REASON_MAX = 200
+
+
+@dataclass
+class Pending:
+    """A moderator's action on a game under way, waiting for its transaction's commit."""
+
+    values: dict[str, Any]
+    #: set once written (in the action's transaction): a task the action started shares it
+    written: bool = field(default=False)
+
+
+#: The entry of the moderator's action running in this task, if any.
+PENDING: ContextVar[Pending | None] = ContextVar("mod_log_pending", default=None)
+
+
+def values_of(
+    actor: Actor,
+    guild_id: int,
+    game_id: int | None,
+    action: str,
+    reason: str | None,
+    **detail: object,
+) -> dict[str, Any]:
+    return {
+        "guild_id": guild_id,
+        "game_id": game_id,
+        "moderator_id": actor.id,
+        "moderator_name": actor.name,
+        "action": action,
+        "detail": {k: str(v) for k, v in detail.items()},
+        "reason": clean(reason)[:REASON_MAX] if reason and reason.strip() else None,
+    }
+
+
+@contextlib.contextmanager
+def pending(values: dict[str, Any]) -> Iterator[Pending]:
+    """While the moderator's action runs: its entry, for the action's commit to write."""
+    entry = Pending(values)
+    token = PENDING.set(entry)
+    try:
+        yield entry
+    finally:
+        PENDING.reset(token)
+
+
+async def write_pending(s: AsyncSession, game: Game, at: datetime) -> list[Post]:
+    """In the transaction of a moderator's action on ``game``: its entry, and its line for the
+    ``mod_log`` channel (none set: nothing more)."""
+    entry = PENDING.get()
+    if entry is None or entry.written or entry.values["game_id"] != game.id:
+        return []
+    entry.written = True
+    row = await repo.add_mod_action(s, at=at, **entry.values)
+    settings = await repo.get_guild_settings(s, game.guild_id)
+    if settings.mod_log_channel_id is None:
+        return []
+    return [Post(settings.mod_log_channel_id, line(row, settings.language, game))]
 
 
 def what(entry: ModAction, lang: str, escape: Any = shown) -> str:
@@ -79,27 +139,24 @@ class ModLog:
         reason: str | None,
         **detail: object,
     ) -> None:
-        """One entry; a failure is logged (the action itself is done)."""
-        entry = {
-            "guild_id": guild_id,
-            "game_id": game_id,
-            "moderator_id": actor.id,
-            "moderator_name": actor.name,
-            "action": action,
-            "detail": {k: str(v) for k, v in detail.items()},
-            "reason": clean(reason)[:REASON_MAX] if reason and reason.strip() else None,
-        }
+        """The entry of an action done without a game's transaction (a settings change), in
+        its own; a failure is logged (the action itself is done)."""
+        values = values_of(actor, guild_id, game_id, action, reason, **detail)
+        await self.write(values)
+
+    async def write(self, values: dict[str, Any]) -> None:
+        """An entry in its own transaction (an action that wrote none of its own)."""
         try:
-            posted = await self._write(entry)
+            posted = await self._write(values)
         except Exception:
-            log.exception("the moderators' log could not record %s", action)
+            log.exception("the moderators' log could not record %s", values["action"])
             return
         if posted is None:
             return
-        if game_id is None:
+        if values["game_id"] is None:
             await self._send(*posted)
         elif self.app.dispatcher is not None:
-            self.app.dispatcher.wake(game_id)
+            self.app.dispatcher.wake(values["game_id"])
 
     async def _write(self, values: dict[str, Any]) -> tuple[int, str] | None:
         """The entry's row, and its post as an outbox row of a game; (channel, text) to post."""

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import modlog
 from bot.app import GameBot
 from bot.choice import VIEW
 from bot.errors import UserError, report
@@ -311,14 +312,16 @@ class GameCommands(CommandMixin):
         reason: str | None,
         **detail: object,
     ) -> Callable[Concatenate[Actor, int, P], Awaitable[Answer]]:
-        """``call`` (a moderator's action on the game), then its entry in the moderators' log
-        (bot/modlog.py) with the moderator's ``reason``, once it is done."""
+        """``call`` (a moderator's action on the game) with its entry in the moderators' log
+        (bot/modlog.py) and the moderator's ``reason``, written in the action's transaction."""
 
         async def act(actor: Actor, game_id: int, /, *args: P.args, **kwargs: P.kwargs) -> Answer:
-            done = await call(actor, game_id, *args, **kwargs)
             guild_id = interaction.guild_id or 0
-            mod_log = game_bot(interaction.client).mod_log
-            await mod_log.record(actor, guild_id, game_id, action, reason, **detail)
+            values = modlog.values_of(actor, guild_id, game_id, action, reason, **detail)
+            with modlog.pending(values) as entry:
+                done = await call(actor, game_id, *args, **kwargs)
+            if not entry.written:  # an action that committed nothing of the game's own
+                await game_bot(interaction.client).mod_log.write(values)
             return done
 
         return act

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import metrics
+from bot import metrics, modlog
 from bot.effects import Record
 from bot.errors import Redelivered, UserError
 from bot.notify import notify_effects
@@ -174,6 +174,8 @@ class Actions:
             )
             if not recorded:  # another delivery of it committed first: this one rolls back
                 raise Redelivered(await repo.handled_interaction(s, interaction) or "")
+        # a moderator's action: its entry in the moderators' log, in this same transaction
+        outcome.effects += await modlog.write_pending(s, game, self.now())
         records = [e for e in flatten(outcome.effects) if isinstance(e, Record)]
         if records:
             rows = await repo.add_effects(

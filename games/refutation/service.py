@@ -30,6 +30,7 @@ from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.choice import Offer, SecretMenu
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
+from bot.listing import Waiting
 from bot.i18n import lang_of
 from bot.names import listing, shown
 from bot.render.common import channel, ts
@@ -935,6 +936,33 @@ class RefutationService(GameService):
             ):
                 out[state.target_card] = (state.refutation_count, public.where(g))
         return out
+
+    async def waiting_on(
+        self, s: AsyncSession, game: Game, user_id: int, lang: str
+    ) -> list[Waiting]:
+        """``/games``, privately: the player's turn, their secret choice or their vote on the
+        open refutation, with its deadline."""
+        if game.status != "running" or game.state is None:
+            return []
+        await self.prepare(s, game)
+        state = self.load(game)
+        kind, n = self.step_kind(state), state.refutation_count
+        if kind is None:
+            if state.phase is Phase.TURN and state.active_player == user_id:
+                due = await self.deadlines.due(s, game, TURN)
+                return [Waiting(m("waiting.turn", lang, turn=state.turn), due)]
+            return []
+        if not state.is_player(user_id):
+            return []
+        if kind == CHOICE:
+            answered = set(await repo.votes_for(s, game.id, f"r{n}", "choice"))
+        else:
+            recorded = await repo.votes_for(s, game.id, f"r{n}", "refute_vote")
+            answered = set(self.valid_votes(state, recorded))
+        if user_id in answered:
+            return []
+        due = await self.deadlines.due(s, game, kind)
+        return [Waiting(m(f"waiting.{kind}", lang, n=n), due)]
 
     async def running_status(self, s: AsyncSession, game: Game, lang: str) -> str:
         await self.ensure_deck(s, game)

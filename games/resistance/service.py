@@ -23,6 +23,7 @@ from bot.choice import Offer, SecretPick
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
 from bot.i18n import t
+from bot.listing import Waiting
 from bot.names import shown, sort_key
 from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Services, Step
@@ -35,6 +36,7 @@ from games.resistance.avalon import (
     AVALON_PHASES,
     AVALON_REMINDER,
     Avalon,
+    chooser_of,
     engine_options,
     step_of,
 )
@@ -719,6 +721,31 @@ class ResistanceService(GameService):
         elif state.phase in AVALON_PHASES:
             due = await self.avalon.due_at(s, game)
         return render.status_text(state, lang, team_votes=team_votes, due=due)
+
+    async def waiting_on(
+        self, s: AsyncSession, game: Game, user_id: int, lang: str
+    ) -> list[Waiting]:
+        """``/games``, privately: what the game waits for from the player (their team vote,
+        their mission choice, their proposal as leader, the Lady's choice, the assassination)."""
+        if game.status != "running" or game.state is None:
+            return []
+        state = self.load(game)
+        if state.phase is Phase.VOTE:
+            team_votes, mission_votes = await self.ballots(s, game, state)
+            due = await self.vote_due(s, game)
+            owed = []
+            if state.is_player(user_id) and user_id not in team_votes:
+                owed.append("vote")
+            if user_id in (state.team or ()) and user_id not in mission_votes:
+                owed.append("mission")
+            return [Waiting(t(f"resistance.waiting.{what}", lang), due) for what in owed]
+        if state.phase is Phase.DEBATE and state.leader == user_id:
+            due = await self.deadlines.due(s, game, LEADER)
+            return [Waiting(t("resistance.waiting.proposal", lang), due)]
+        if state.phase in AVALON_PHASES and chooser_of(state) == user_id:
+            due = await self.avalon.due_at(s, game)
+            return [Waiting(t(f"resistance.waiting.{state.phase.value}", lang), due)]
+        return []
 
     async def history(self, actor: Actor, game_id: int) -> str:
         await self.actions.settled(game_id)
