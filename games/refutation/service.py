@@ -30,8 +30,8 @@ from bot.ballots import BallotBox, BallotRules, Ballots, Mark
 from bot.choice import Offer, SecretMenu
 from bot.effects import DirectMessage, EditSlot, Post, View
 from bot.errors import UserError
-from bot.listing import Waiting
 from bot.i18n import lang_of
+from bot.listing import Waiting
 from bot.names import listing, shown
 from bot.render.common import channel, ts
 from bot.service import Actor, AfterCommit, Effect, GameService, Outcome, Reply, Step

@@ -51,10 +51,10 @@ async def test_the_entry_is_written_by_the_action_s_own_commit_once(sessions: An
 
 async def test_an_action_that_fails_after_its_commit_keeps_no_entry(sessions: Any) -> None:
     service, game_id, _ = await lobby(sessions)
-    with modlog.pending(modlog.values_of(MOD, 1, game_id, "resolve", None)) as entry:
-        with pytest.raises(RuntimeError):
-            async with service.action(game_id) as (s, game):
-                await service.commit_outcome(s, game, Outcome("done"))
-                raise RuntimeError("the action fails before its transaction commits")
+    values = modlog.values_of(MOD, 1, game_id, "resolve", None)
+    with modlog.pending(values) as entry, pytest.raises(RuntimeError):
+        async with service.action(game_id) as (s, game):
+            await service.commit_outcome(s, game, Outcome("done"))
+            raise RuntimeError("the action fails before its transaction commits")
     assert entry.written  # written in the transaction, and rolled back with it
     assert await entries(sessions, game_id) == []
