@@ -186,21 +186,37 @@ class ModLog:
             log.warning("the moderators' log channel %s refused an entry: %s", channel_id, exc)
 
 
+def entry_text(entry: ModAction, lang: str, at: str, escape: Any) -> str:
+    """One entry as a game's record or history lists it: when (``at``), who, what, why."""
+    text = t(
+        "modlog.record_line",
+        lang,
+        at=at,
+        who=escape(entry.moderator_name),
+        what=what(entry, lang, escape),
+    )
+    if entry.reason:
+        text += t("modlog.why", lang, reason=escape(entry.reason))
+    return text
+
+
 async def section(s: AsyncSession, game: Game, lang: str) -> str:
     """The record's part (bot/records.py): the game's moderator actions, in order."""
     entries = await repo.mod_actions(s, game.id)
     if not entries:
         return ""
     lines = ["", f"## {t('modlog.record_title', lang)}", ""]
-    for entry in entries:
-        text = t(
-            "modlog.record_line",
-            lang,
-            at=when(entry.at),
-            who=md(entry.moderator_name),
-            what=what(entry, lang, md),
-        )
-        if entry.reason:
-            text += t("modlog.why", lang, reason=md(entry.reason))
-        lines.append(f"- {text}")
+    lines += [f"- {entry_text(entry, lang, when(entry.at), md)}" for entry in entries]
     return "\n".join(lines) + "\n"
+
+
+async def history_part(s: AsyncSession, game: Game, lang: str) -> str:
+    """A game's ``history`` command's part: its moderator actions (empty: none)."""
+    entries = await repo.mod_actions(s, game.id)
+    if not entries:
+        return ""
+    lines = [f"**{t('modlog.record_title', lang)}**"]
+    lines += [
+        entry_text(entry, lang, f"<t:{int(entry.at.timestamp())}:f>", shown) for entry in entries
+    ]
+    return "\n".join(lines)

@@ -13,6 +13,7 @@ from bot import limits
 from bot.i18n import lang_of
 from cogs.game import GameCog, new_game_command
 from cogs.interaction import respond, service_of
+from cogs.lobby import REASON, Reason
 from games.refutation.options import REFUTATION_OPTIONS
 from games.refutation.service import RefutationService
 
@@ -121,8 +122,9 @@ class RefutationCog(
         name="skip",
         description="Pass the active player's turn to the next player, no card played (moderators)",
     )
-    async def skip(self, interaction: discord.Interaction) -> None:
-        await self.in_game(interaction, self.service.skip)
+    @app_commands.describe(reason=REASON)
+    async def skip(self, interaction: discord.Interaction, reason: Reason = None) -> None:
+        await self.in_game(interaction, self.logged(interaction, "skip", self.service.skip, reason))
 
     @app_commands.command(
         name="status", description="Feed, cards in play, refuted pile, turn, phase and deadline"

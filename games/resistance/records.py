@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import posts
+from bot import modlog, posts
 from bot.archive import Events, header, listing, md, names_of, role_name, substituted
 from bot.effects import Attachment, Post
 from bot.i18n import t
@@ -88,7 +88,10 @@ async def history(service: ResistanceService, actor: Actor, game_id: int) -> Rep
         assert game is not None
         state = service.load(game)
         text = render.history_text(state, await resistance_events(s, game), actor.lang)
+        logged = await modlog.history_part(s, game, actor.lang)  # the moderators' actions
         matrix = await resistance_matrix(s, game, state)
+    if logged:
+        text = f"{text}\n\n{logged}"
     return Reply(text, files=[await matrix_file(matrix, actor.lang, game_id)])
 
 
