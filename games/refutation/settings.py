@@ -17,6 +17,7 @@ from bot.i18n import lang_of, t
 from bot.service import Actor
 from cogs.game_options import with_options
 from cogs.interaction import service_of
+from cogs.lobby import REASON, Reason
 from db import repo
 from db.models import GuildSettings
 from games.refutation.decks.registry import DEFAULT, name_from_filename, problem_text
@@ -146,20 +147,32 @@ def settings_group(cog: Any) -> app_commands.Group:
         return [app_commands.Choice(name=label, value=name) for label, name in pairs]
 
     @group.command(name="deck", description="The deck of new games, by name")
-    @app_commands.describe(name="default, a deck of the bot's folder, or one uploaded here")
+    @app_commands.describe(
+        name="default, a deck of the bot's folder, or one uploaded here", reason=REASON
+    )
     @app_commands.autocomplete(name=deck_names)
-    async def deck(interaction: discord.Interaction, name: app_commands.Range[str, 1, 100]) -> None:
-        await cog.in_guild(interaction, decks().set_deck, name)
+    async def deck(
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        reason: Reason = None,
+    ) -> None:
+        await cog.changed(interaction, reason, (DECK, name), decks().set_deck, name)
 
     @group.command(
         name="deck_upload", description="Upload a deck file (TOML); it is checked, then stored"
     )
-    @app_commands.describe(file="The deck file; its name without .toml becomes the deck's name")
-    async def deck_upload(interaction: discord.Interaction, file: discord.Attachment) -> None:
+    @app_commands.describe(
+        file="The deck file; its name without .toml becomes the deck's name", reason=REASON
+    )
+    async def deck_upload(
+        interaction: discord.Interaction, file: discord.Attachment, reason: Reason = None
+    ) -> None:
         async def read(limit: int) -> bytes:
             return await read_attachment(file.url, limit)
 
-        await cog.in_guild(interaction, decks().upload_deck, file.filename, file.size, read)
+        upload = decks().upload_deck
+        what = ("deck_upload", file.filename)
+        await cog.changed(interaction, reason, what, upload, file.filename, file.size, read)
 
     return group
 
