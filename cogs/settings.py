@@ -45,8 +45,11 @@ class SettingsCog(
     ) -> app_commands.Command[Any, ..., None]:
         """``/settings <kind>``: the game's options as the server's defaults."""
 
-        async def callback(interaction: discord.Interaction, **given: Any) -> None:
-            await self.set_defaults(interaction, kind, given)
+        @app_commands.describe(reason=REASON)
+        async def callback(
+            interaction: discord.Interaction, reason: Reason = None, **given: Any
+        ) -> None:
+            await self.set_defaults(interaction, kind, given, reason)
 
         return app_commands.Command(
             name=kind,
@@ -191,11 +194,15 @@ class SettingsCog(
         await self.changed(interaction, reason, what, self.service.set_members_host, enabled)
 
     async def set_defaults(
-        self, interaction: discord.Interaction, kind: str, given: dict[str, Any]
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        given: dict[str, Any],
+        reason: str | None = None,
     ) -> None:
         values = ", ".join(f"{k} = {v}" for k, v in given.items() if v is not None)
         what = (kind, values or "—")
-        await self.changed(interaction, None, what, self.service.set_defaults, kind, given)
+        await self.changed(interaction, reason, what, self.service.set_defaults, kind, given)
 
 
 async def setup(bot: commands.Bot) -> None:

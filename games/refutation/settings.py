@@ -135,8 +135,11 @@ def settings_group(cog: Any) -> app_commands.Group:
         name="defaults", description="Default options for new games of The Refutation Game"
     )
     @with_options(REFUTATION_OPTIONS, "settings")
-    async def defaults(interaction: discord.Interaction, **given: Any) -> None:
-        await cog.set_defaults(interaction, KIND, given)
+    @app_commands.describe(reason=REASON)
+    async def defaults(
+        interaction: discord.Interaction, reason: Reason = None, **given: Any
+    ) -> None:
+        await cog.set_defaults(interaction, KIND, given, reason)
 
     async def deck_names(
         interaction: discord.Interaction, current: str

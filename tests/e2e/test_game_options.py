@@ -30,8 +30,8 @@ TYPES: dict[type[Any], int] = {str: 3, int: 4, bool: 5, float: 10}
 COMMANDS: list[tuple[str, OptionsSchema, Place, list[str]]] = [
     ("resistance new", RESISTANCE_OPTIONS, "new", ["tag", "forum"]),
     ("refutation new", REFUTATION_OPTIONS, "new", ["tag", "forum"]),
-    ("settings resistance", RESISTANCE_OPTIONS, "settings", []),
-    ("settings refutation defaults", REFUTATION_OPTIONS, "settings", []),
+    ("settings resistance", RESISTANCE_OPTIONS, "settings", ["reason"]),
+    ("settings refutation defaults", REFUTATION_OPTIONS, "settings", ["reason"]),
 ]
 
 
@@ -109,7 +109,11 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
 
     async with running_bot(table.sb, table.url(), plugins=[*builtin_plugins(), PLUGIN]) as bot:
         options = dict(all_leaves(table.sb, table.guild))["settings poll"]
-        assert [received(o) for o in options] == [declared(o) for o in POLL_OPTIONS.at("settings")]
+        *schema_options, reason = options  # then the moderators' log's reason
+        assert [received(o) for o in schema_options] == [
+            declared(o) for o in POLL_OPTIONS.at("settings")
+        ]
+        assert reason["name"] == "reason"
         game = TableGame(table, [])
         reply = await game.slash(table.mod, "settings poll", vote_hours=2)
         assert "vote_hours" in reply and "2" in reply
@@ -150,7 +154,7 @@ async def test_a_registered_game_gets_its_settings_command_from_its_schema(table
             "fr": "Options par défaut des nouvelles parties de Sondage"
         }
         assert command["description"] == "Default options for new games of Poll"
-        option, prods = command["options"]  # vote_hours, and every game's prod_hours
+        option, prods, _ = command["options"]  # vote_hours, every game's prod_hours, reason
         assert prods["name_localizations"] == {"fr": "relancer_après"}
         assert option["name_localizations"] == {"fr": "heures_vote"}
         assert option["description_localizations"] == {

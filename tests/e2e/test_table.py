@@ -361,3 +361,19 @@ async def test_every_moderator_action_is_logged_with_its_reason_and_posted(
         text = reply.file(record).decode("utf-8")
         assert f"## {t('modlog.record_title', lang)}" in text
         assert t("modlog.action.substitute", lang, old="Chloé", new="david") in text
+
+
+async def test_a_change_of_a_games_defaults_is_logged_with_its_reason(table: Any) -> None:
+    log_channel = table.guild.add_text_channel("mod-log")
+    poll = Poll(table, [])
+    async with poll_bot(table):
+        await poll.slash(table.mod, "settings mod_log", named={"channel": log_channel})
+        await poll.slash(table.mod, "settings poll", vote_hours=2.0, reason="weekends")
+
+        def posted() -> list[str]:
+            return [text_of(m) for m in table.sb.channel_messages(log_channel)]
+
+        await until(lambda: len(posted()) == 2, what="the two settings' entries")
+        value = "vote\\_hours = 2.0"  # escaped, as every name and value is
+        changed = t("modlog.action.settings", "en", setting="poll", value=value)
+        assert posted()[-1].endswith(changed + t("modlog.why", "en", reason="weekends"))
