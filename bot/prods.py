@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import daily, posts
-from bot.effects import DirectMessage
+from bot.effects import DebateLock, DirectMessage
 from bot.i18n import first_defined, game_name, number, t
 from bot.names import shown
 from db import repo
@@ -105,9 +105,15 @@ async def due(seats: Seats, s: AsyncSession, game: Game, deadline: Deadline) -> 
         await arm(seats, s, game, now, dict(deadline.payload or {}))
         return []
     period = timedelta(hours=hours_of(game))
+    closed, reopened = await debate_state(s, game)
+    if closed:  # a vote: the players cannot post, nobody is silent
+        await arm(seats, s, game, now + period, dict(deadline.payload or {}))
+        return []
     prodded, told = marks([deadline])
     players = await repo.players(s, game.id)
     last = await last_posts(seats, s, game, players)
+    if reopened is not None:  # a silence counts from the debate's reopening
+        last = {uid: max(at, reopened) for uid, at in last.items()}
     effects: list[Any] = []
     soonest = [now + period]
     for player in players:
@@ -133,6 +139,17 @@ async def due(seats: Seats, s: AsyncSession, game: Game, deadline: Deadline) -> 
     }
     await arm(seats, s, game, min(soonest), payload)
     return effects
+
+
+async def debate_state(s: AsyncSession, game: Game) -> tuple[bool, datetime | None]:
+    """Whether the game's debate is closed now (``DebateLock``: during a vote the players
+    cannot post), and when it last reopened (None: never closed)."""
+    locks = [r for r in await repo.effects_of(s, game.id) if r.kind == DebateLock.KIND]
+    if not locks:
+        return False, None
+    last = locks[-1]
+    closed = bool((last.payload or {}).get("locked"))
+    return closed, None if closed else last.created_at
 
 
 async def last_posts(
