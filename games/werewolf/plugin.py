@@ -1,0 +1,22 @@
+"""Werewolf as the application knows it (bot.plugins): one record, listed in games/builtin.py.
+Everything else of the game lives in this package."""
+
+from __future__ import annotations
+
+from bot.plugins import GamePlugin
+from games.werewolf import LOCALES, records, rulebook
+from games.werewolf.options import WEREWOLF_OPTIONS
+from games.werewolf.rules import WerewolfEvent
+from games.werewolf.service import WerewolfService
+
+PLUGIN = GamePlugin(
+    kind="werewolf",
+    deadline_prefixes=("ww",),
+    service=WerewolfService,
+    cog="games.werewolf.cog",
+    options=WEREWOLF_OPTIONS,
+    locales=LOCALES,
+    events=WerewolfEvent,
+    archive=records.ARCHIVE,
+    rules=rulebook.rules,
+)
