@@ -123,6 +123,9 @@ class Game(TableGame):
         )
 
     async def vote(self, voter: Any, target: Any | None) -> str:
+        """A vote in the day's menu, or a click on its No elimination button."""
         menu = await until(self.count_message, what="the day's vote menu")
-        value = "none" if target is None else str(target.id)
-        return await self.reply(await self.select(voter, menu, [value]))
+        if target is None:
+            none = next(label for label in menu.labels)
+            return await self.reply(await self.press(voter, menu, label=none))
+        return await self.reply(await self.select(voter, menu, [str(target.id)]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.plugins import GamePlugin
 from games.werewolf import LOCALES, records, rulebook
+from games.werewolf.components import VIEWS, NoElimination
 from games.werewolf.options import WEREWOLF_OPTIONS
 from games.werewolf.rules import WerewolfEvent
 from games.werewolf.service import WerewolfService
@@ -15,6 +16,8 @@ PLUGIN = GamePlugin(
     service=WerewolfService,
     cog="games.werewolf.cog",
     options=WEREWOLF_OPTIONS,
+    buttons=(NoElimination,),
+    views=VIEWS,
     locales=LOCALES,
     events=WerewolfEvent,
     archive=records.ARCHIVE,

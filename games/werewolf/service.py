@@ -30,6 +30,7 @@ from bot.effects import (
     Silence,
     ThreadMembers,
     ThreadPost,
+    View,
 )
 from bot.errors import UserError
 from bot.i18n import t
@@ -63,6 +64,8 @@ NIGHT_KINDS, DAY_KINDS = (NIGHT, NIGHT_REMINDER, WOLVES), (DAY, DAY_REMINDER)
 ALL_KINDS = (*NIGHT_KINDS, *DAY_KINDS, LAST, LAST_REMINDER)
 #: The den's thread and the message of the live vote count (bot.effects slots).
 DEN, COUNT = "den", "ww_count"
+#: The day's vote menu: the secret choice's select and a No elimination button (components.py).
+VOTE_VIEW = "ww_vote"
 #: The share of a step the wolves have to agree (the witch has the rest of the night), and of
 #: the day's hours a hunter or a dying captain has for a last act.
 SHARE = 0.5
@@ -458,12 +461,12 @@ class WerewolfService(GameService):
         """The day's (or the election's) message: the live vote count and the vote menu."""
         lang = game.lang
         due = await self.deadlines.due(s, game, DAY)
-        ids = self.ordered(state, state.alive)
-        options = tuple((state.player(p).name, str(p)) for p in ids)
-        if state.phase is Phase.DAY:
-            options += ((t("werewolf.count.none_label", lang), "none"),)
-        offer = Offer(0, "", options, t("werewolf.vote.placeholder", lang))
-        view = menu(self.vote, game, vote_step(state), offer).view
+        options = [list(option) for option in self.options_of(state, state.alive)]
+        none = t("werewolf.count.none_label", lang) if state.phase is Phase.DAY else ""
+        placeholder = t("werewolf.vote.placeholder", lang)
+        view = View(
+            VOTE_VIEW, (self.vote.name, game.id, vote_step(state), options, placeholder, none)
+        )
         text = render.count_text(state, lang, due)
         return Post(posts.where(game), text, view=view, slot=COUNT)
 

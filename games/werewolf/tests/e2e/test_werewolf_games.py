@@ -35,10 +35,12 @@ async def test_eight_players_the_village_wins(table: Any, bot: Any) -> None:
     # Day 1: a dead player cannot vote; the living eliminate a wolf by majority.
     assert "dead" in await game.vote(villagers[0], wolves[0])
     living = [u for u in game.players if u is not villagers[0]]
+    assert "no elimination" in await game.vote(living[5], None)  # the menu's button
     for voter in living[:3]:
         await game.vote(voter, wolves[0])
     # the live count: one message, edited as the votes come, each voter in it
     await until(lambda: all(v.name in text_of(game.count_message()) for v in living[:3]))
+    assert f"no elimination — 1: {living[5].name}" in text_of(game.count_message())
     await game.vote(living[3], wolves[0])  # 4 of 7: a majority ends the day
     result = await game.new_public(0, "Day 1 is over")
     assert wolves[0].name in result and "werewolf" in result
