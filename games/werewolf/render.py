@@ -119,15 +119,17 @@ def tally_line(
     return t("werewolf.count.line", lang, choice=target, votes=tally.votes, names=voters)
 
 
-def count_text(state: Werewolf, lang: str, due: datetime | None, *, closed: bool = False) -> str:
+def count_text(state: Werewolf, lang: str, due: datetime | None, last: Sequence[Tally] = ()) -> str:
     """The live vote count of the election or the day: each name with its voters in the order
-    they voted (the captain's vote marked double), who has not voted, the deadline."""
+    they voted (the captain's vote marked double), who has not voted, the deadline; once the
+    vote has closed (the vote that made a majority), its ``last`` count, closed."""
     view = state.public_view()
-    election = view.phase is Phase.ELECTION
-    title = "werewolf.count.title_election" if election else "werewolf.count.title"
-    lines = [t(title, lang, number=view.day)]
-    lines += [tally_line(state, tally, lang) for tally in view.votes]
-    if not view.votes:
+    closed = view.phase not in (Phase.ELECTION, Phase.DAY)
+    votes = last if closed else view.votes
+    key = "werewolf.count.title_election" if view.day == 0 else "werewolf.count.title"
+    lines = [t(key, lang, number=view.day)]
+    lines += [tally_line(state, tally, lang) for tally in votes]
+    if not votes:
         lines.append(t("werewolf.count.empty", lang))
     if view.not_voted:
         lines.append(t("werewolf.count.not_voted", lang, names=names(state, view.not_voted, lang)))

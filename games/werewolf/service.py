@@ -409,11 +409,12 @@ class WerewolfService(GameService):
             return [await self.count_post(s, game, state)]
         if isinstance(e, ev.VoteCast):
             due = await self.deadlines.due(s, game, DAY)
-            return [EditSlot(where, COUNT, text=render.count_text(state, lang, due))]
+            return [EditSlot(where, COUNT, text=render.count_text(state, lang, due, e.votes))]
         text = self.public_text(game, state, e)
         effects: list[Effect] = [] if text is None else [posts.announce(game, text)]
-        if isinstance(e, ev.DayEnded | ev.CaptainElected):
-            effects.insert(0, EditSlot(where, COUNT, clear_view=True))
+        if isinstance(e, ev.DayEnded | ev.CaptainElected):  # the count's last edit, closed
+            last = render.count_text(state, lang, None, e.votes)
+            effects.insert(0, EditSlot(where, COUNT, text=last, clear_view=True))
         deaths = getattr(e, "deaths", ())
         if deaths and not isinstance(e, ev.GameOver):
             effects += self.bury(game, state, [d.player for d in deaths])
@@ -495,10 +496,12 @@ class WerewolfService(GameService):
         """The open step's deadline: the count, the night's end, a last act not taken; who
         let it pass counts a miss (``replace_after``)."""
         owing = set(state.owing())
-        living = set(state.alive)
+        asked = set(state.alive)  # by night, only the night roles were asked anything
+        if state.phase is Phase.NIGHT:
+            asked = {p for p in asked if state.roles[p] is not Role.VILLAGER}
         effects = await self.follow(s, game, state, state.resolve(), None)
         if game.status == "running":
-            effects += await self.seats.count_misses(s, game, owing, living - owing)
+            effects += await self.seats.count_misses(s, game, owing, asked - owing)
         return Outcome("", effects)
 
     # -- moderation -----------------------------------------------------------------------------
@@ -605,6 +608,22 @@ class WerewolfService(GameService):
         return [] if turn is None else self.private(game, state, turn, {pid: lang})
 
     # -- read-only views ------------------------------------------------------------------------
+
+    async def resync_effects(self, s: AsyncSession, game: Game) -> list[Effect]:
+        """What the state says Discord shows (a permission restored since): the dead silenced
+        and out of the den, the living wolves in it, the vote count as it stands."""
+        if game.status != "running" or game.state is None:
+            return await super().resync_effects(s, game)
+        state = self.load(game)
+        dead = [p.id for p in state.players if not state.is_alive(p.id)]
+        effects = self.bury(game, state, dead)
+        if self.has_den(game):
+            effects.append(ThreadMembers(DEN, add=state.living_wolves))
+        if state.phase in (Phase.ELECTION, Phase.DAY):
+            due = await self.deadlines.due(s, game, DAY)
+            text = render.count_text(state, game.lang, due)
+            effects.append(EditSlot(posts.where(game), COUNT, text=text))
+        return effects
 
     async def running_status(self, s: AsyncSession, game: Game, lang: str) -> str:
         state = self.load(game)

@@ -44,6 +44,8 @@ async def test_eight_players_the_village_wins(table: Any, bot: Any) -> None:
     await game.vote(living[3], wolves[0])  # 4 of 7: a majority ends the day
     result = await game.new_public(0, "Day 1 is over")
     assert wolves[0].name in result and "werewolf" in result
+    final = await game.new_public(0, "The vote is closed.")  # the count's last edit
+    assert final.startswith("☀️ **Day 1**") and living[3].name in final
 
     # Night 2 and day 2: the last wolf is found.
     await game.new_public(0, "Night 2")

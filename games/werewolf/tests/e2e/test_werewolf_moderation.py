@@ -1,0 +1,65 @@
+"""A game of Werewolf moderated through the sandbox: the deadlines closed by ``resolve`` (the
+wolves' tie: no victim; a day with no majority: the most votes), the dead silenced in the
+channel and unable to vote, the read-only commands, and the cancel that reveals every role,
+lets the dead post again and archives the den."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from games.werewolf.players import Game
+from playtest.players import until
+
+pytestmark = pytest.mark.timeout(180)
+
+SEND = discord.Permissions(send_messages=True).value
+
+
+async def test_resolve_silence_read_and_cancel(table: Any, bot: Any) -> None:
+    sb, channel = table.sb, table.channel
+    game = Game(table, table.users[:6])
+    await game.open(seer=False, witch=False, majority_ends_day=False)
+    await game.start()
+    wolves, villagers = game.having("werewolf"), game.having("villager")
+    den = await until(game.den, what="the den")
+
+    # The wolves disagree; the moderator closes the night: a tie, no victim.
+    await game.kill(wolves[0], villagers[0])
+    await game.kill(wolves[1], villagers[1])
+    assert "the open step is over" in await game.slash(table.mod, "werewolf resolve")
+    assert "Nobody died in the night." in await game.new_public(0, "Dawn after night 1")
+
+    # Day 1 without a majority: the moderator closes it, the most votes eliminate.
+    await game.vote(wolves[0], villagers[0])
+    await game.vote(wolves[1], villagers[0])
+    await game.vote(villagers[2], None)
+    votes = await game.slash(villagers[3], "werewolf votes")
+    assert f"**{villagers[0].name}** — 2: " in votes and "no elimination — 1" in votes
+    await game.slash(table.mod, "werewolf resolve")
+    result = await game.new_public(0, "Day 1 is over")
+    assert villagers[0].name in result and "villager" in result
+    dead = villagers[0]
+    await until(lambda: not table.guild.permissions_in(dead.id, channel) & SEND, what="silence")
+
+    # The read-only commands; the dead player may read but not vote.
+    await game.new_public(0, "Night 2")
+    assert "Night 2" in await game.slash(dead, "werewolf status")
+    assert "villager" in await game.slash(dead, "werewolf role")
+    assert "Day 1 is over" in await game.slash(dead, "werewolf history")
+    assert "You are dead" in await game.slash(dead, "werewolf vote", player=wolves[0])
+    assert "it is not day" in await game.slash(wolves[0], "werewolf votes")
+
+    # The moderator cancels: every role and the night log; the dead may post again.
+    await game.slash(table.mod, "werewolf cancel")
+    end = await game.new_public(0, "The game was cancelled.")
+    assert all(u.name in end for u in game.players) and "werewolf" in end
+    await until(lambda: table.guild.permissions_in(dead.id, channel) & SEND, what="restored")
+    await until(lambda: den.archived, what="the den archived")
+    record = await until(
+        lambda: next((m for m in sb.channel_messages(channel) if m.attachments), None)
+    )
+    assert record.filenames[0].endswith(".md")
+    assert "The night log" in record.file().decode() and wolves[0].name in record.file().decode()
