@@ -98,21 +98,28 @@ class Game(TableGame):
                 return thread
         return None
 
-    def den_menu(self) -> Any:
+    def den_menu(self, night: int = 1) -> Any:
+        """The den's menu of night ``night`` (the den's post "**Night 2** — …"), once posted."""
         den = self.den()
         messages = self.sb.messages_in(den) if den is not None else []
-        return next((m for m in reversed(messages) if m.selects), None)
+        mark = f" {night}** —"
+        return next((m for m in reversed(messages) if m.selects and mark in text_of(m)), None)
 
-    def dm_menu(self, user: Any, since: int = 0) -> Any:
-        return next((m for m in reversed(self.sb.dms(user)[since:]) if m.selects), None)
+    def dm_menu(self, user: Any, since: int = 0, night: int | None = None) -> Any:
+        """The latest menu of the user's DMs from message ``since`` on (of night ``night``:
+        its text "**Night 2** — …")."""
+        mark = "" if night is None else f" {night}** —"
+        messages = reversed(self.sb.dms(user)[since:])
+        return next((m for m in messages if m.selects and mark in text_of(m)), None)
 
-    async def kill(self, wolf: Any, victim: Any) -> str:
-        menu = await until(self.den_menu, what="the den's menu")
+    async def kill(self, wolf: Any, victim: Any, night: int = 1) -> str:
+        menu = await until(partial(self.den_menu, night), what=f"the den's menu of night {night}")
         return await self.reply(await self.select(wolf, menu, [str(victim.id)]))
 
-    async def act(self, user: Any, value: str, since: int = 0) -> str:
-        """``user`` picks ``value`` in the latest menu of their DM (from message ``since``)."""
-        menu = await until(partial(self.dm_menu, user, since), what=f"{user.name}'s menu")
+    async def act(self, user: Any, value: str, since: int = 0, night: int | None = None) -> str:
+        """``user`` picks ``value`` in the latest menu of their DM (from message ``since``; of
+        night ``night``)."""
+        menu = await until(partial(self.dm_menu, user, since, night), what=f"{user.name}'s menu")
         return await self.reply(await self.select(user, menu, [value]))
 
     # -- the day --------------------------------------------------------------------------------

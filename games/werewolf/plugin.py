@@ -19,6 +19,7 @@ PLUGIN = GamePlugin(
     buttons=(NoElimination,),
     views=VIEWS,
     locales=LOCALES,
+    demos={"werewolf": "games.werewolf.demo:play_werewolf"},
     events=WerewolfEvent,
     archive=records.ARCHIVE,
     rules=rulebook.rules,

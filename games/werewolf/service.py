@@ -218,7 +218,8 @@ class WerewolfService(GameService):
             events = state.vote(actor.id, None if value == "none" else target(value))
         who = t("werewolf.count.none", actor.lang) if value == "none" else None
         shown_as = who or render.name(state, target(value))
-        reply = t("werewolf.vote.done", actor.lang, name=shown_as)
+        key = "werewolf.vote.election_done" if state.day == 0 else "werewolf.vote.done"
+        reply = t(key, actor.lang, number=state.day, name=shown_as)
         return await self.acted(s, game, state, events, actor, reply)
 
     async def last_in(
@@ -380,7 +381,7 @@ class WerewolfService(GameService):
         victim = None if e.victim is None else render.name(state, e.victim)
         key = "werewolf.witch.turn_victim" if victim else "werewolf.witch.turn_none"
         left = render.potions(e.life_potion, e.death_potion, lang)
-        text = t(key, lang, name=victim or "", choices=left)
+        text = t(key, lang, number=state.night, name=victim or "", choices=left)
         options: list[tuple[str, str]] = [(t("werewolf.witch.skip", lang), "skip")]
         if e.life_potion and e.victim is not None:
             options.append(

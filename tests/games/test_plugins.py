@@ -44,7 +44,7 @@ def test_the_cli_demos_are_the_plugins_demos(capsys: pytest.CaptureFixture[str])
     from bot.cli import _parser
 
     shipped = [name for p in builtin_plugins() for name in p.demos]
-    assert shipped == ["resistance", "avalon", "refutation"]
+    assert shipped == ["resistance", "avalon", "refutation", "werewolf"]
     assert _parser(builtin_registry()).parse_args(["demo"]).game == "resistance"
     assert _parser(builtin_registry()).parse_args(["demo", "--game", "avalon"]).game == "avalon"
     with pytest.raises(SystemExit):

@@ -49,9 +49,9 @@ async def test_eight_players_the_village_wins(table: Any, bot: Any) -> None:
 
     # Night 2 and day 2: the last wolf is found.
     await game.new_public(0, "Night 2")
-    await game.kill(wolves[1], villagers[1])
-    await game.act(seer, str(wolves[1].id), since=len(table.sb.dms(seer)) - 1)
-    await game.act(witch, "skip", since=len(table.sb.dms(witch)) - 1)
+    await game.kill(wolves[1], villagers[1], night=2)
+    await game.act(seer, str(wolves[1].id), night=2)
+    await game.act(witch, "skip", night=2)
     await game.new_public(0, "Dawn after night 2")
     voters = [u for u in game.players if u not in (villagers[0], villagers[1], wolves[0])]
     for voter in voters[:3]:  # 3 of 5: a majority
@@ -88,7 +88,7 @@ async def test_eight_players_in_french_the_werewolves_win(table: Any, bot: Any) 
     assert "une majorité" in result and villagers[1].name in result
     await game.new_public(0, "La nuit 2")
     for wolf in wolves:
-        await game.kill(wolf, villagers[2])
+        await game.kill(wolf, villagers[2], night=2)
     await game.new_public(0, "L’aube après la nuit 2")
     for voter in [*wolves, villagers[4]]:  # 3 of 5
         await game.vote(voter, villagers[3])
@@ -144,9 +144,9 @@ async def test_sixteen_players_every_role_and_the_captain(table: Any, bot: Any) 
     assert f"{captain.name} (×2)" in result and wolves[1].name in result
 
     # Night 2: the wolf takes the captain, whose lover dies of grief; a successor is named.
-    await game.kill(wolves[2], captain)
-    await game.act(seer, str(wolves[2].id), since=len(table.sb.dms(seer)) - 1)
-    await game.act(witch, "skip", since=len(table.sb.dms(witch)) - 1)
+    await game.kill(wolves[2], captain, night=2)
+    await game.act(seer, str(wolves[2].id), night=2)
+    await game.act(witch, "skip", night=2)
     dawn = await game.new_public(0, "Dawn after night 2")
     assert "died of grief" in dawn and villagers[1].name in dawn
     await game.act(captain, str(villagers[2].id), since=len(table.sb.dms(captain)) - 1)
