@@ -4,7 +4,7 @@ Everything else of the game lives in this package."""
 from __future__ import annotations
 
 from bot.plugins import GamePlugin
-from games.werewolf import LOCALES, records, rulebook
+from games.werewolf import LOCALES, records, rulebook, stats
 from games.werewolf.components import VIEWS, NoElimination
 from games.werewolf.options import WEREWOLF_OPTIONS
 from games.werewolf.rules import WerewolfEvent
@@ -22,5 +22,6 @@ PLUGIN = GamePlugin(
     demos={"werewolf": "games.werewolf.demo:play_werewolf"},
     events=WerewolfEvent,
     archive=records.ARCHIVE,
+    stats=stats.STATS,
     rules=rulebook.rules,
 )

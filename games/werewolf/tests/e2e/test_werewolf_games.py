@@ -59,6 +59,8 @@ async def test_eight_players_the_village_wins(table: Any, bot: Any) -> None:
     end = await game.new_public(0, *END_MARKERS)
     assert "The village wins" in end
     assert "night log" in end and wolves[1].name in end
+    stats = await game.slash(table.mod, "stats player", user=seer)  # by side and by role
+    assert "**Werewolf**: 1 game, 1 won" in stats and "seer 1/1" in stats
 
 
 def assert_public_keeps_secrets(game: Game) -> None:
