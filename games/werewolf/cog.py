@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.choice import SecretChoice
+from bot.errors import UserError
 from bot.service import Actor
 from cogs.game import GameCog, new_game_command
 from cogs.interaction import respond
@@ -33,7 +34,7 @@ class WerewolfCog(GameCog, group_name="werewolf", group_description="Play Werewo
         async def choose(actor: Actor) -> str:
             try:
                 game_id = await self.game_here(interaction)
-            except Exception:
+            except UserError:  # no game here: the den's, if this is a thread of its channel
                 if place is None:
                     raise
                 game_id = await self.service.actions.game_id_in(place)

@@ -12,6 +12,7 @@ import pytest
 
 from games.werewolf.players import Game
 from playtest.players import until
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -28,7 +29,10 @@ async def test_resolve_silence_read_and_cancel(table: Any, bot: Any) -> None:
 
     # The wolves disagree; the moderator closes the night: a tie, no victim.
     await game.kill(wolves[0], villagers[0])
-    await game.kill(wolves[1], villagers[1])
+    ix = await sb.slash(
+        wolves[1], "werewolf kill", channel=den, player=villagers[1]
+    )  # typed in the den
+    assert villagers[1].name in await game.reply(ix)
     assert "the open step is over" in await game.slash(table.mod, "werewolf resolve")
     assert "Nobody died in the night." in await game.new_public(0, "Dawn after night 1")
 
@@ -36,6 +40,13 @@ async def test_resolve_silence_read_and_cancel(table: Any, bot: Any) -> None:
     await game.vote(wolves[0], villagers[0])
     await game.vote(wolves[1], villagers[0])
     await game.vote(villagers[2], None)
+    assert "3 players reminded" in await game.slash(table.mod, "werewolf remind")
+    reminder = await until(
+        lambda: next((m for m in sb.dms(villagers[3]) if "⏰" in m.content), None)
+    )
+    assert "waiting for you" in reminder.content
+    await game.slash(table.mod, "werewolf extend", hours=1.0)
+    assert "The vote is extended until" in await game.new_public(0, "extended")
     votes = await game.slash(villagers[3], "werewolf votes")
     assert f"**{villagers[0].name}** — 2: " in votes and "no elimination — 1" in votes
     await game.slash(table.mod, "werewolf resolve")
@@ -63,3 +74,15 @@ async def test_resolve_silence_read_and_cancel(table: Any, bot: Any) -> None:
     )
     assert record.filenames[0].endswith(".md")
     assert "The night log" in record.file().decode() and wolves[0].name in record.file().decode()
+
+
+async def test_new_names_the_permission_the_den_needs(table: Any, sb: Any) -> None:
+    """Without Create Private Threads in the channel (@everyone grants it by default: an
+    overwrite takes it away), ``/werewolf new`` names it and opens nothing."""
+    table.channel.set_permissions(
+        sb.bot_user, deny=discord.Permissions(create_private_threads=True).value
+    )
+    async with running_bot(sb, table.url()):
+        reply = await Game(table, []).slash(table.mod, "werewolf new")
+    assert "create_private_threads" in reply
+    assert not [m for m in sb.channel_messages(table.channel) if m.labels]  # no lobby
