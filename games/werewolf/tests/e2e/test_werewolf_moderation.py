@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from games.werewolf.players import Game
-from playtest.players import until
+from playtest.players import message, until
 from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)
@@ -86,3 +86,33 @@ async def test_new_names_the_permission_the_den_needs(table: Any, sb: Any) -> No
         reply = await Game(table, []).slash(table.mod, "werewolf new")
     assert "create_private_threads" in reply
     assert not [m for m in sb.channel_messages(table.channel) if m.labels]  # no lobby
+
+
+async def test_the_night_commands_and_hidden_roles(table: Any, bot: Any) -> None:
+    """Cupid's and the witch's commands (both potions at once); with ``reveal_roles`` off the
+    dawn names the dead without their role."""
+    game = Game(table, table.users[:8])
+    await game.open(cupid=True, reveal_roles=False)
+    await game.start()
+    wolves, villagers = game.having("werewolf"), game.having("villager")
+    cupid, witch, seer = game.one("cupid"), game.one("witch"), game.one("seer")
+    reply = await game.slash(cupid, "werewolf link", first=villagers[0], second=villagers[1])
+    assert villagers[0].name in reply and villagers[1].name in reply
+    lover_dm = await until(
+        lambda: next((m for m in table.sb.dms(villagers[0]) if "in love" in m.content), None)
+    )
+    assert villagers[1].name in lover_dm.content
+    await game.act(seer, str(witch.id))
+    for wolf in wolves:
+        await game.kill(wolf, villagers[2])
+    await until(lambda: game.dm_menu(witch, night=1), what="the witch's turn")
+    lang = "fr" if witch.locale == "fr" else "en"  # Chloé's client is in French
+    reply = await game.slash(witch, "werewolf brew", heal=True, poison=wolves[0])
+    assert reply == message("werewolf.witch.done", lang)
+    dawn = await game.new_public(0, "Dawn after night 1")
+    assert f"💀 {wolves[0].name} died in the night." in dawn and villagers[2].name not in dawn
+    assert "werewolf" not in dawn  # the roles stay hidden
+    none = message("werewolf.dm.no_potion", lang)
+    assert message("werewolf.dm.potions", lang, choices=none) in await game.slash(
+        witch, "werewolf role"
+    )
