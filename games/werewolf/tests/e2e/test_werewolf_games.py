@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -9,11 +10,18 @@ import pytest
 from games.werewolf.players import END_MARKERS, Game
 from playtest.players import text_of, until
 from sandbox.core import SandboxError
+from tests.harness import running_bot
 
 pytestmark = pytest.mark.timeout(180)
 
 
-async def test_eight_players_the_village_wins(table: Any, bot: Any) -> None:
+async def test_eight_players_the_village_wins(table: Any, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)  # before the bot starts: its whole log, at DEBUG
+    async with running_bot(table.sb, table.url()):
+        await play_eight(table, caplog)
+
+
+async def play_eight(table: Any, caplog: pytest.LogCaptureFixture) -> None:
     game = Game(table, table.users[:8])
     await game.open()
     await game.start()
@@ -59,8 +67,24 @@ async def test_eight_players_the_village_wins(table: Any, bot: Any) -> None:
     end = await game.new_public(0, *END_MARKERS)
     assert "The village wins" in end
     assert "night log" in end and wolves[1].name in end
+    assert_log_keeps_secrets(game, caplog)
     stats = await game.slash(table.mod, "stats player", user=seer)  # by side and by role
     assert "**Werewolf**: 1 game, 1 won" in stats and "seer 1/1" in stats
+
+
+def assert_log_keeps_secrets(game: Game, caplog: pytest.LogCaptureFixture) -> None:
+    """No line of a role DM, a night menu, a seer's result or the den is in the bot's log, at
+    any level (tests/e2e/test_logs.py's check, on this game's secrets)."""
+    records = [r for r in caplog.records if not r.name.startswith("sandbox")]
+    assert records and "DEBUG" in {r.levelname for r in records}
+    log = "\n".join(r.getMessage() for r in records)
+    den = game.den()
+    private = [m for u in game.players for m in game.sb.dms(u)]
+    private += game.sb.messages_in(den) if den is not None else []
+    for message in private:
+        for line in text_of(message).splitlines():
+            if len(line) > 12:
+                assert line not in log, line
 
 
 def assert_public_keeps_secrets(game: Game) -> None:

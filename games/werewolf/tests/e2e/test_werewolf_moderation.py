@@ -116,3 +116,11 @@ async def test_the_night_commands_and_hidden_roles(table: Any, bot: Any) -> None
     assert message("werewolf.dm.potions", lang, choices=none) in await game.slash(
         witch, "werewolf role"
     )
+
+
+async def test_a_setup_that_cannot_be_played_is_refused_at_start(table: Any, bot: Any) -> None:
+    game = Game(table, table.users[:6])
+    await game.open(wolves=3)
+    reply = await game.slash(table.mod, "werewolf start")
+    assert "3 werewolves are too many for 6 players" in reply and "at most 2" in reply
+    assert not [u for u in game.players if game.role_dm(u)]  # nobody was dealt a role
