@@ -26,8 +26,11 @@ class WerewolfCog(GameCog, group_name="werewolf", group_description="Play Werewo
     service: WerewolfService
     new = new_game_command("Open a game of Werewolf in this channel", WEREWOLF_OPTIONS)
 
-    async def answer(self, interaction: discord.Interaction, act: SecretChoice, value: str) -> None:
-        """The command fallback of a menu, for the game of this channel or of its den."""
+    async def answer(
+        self, interaction: discord.Interaction, act: SecretChoice | None, value: str
+    ) -> None:
+        """The command fallback of a menu, for the game of this channel or of its den (``act``
+        None: the one a single player answers now, ``WerewolfService.player_act``)."""
         channel = interaction.channel
         place = getattr(channel, "parent_id", None) if isinstance(channel, discord.Thread) else None
 
@@ -38,7 +41,8 @@ class WerewolfCog(GameCog, group_name="werewolf", group_description="Play Werewo
                 if place is None:
                     raise
                 game_id = await self.service.actions.game_id_in(place)
-            return await act.choose(actor, game_id, None, value)
+            choice = act or await self.service.player_act(game_id)
+            return await choice.choose(actor, game_id, None, value)
 
         await respond(interaction, choose)
 
@@ -47,10 +51,13 @@ class WerewolfCog(GameCog, group_name="werewolf", group_description="Play Werewo
     async def kill(self, interaction: discord.Interaction, player: discord.User) -> None:
         await self.answer(interaction, self.service.kill, str(player.id))
 
-    @app_commands.command(name="look", description="Learn a player's role tonight (seer)")
-    @app_commands.describe(player="The player whose role you learn")
-    async def look(self, interaction: discord.Interaction, player: discord.User) -> None:
-        await self.answer(interaction, self.service.look, str(player.id))
+    @app_commands.command(
+        name="choose",
+        description="The seer's look by night; the dead hunter's shot or the next captain",
+    )
+    @app_commands.describe(player="The player whose role you learn, who dies with you, or leads")
+    async def choose(self, interaction: discord.Interaction, player: discord.User) -> None:
+        await self.answer(interaction, None, str(player.id))
 
     @app_commands.command(name="brew", description="Your potions tonight (witch)")
     @app_commands.describe(
@@ -79,13 +86,6 @@ class WerewolfCog(GameCog, group_name="werewolf", group_description="Play Werewo
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:
         await self.answer(interaction, self.service.vote, str(player.id) if player else "none")
-
-    @app_commands.command(
-        name="last", description="Your last act once dead: the hunter's shot, the next captain"
-    )
-    @app_commands.describe(player="The player who dies with you, or the new captain")
-    async def last(self, interaction: discord.Interaction, player: discord.User) -> None:
-        await self.answer(interaction, self.service.last, str(player.id))
 
     @app_commands.command(name="votes", description="The day's vote count")
     async def votes(self, interaction: discord.Interaction) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.choice import Offer
+from bot.choice import Offer, SecretChoice
 from bot.effects import (
     CloseSpaces,
     DirectMessage,
@@ -643,6 +643,12 @@ class WerewolfService(GameService):
                 raise UserError("common.error.no_game")
             state = self.load(game)
             return game, state, await self.gone(s, game), await werewolf_events(s, game)
+
+    async def player_act(self, game_id: int) -> SecretChoice:
+        """The choice ``/werewolf choose`` answers: a dead hunter's or captain's last act while
+        the game waits for it, else the seer's look (each refuses whoever may not make it)."""
+        _, state, _, _ = await self.read(game_id)
+        return self.last if state.phase in (Phase.HUNTER, Phase.SUCCESSION) else self.look
 
     async def votes(self, actor: Actor, game_id: int) -> str:
         """``/werewolf votes``: the count as it stands (the day's, or the election's)."""

@@ -157,7 +157,7 @@ async def test_sixteen_players_every_role_and_the_captain(table: Any, bot: Any) 
     await game.act(seer, str(wolves[0].id))
     await game.act(witch, "skip")
     await game.new_public(0, "was the hunter")
-    reply = await game.slash(hunter, "werewolf last", player=wolves[0])
+    reply = await game.slash(hunter, "werewolf choose", player=wolves[0])
     assert wolves[0].name in reply
     shot = await game.new_public(0, "takes a last shot.")
     assert wolves[0].name in shot and "werewolf" in shot

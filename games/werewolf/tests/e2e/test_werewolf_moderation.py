@@ -102,7 +102,7 @@ async def test_the_night_commands_and_hidden_roles(table: Any, bot: Any) -> None
         lambda: next((m for m in table.sb.dms(villagers[0]) if "in love" in m.content), None)
     )
     assert villagers[1].name in lover_dm.content
-    await game.act(seer, str(witch.id))
+    assert witch.name in await game.slash(seer, "werewolf choose", player=witch)  # the look
     for wolf in wolves:
         await game.kill(wolf, villagers[2])
     await until(lambda: game.dm_menu(witch, night=1), what="the witch's turn")
