@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import pytest
@@ -184,6 +185,19 @@ async def test_sixteen_players_every_role_and_the_captain(table: Any, bot: Any) 
     end = await game.new_public(0, *END_MARKERS)
     assert "The village wins" in end and "the lovers:" in end
     assert_public_keeps_secrets(game)
+
+    # /werewolf archive rebuilds the record later, privately, with the night log.
+    posted = await until(
+        lambda: next((m for m in table.sb.channel_messages(table.channel) if m.attachments), None)
+    )
+    found = re.search(r"werewolf-game-(\d+)\.md", posted.filenames[0])
+    assert found is not None
+    number = int(found[1])
+    ix = await table.sb.slash(villagers[3], "werewolf archive", channel=table.channel, game=number)
+    record = await ix.reply_message(10.0)
+    assert record.ephemeral and record.filenames == [f"werewolf-game-{number}.md"]
+    text = record.file().decode()
+    assert "The village wins" in text and f"{wolves[0].name} picked {hunter.name}" in text
 
 
 async def test_a_substitute_inherits_the_role_and_the_den(table: Any, bot: Any) -> None:
