@@ -12,6 +12,7 @@ from bot.plugins import GamePlugin, Registry, load_plugin
 BUILTIN = (
     "games.resistance.plugin",
     "games.refutation.plugin",
+    "games.werewolf.plugin",
 )
 
 

@@ -1,8 +1,9 @@
 """Werewolf (Loups-garous), the classic public-domain party game played by post.
 
 ``rules/`` is the pure engine (standard library only); ``options.py`` and ``rulebook.py`` are
-its options and its in-bot rules text, ``locales/`` its catalogue. The service, cog and demo
-come with the core's composed services (issue 38).
+its options and its in-bot rules text, ``locales/`` its catalogue; ``service.py`` (with
+``acts.py``, its secret choices, and ``render.py``, its texts) plays it on the core's parts,
+``cog.py`` is ``/werewolf``, ``plugin.py`` its record, ``players.py`` its simulated players.
 """
 
 from pathlib import Path

@@ -8,7 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.options import DAILY_OPTIONS, HOURS, HOURS_OR_OFF, STANDBY_OPTIONS, Option, OptionsSchema
+from bot.options import (
+    DAILY_OPTIONS,
+    HOURS,
+    HOURS_OR_OFF,
+    PROD_OPTIONS,
+    STANDBY_OPTIONS,
+    Option,
+    OptionsSchema,
+)
 from games.werewolf.rules import MAX_WOLVES, Options
 
 DEFAULTS = Options()
@@ -64,6 +72,7 @@ WEREWOLF_OPTIONS = OptionsSchema(
         *(Option(name, bool, getattr(DEFAULTS, name), text) for name, text in ROLE_OPTIONS),
         *DAILY_OPTIONS,
         *STANDBY_OPTIONS,
+        *PROD_OPTIONS,
     ),
 )
 

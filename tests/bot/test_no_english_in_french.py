@@ -97,6 +97,9 @@ SHARED = {
     "faction",
     "question",
     "silence",
+    "village",
+    "potion",
+    "potions",
 }
 
 NOT_PROSE = re.compile(r"https?://[^\s>)]+|<[^<>\s]*>|\{[^{}]*\}|\.(?:md|png|toml)\b")

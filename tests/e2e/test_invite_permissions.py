@@ -47,7 +47,7 @@ async def test_a_whole_game_with_exactly_the_invite_links_permissions(table: Any
     async with running_bot(sb, table.url()) as bot:
         # What the bot checks before opening a game is exactly what the link grants.
         used = 0
-        for kind in ("resistance", "refutation"):
+        for kind in ("resistance", "refutation", "werewolf"):
             service = bot.services[kind]
             for where in (table.channel, table.forum):
                 channel = bot.get_channel(where.id)

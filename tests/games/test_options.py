@@ -13,6 +13,7 @@ from bot.options import OptionError, OptionsSchema
 from games.builtin import builtin_plugins, builtin_registry
 from games.refutation.options import REFUTATION_OPTIONS
 from games.resistance.options import RESISTANCE_OPTIONS
+from games.werewolf.options import WEREWOLF_OPTIONS
 from tests.bot.test_config_shards import settings_from
 
 REGISTRY = builtin_registry()
@@ -55,6 +56,7 @@ def test_the_defaults_are_those_of_the_games() -> None:
     assert builtin_registry().schemas() == {
         "resistance": RESISTANCE_OPTIONS,
         "refutation": REFUTATION_OPTIONS,
+        "werewolf": WEREWOLF_OPTIONS,
     }
 
 
@@ -115,6 +117,7 @@ def test_the_config_reads_each_game_through_its_schema(tmp_path: Path) -> None:
     assert {p.kind: p.config_defaults(plain) for p in builtin_plugins()} == {
         "resistance": RESISTANCE_OPTIONS.defaults(),
         "refutation": REFUTATION_OPTIONS.defaults(),
+        "werewolf": WEREWOLF_OPTIONS.defaults(),
     }
     decks = tmp_path / "decks"
     decks.mkdir()

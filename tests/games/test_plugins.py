@@ -13,10 +13,11 @@ from games.builtin import BUILTIN, builtin_plugins, builtin_registry
 def test_the_builtin_games_are_registered_once_each() -> None:
     plugins = builtin_plugins()
     registry = Registry(plugins)
-    assert registry.kinds == ("resistance", "refutation")
+    assert registry.kinds == ("resistance", "refutation", "werewolf")
     assert registry.kind_of_deadline("rs_vote") == "resistance"
     assert registry.kind_of_deadline("rs_avalon_lady") == "resistance"
     assert registry.kind_of_deadline("rf_choice") == "refutation"
+    assert registry.kind_of_deadline("ww_night") == "werewolf"
     assert registry.kind_of_deadline("zz_vote") is None
     assert registry.kind_of_deadline("vote") is None
     for p in plugins:
@@ -36,14 +37,14 @@ def test_the_builtin_games_options_give_their_defaults() -> None:
 
 
 def test_each_builtin_module_holds_its_plugin_record() -> None:
-    assert [load_plugin(m).kind for m in BUILTIN] == ["resistance", "refutation"]
+    assert [load_plugin(m).kind for m in BUILTIN] == ["resistance", "refutation", "werewolf"]
 
 
 def test_the_cli_demos_are_the_plugins_demos(capsys: pytest.CaptureFixture[str]) -> None:
     from bot.cli import _parser
 
     shipped = [name for p in builtin_plugins() for name in p.demos]
-    assert shipped == ["resistance", "avalon", "refutation"]
+    assert shipped == ["resistance", "avalon", "refutation", "werewolf"]
     assert _parser(builtin_registry()).parse_args(["demo"]).game == "resistance"
     assert _parser(builtin_registry()).parse_args(["demo", "--game", "avalon"]).game == "avalon"
     with pytest.raises(SystemExit):

@@ -1,5 +1,6 @@
 """``/stats top`` for a game it does not count names the games it does, from the registry: the
-built-in two read as the catalogue wrote them by hand before, and a third game joins the list."""
+built-in games read as the catalogue wrote them by hand before (Werewolf the third), and
+another game joins the list."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ async def _refusal(registry: Registry, lang: str) -> str:
 @pytest.mark.parametrize(
     ("lang", "text"),
     [
-        ("en", "Choose The Resistance or The Refutation Game."),
-        ("fr", "Choisissez The Resistance ou The Refutation Game."),
+        ("en", "Choose The Resistance, The Refutation Game or Werewolf."),
+        ("fr", "Choisissez The Resistance, The Refutation Game ou Loups-garous."),
     ],
 )
 async def test_the_built_in_games_are_named_as_before(lang: str, text: str) -> None:
@@ -49,9 +50,9 @@ def poll_catalogue() -> Iterator[None]:
 @pytest.mark.parametrize(
     ("lang", "text"),
     [
-        ("en", "Choose The Resistance, The Refutation Game or Poll."),
-        ("fr", "Choisissez The Resistance, The Refutation Game ou Sondage."),
+        ("en", "Choose The Resistance, The Refutation Game, Werewolf or Poll."),
+        ("fr", "Choisissez The Resistance, The Refutation Game, Loups-garous ou Sondage."),
     ],
 )
-async def test_a_third_game_joins_the_list(lang: str, text: str, poll_catalogue: None) -> None:
+async def test_another_game_joins_the_list(lang: str, text: str, poll_catalogue: None) -> None:
     assert await _refusal(Registry([*builtin_plugins(), POLL]), lang) == text

@@ -1,7 +1,6 @@
-"""The game's catalogue for its own tests (``werewolf_catalogue``), loaded for each test that
-asks and unloaded after it: until the game is registered (games/builtin.py), the catalogue-wide
-checks of tests/bot do not see it, and the tests here run those checks on it themselves
-(test_catalogue.py)."""
+"""The fixtures of the game's tests: the databases (tests/db/support.py), and the game's
+catalogue (``werewolf_catalogue``) for a test process that has not built the registry of the
+built-in games (which loads it), unloaded after the test."""
 
 from __future__ import annotations
 
@@ -11,6 +10,15 @@ import pytest
 
 from bot import i18n
 from games.werewolf import LOCALES
+from tests.db.support import (  # noqa: F401 - fixtures
+    backend,
+    db_url,
+    empty_db_url,
+    engine,
+    pg_template,
+    sessions,
+    sqlite_template,
+)
 
 
 @pytest.fixture

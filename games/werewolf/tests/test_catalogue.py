@@ -19,10 +19,6 @@ from tests.bot import test_typography as typography
 
 pytestmark = pytest.mark.usefixtures("werewolf_catalogue")
 
-#: French words of the game that English writes too ("le village", "la potion de vie"): for
-#: tests/bot/test_no_english_in_french.py's SHARED once the game is registered.
-GAME_SHARED = {"village", "potion", "potions"}
-
 
 def own(lang: str) -> dict[str, str]:
     """The game's messages of one language (its commands' included)."""
@@ -84,7 +80,7 @@ def test_french_typography_and_terms() -> None:
 def test_no_english_word_in_the_french() -> None:
     words = english.english_words()
     found = {
-        key: [w for w in english.english_in(text, words) if w.lower() not in GAME_SHARED]
+        key: [w for w in english.english_in(text, words) if w.lower() not in english.SHARED]
         for key, text in own("fr").items()
         if not (key.startswith("commands.") and key.endswith(".name"))
     }
