@@ -102,6 +102,16 @@ def messages_of(
     return out
 
 
+#: What makes two edits edits of the same message, done the same way (EditSlot's fields).
+SLOT_KEY = ("channel_id", "slot", "clear_view", "repost", "pin")
+
+
+def covers(later: dict[str, Any], earlier: dict[str, Any]) -> bool:
+    """Whether the ``later`` edit leaves nothing of the ``earlier`` one to see: it sets the
+    content and the view if the earlier one did."""
+    return all(later.get(k) is not None or earlier.get(k) is None for k in ("text", "view"))
+
+
 def nonce(key: str, part: int) -> str:
     """The nonce of message ``part`` of the row with idempotency key ``key`` (25 characters,
     Discord's limit)."""
@@ -328,6 +338,7 @@ class Dispatcher:
                 if not batch:
                     await asyncio.sleep(1.0)
                     continue
+                batch = await self._coalesce(batch)
                 for row in batch:
                     if not await self._attempt(row):
                         break  # to be tried again later: the game's next rows wait
@@ -358,6 +369,32 @@ class Dispatcher:
             async with self.sessions.begin() as s:
                 await repo.release_effects(s, behind, self.instance)
         return batch
+
+    async def _coalesce(self, batch: list[Outbox]) -> list[Outbox]:
+        """Edits of one message waiting behind one another (a vote count edited on every
+        vote, while Discord's rate limit holds the first): each is the whole message, so only
+        the last is sent; the earlier ones are dropped as superseded. An edit that keeps the
+        content or the view is superseded only by one that keeps them too."""
+        last: dict[tuple[Any, ...], Outbox] = {}
+        superseded: list[Outbox] = []
+        for row in reversed(batch):
+            if row.kind != EditSlot.KIND:
+                continue
+            key = tuple((row.payload or {}).get(k) for k in SLOT_KEY)
+            later = last.get(key)
+            if later is not None and covers(later.payload or {}, row.payload or {}):
+                superseded.append(row)
+            else:
+                last[key] = row
+        if not superseded:
+            return batch
+        async with self.sessions.begin() as s:
+            for row in superseded:
+                await repo.update_effect(
+                    s, row.id, status=EffectStatus.DROPPED.value, last_error="superseded"
+                )
+        dropped = {row.id for row in superseded}
+        return [row for row in batch if row.id not in dropped]
 
     async def _attempt(self, row: Outbox) -> bool:
         """One delivery attempt; False when the row is to be tried again later."""

@@ -250,6 +250,32 @@ async def test_a_slot_is_edited_in_place_and_posted_anew_when_discord_refuses(
     assert slot is not None and slot.message_id == sb.pins(channel)[0].id
 
 
+async def test_edits_of_one_message_waiting_together_are_sent_once_the_last(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    game = await new_game(sessions, guild, channel)
+    async with dispatching(client, sessions) as dispatcher:
+        seq = await write(sessions, game, guild.id, Post(channel.id, "count 0", slot="count"))
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, seq, 5)
+        edits = [EditSlot(channel.id, "count", f"count {n}", repost=True) for n in (1, 2, 3)]
+        # a text-less edit (keep the content) is not superseded by one of another kind
+        cleared = EditSlot(channel.id, "count", clear_view=True)
+        seq = await write(sessions, game, guild.id, *edits, cleared)
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, seq, 5)
+    assert texts(sb, channel) == ["count 3"]  # edited in place, to the last text
+    rows = (await rows_of(sessions, game))[1:]
+    assert [(r.status, r.last_error) for r in rows] == [
+        (EffectStatus.DROPPED.value, "superseded"),
+        (EffectStatus.DROPPED.value, "superseded"),
+        (EffectStatus.DONE.value, None),
+        (EffectStatus.DONE.value, None),
+    ]
+
+
 # SQLite is one process by design (ARCHITECTURE.md, Sharding): the dispatcher claims nothing
 # there, so this test is PostgreSQL's only, not a skipped SQLite variant; without
 # TEST_DATABASE_URL the backend fixture skips it, saying so.
