@@ -35,6 +35,7 @@ from bot.effects import (
 )
 from bot.errors import UserError
 from bot.i18n import t
+from bot.listing import Waiting
 from bot.names import shown, sort_key
 from bot.render.common import channel, ts
 from bot.service import Actor, Effect, GameService, Outcome, Services, Step
@@ -632,6 +633,24 @@ class WerewolfService(GameService):
         step = self.step(state)
         due = await self.deadlines.due(s, game, step.deadlines[0]) if step else None
         return render.status_text(state, lang, due, await self.gone(s, game))
+
+    async def waiting_on(
+        self, s: AsyncSession, game: Game, user_id: int, lang: str
+    ) -> list[Waiting]:
+        """``/games``, privately: what the game waits for from the player now — their night
+        role's act, their vote, their last act — with its deadline."""
+        if game.status != "running" or game.state is None:
+            return []
+        state = self.load(game)
+        step = self.step(state)
+        if step is None or user_id not in state.owing():
+            return []
+        what, kind = state.phase.value, step.deadlines[0]
+        if state.phase is Phase.NIGHT:
+            what = state.roles[user_id].value  # their own role: the answer is theirs alone
+            kind = WOLVES if what == "werewolf" else kind
+        due = await self.deadlines.due(s, game, kind)
+        return [Waiting(t(f"werewolf.waiting.{what}", lang), due)]
 
     async def read(
         self, game_id: int
