@@ -8,10 +8,6 @@ or method, the parameters passed). This package imports nothing of the bot (``bo
 The bypasses, turned off by ``[internals] bypasses`` (adapters/switch.py), each kept because
 the bench measured it (docs/performance.md, "The bypasses"):
 
-- ``ready_once_loaded`` (discord_state.py): READY once every guild READY listed has arrived.
-  Subclasses ``discord.state.AutoShardedConnectionState`` (an undocumented module): its
-  ``guild_ready_timeout`` attribute, ``parse_ready``, ``_add_ready_state``; made in
-  ``Client._get_state``, overridden, with the client's ``_handlers`` and ``_hooks``.
 - ``own_callbacks`` (discord_callback.py): a text answer's callback over connections of the
   bot's own, without the created message read back. ``interaction._state`` (``http.proxy``,
   ``http.user_agent``, ``allowed_mentions``), ``discord.http.Route.BASE``,
@@ -25,9 +21,11 @@ the bench measured it (docs/performance.md, "The bypasses"):
 
 Always on, not shortcuts (the bot needs them, and no public API does it):
 
-- discord_state.py's ``GatedState``: ``AutoShardedConnectionState.parse_interaction_create``
-  overridden, so that a stopping bot takes no new interaction and counts the tasks of those it
-  took (bot/stopping.py); made in ``Client._get_state`` as above.
+- discord_state.py's ``GatedState``: ``discord.state.AutoShardedConnectionState`` (an
+  undocumented module) subclassed, its ``parse_interaction_create`` overridden, so that a
+  stopping bot takes no new interaction and counts the tasks of those it took
+  (bot/stopping.py); made in ``Client._get_state``, overridden, with the client's
+  ``_handlers`` and ``_hooks``.
 
 - discord_endpoints.py: ``discord.http.Route.BASE`` and
   ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``, where discord.py connects (the

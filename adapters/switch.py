@@ -12,8 +12,6 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-#: READY once every guild READY listed has arrived (adapters/discord_state.py)
-READY_ONCE_LOADED = "ready_once_loaded"
 #: a text answer's callback over connections of the bot's own (adapters/discord_callback.py)
 OWN_CALLBACKS = "own_callbacks"
 #: the vote batch straight through the driver (db/direct.py)
@@ -22,7 +20,9 @@ DIRECT_VOTES = "direct_votes"
 QUIET_COLLECTIONS = "quiet_collections"
 
 #: Every bypass, in the order the docs and the bench list them.
-BYPASSES = (READY_ONCE_LOADED, OWN_CALLBACKS, DIRECT_VOTES, QUIET_COLLECTIONS)
+BYPASSES = (OWN_CALLBACKS, DIRECT_VOTES, QUIET_COLLECTIONS)
+#: Bypasses removed once measured: a configuration that still names one is read without it.
+RETIRED = ("ready_once_loaded",)
 
 _off: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from adapters.switch import BYPASSES
+from adapters.switch import BYPASSES, RETIRED
 from bot.english import alternatives, unknown
 from bot.options import OptionError, OptionsSchema
 
@@ -267,9 +267,10 @@ def _internals(section: Any) -> InternalsSettings:
     names = alternatives(f'"{name}"' for name in BYPASSES)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"[internals] bypasses must be true, false or a list of {names}")
-    if set(value) - set(BYPASSES):
-        raise ConfigError(unknown("name", set(value) - set(BYPASSES), "[internals] bypasses"))
-    return InternalsSettings(frozenset(value))
+    named = set(value) - set(RETIRED)
+    if named - set(BYPASSES):
+        raise ConfigError(unknown("name", named - set(BYPASSES), "[internals] bypasses"))
+    return InternalsSettings(frozenset(named))
 
 
 def _games(data: dict[str, Any], schemas: Mapping[str, OptionsSchema]) -> dict[str, dict[str, Any]]:

@@ -55,18 +55,13 @@ def reads(adapter: str, function: Any, *texts: str) -> None:
         )
 
 
-def test_the_connection_state_of_ready_once_loaded() -> None:
+def test_the_gated_connection_state() -> None:
     where = "discord_state.py"
     state = discord.state.AutoShardedConnectionState
     base = discord.state.ConnectionState
     takes(where, base, "__init__", "dispatch", "handlers", "hooks", "http")
-    takes(where, state, "parse_ready", "data")
-    takes(where, state, "_add_ready_state", "guild")
     takes(where, state, "parse_interaction_create", "data")
     takes(where, state, "clear", "views")
-    reads(where, base.__init__, "self.guild_ready_timeout")
-    reads(where, state._delay_shard_ready, "timeout=self.guild_ready_timeout")
-    reads(where, state.parse_guild_create, "self._add_ready_state(guild)")
     takes(where, discord.Client, "_get_state", "options")
     reads(where, discord.Client.__init__, "self._handlers", "self._hooks", "self._get_state(")
 

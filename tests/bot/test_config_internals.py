@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import fields
 from pathlib import Path
 
-from adapters.switch import BYPASSES, DIRECT_VOTES, OWN_CALLBACKS
+from adapters.switch import BYPASSES, DIRECT_VOTES, OWN_CALLBACKS, RETIRED
 from bot.config import _TABLES, InternalsSettings
 from tests.bot.test_config_shards import settings_from
 from tests.paths import ROOT
@@ -21,6 +21,9 @@ def test_every_bypass_by_default_none_with_false_the_listed_ones(tmp_path: Path)
     assert settings_from(tmp_path, "[internals]\nbypasses = false\n").internals.bypasses == set()
     body = f'[internals]\nbypasses = ["{DIRECT_VOTES}", "{OWN_CALLBACKS}"]\n'
     assert settings_from(tmp_path, body).internals.bypasses == {DIRECT_VOTES, OWN_CALLBACKS}
+    # a bypass removed since is read without it, not refused (an older configuration starts)
+    body = f'[internals]\nbypasses = ["{RETIRED[0]}", "{DIRECT_VOTES}"]\n'
+    assert settings_from(tmp_path, body).internals.bypasses == {DIRECT_VOTES}
 
 
 def test_the_readme_table_and_the_example_name_every_key_and_bypass() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from adapters.discord_state import ReadyOnceLoaded
+from adapters.discord_state import GatedState
 from bot.collector import NEVER
 from bot.config import InternalsSettings
 from db.direct import open_direct_votes
@@ -35,7 +35,7 @@ async def public_bot(table: Any) -> AsyncIterator[Any]:
 
 async def test_a_vote_goes_the_public_way(table: Any, public_bot: Any) -> None:
     bot = public_bot
-    assert not isinstance(bot._connection, ReadyOnceLoaded)  # discord.py's wait for guilds
+    assert type(bot._connection) is GatedState  # discord.py's own state, but for the gate
     assert open_direct_votes(bot.engine) is None  # the vote batch through SQLAlchemy
     assert gc.get_threshold()[2] != NEVER  # CPython's full collections left on
     game = await voting(table)
