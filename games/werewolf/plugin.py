@@ -18,6 +18,7 @@ PLUGIN = GamePlugin(
     options=WEREWOLF_OPTIONS,
     buttons=(NoElimination,),
     views=VIEWS,
+    files=records.files,
     locales=LOCALES,
     demos={"werewolf": "games.werewolf.demo:play_werewolf"},
     events=WerewolfEvent,

@@ -38,14 +38,13 @@ from bot.i18n import t
 from bot.listing import Waiting
 from bot.names import shown, sort_key
 from bot.render.common import channel, ts
-from bot.service import Actor, Effect, GameService, Outcome, Services, Step
+from bot.service import Actor, Effect, GameService, Outcome, Reply, Services, Step
 from bot.spaces import needed_for
 from db import repo
 from db.models import Deadline, Game, Player
-from games.werewolf import render
+from games.werewolf import records, render
 from games.werewolf.acts import choice, last_step, menu, night_step, vote_step
 from games.werewolf.options import rule_options
-from games.werewolf.records import werewolf_events
 from games.werewolf.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -130,7 +129,7 @@ class WerewolfService(GameService):
 
     async def gone(self, s: AsyncSession, game: Game) -> dict[int, str]:
         """Who left the game (a substitution): their id -> their name, for the record."""
-        return {p.user_id: p.display_name for p in await repo.players(s, game.id, False)}
+        return await records.gone(s, game)
 
     # -- the start ------------------------------------------------------------------------------
 
@@ -476,10 +475,10 @@ class WerewolfService(GameService):
 
     async def finish(self, s: AsyncSession, game: Game, state: Werewolf) -> list[Effect]:
         """The end: every role, the night log, the day-by-day votes; the den archived, the
-        silenced let post again, the record attached."""
+        silenced let post again, the day-votes picture and the record attached."""
         await repo.set_status(s, game, "ended", at=self.now())
         text = render.end_text(state, game.lang, await self.gone(s, game))
-        return [posts.announce(game, text), CloseSpaces(), posts.archive_post(game)]
+        return [posts.announce(game, text), CloseSpaces(), records.end_post(game)]
 
     # -- deadlines ------------------------------------------------------------------------------
 
@@ -662,7 +661,7 @@ class WerewolfService(GameService):
             if game is None:
                 raise UserError("common.error.no_game")
             state = self.load(game)
-            return game, state, await self.gone(s, game), await werewolf_events(s, game)
+            return game, state, await self.gone(s, game), await records.werewolf_events(s, game)
 
     async def player_act(self, game_id: int) -> SecretChoice:
         """The choice ``/werewolf choose`` answers: a dead hunter's or captain's last act while
@@ -679,9 +678,12 @@ class WerewolfService(GameService):
             due = await self.deadlines.due(s, game, DAY)
         return render.count_text(state, actor.lang, due)
 
-    async def history(self, actor: Actor, game_id: int) -> str:
-        _, state, gone, events = await self.read(game_id)
-        return render.history_text(state, events, actor.lang, gone)
+    async def history(self, actor: Actor, game_id: int) -> Reply:
+        """``/werewolf history``: every public moment so far, and the day-votes picture."""
+        game, state, gone, events = await self.read(game_id)
+        text = render.history_text(state, events, actor.lang, gone)
+        matrix = records.matrix_of(state, events, gone)
+        return Reply(text, files=[await records.matrix_file(matrix, actor.lang, game.id)])
 
     async def role(self, actor: Actor, game_id: int) -> str:
         _, state, _, _ = await self.read(game_id)

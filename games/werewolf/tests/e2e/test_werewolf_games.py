@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from typing import Any
 
 import pytest
+from PIL import Image
 
+from games.werewolf import vote_matrix
 from games.werewolf.players import END_MARKERS, Game
 from playtest.players import text_of, until
 from sandbox.core import SandboxError
@@ -179,6 +182,15 @@ async def test_sixteen_players_every_role_and_the_captain(table: Any, bot: Any) 
     await game.act(captain, str(villagers[2].id), since=len(table.sb.dms(captain)) - 1)
     assert villagers[2].name in await game.new_public(0, f"The captain is {villagers[2].name}")
 
+    # /werewolf history: the day-votes picture so far, day 2 under way.
+    ix = await table.sb.slash(villagers[3], "werewolf history", channel=table.channel)
+    history = await ix.reply_message(10.0)
+    assert history.ephemeral and re.fullmatch(r"day-votes-game-\d+\.png", history.filenames[0])
+    assert_day_votes_picture(history.file(), days=2)
+    alt = history.attachments[0]["description"]
+    assert f"Day 1: {captain.name} (captain, counted twice): {wolves[1].name};" in alt
+    assert alt.endswith("Day 2: vote in progress.")
+
     # Day 2: the last wolf out, the village wins.
     for voter in [villagers[2], *villagers[3:8]]:  # 7 votes of 11
         await game.vote(voter, wolves[2])
@@ -186,18 +198,34 @@ async def test_sixteen_players_every_role_and_the_captain(table: Any, bot: Any) 
     assert "The village wins" in end and "the lovers:" in end
     assert_public_keeps_secrets(game)
 
-    # /werewolf archive rebuilds the record later, privately, with the night log.
+    # The end's post: the day-votes picture, then the record.
     posted = await until(
         lambda: next((m for m in table.sb.channel_messages(table.channel) if m.attachments), None)
     )
-    found = re.search(r"werewolf-game-(\d+)\.md", posted.filenames[0])
+    found = re.search(r"werewolf-game-(\d+)\.md", posted.filenames[-1])
     assert found is not None
     number = int(found[1])
+    picture = f"day-votes-game-{number}.png"
+    assert posted.filenames == [picture, f"werewolf-game-{number}.md"]
+    assert_day_votes_picture(posted.file(picture), days=2)
+    alt = posted.attachments[0]["description"]
+    assert f"{villagers[2].name} (captain, counted twice): {wolves[2].name}" in alt
+
+    # /werewolf archive attaches it too, and rebuilds the record later, privately, with the
+    # night log.
     ix = await table.sb.slash(villagers[3], "werewolf archive", channel=table.channel, game=number)
     record = await ix.reply_message(10.0)
-    assert record.ephemeral and record.filenames == [f"werewolf-game-{number}.md"]
-    text = record.file().decode()
+    assert record.ephemeral and record.filenames == [picture, f"werewolf-game-{number}.md"]
+    text = record.file(f"werewolf-game-{number}.md").decode()
     assert "The village wins" in text and f"{wolves[0].name} picked {hunter.name}" in text
+
+
+def assert_day_votes_picture(png: bytes, *, days: int) -> None:
+    """A PNG wide enough for the names column and ``days`` columns of votes."""
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.format == "PNG"
+        assert image.width >= vote_matrix.MIN_WIDTH + (days - 4) * vote_matrix.CELL_W
+        assert image.width <= vote_matrix.MAX_WIDTH
 
 
 async def test_a_substitute_inherits_the_role_and_the_den(table: Any, bot: Any) -> None:
