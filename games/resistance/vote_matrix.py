@@ -22,15 +22,13 @@ import asyncio
 import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-import font_roboto
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.names import clean
+from bot.pictures import fit, font
 from games.resistance.rules import (
     LeaderSkipped,
     MissionResult,
@@ -60,7 +58,6 @@ CELL_W = 36
 CELL_H = 30
 GAP = 8  # between missions
 NAME_MAX = 180  # pixels for the names column
-NAME_CHARS = 32  # a name longer than this is cut first (then to the pixel width)
 DESCRIPTION_LIMIT = 1024  # Discord's limit for an attachment's description
 
 
@@ -166,24 +163,6 @@ def add_columns(
                 matrix.missions[n] = Mission(n, success, sabotages)
             case LeaderSkipped(mission=mission, leader=leader):
                 matrix.columns.append(Column(mission=mission, leader=seat(leader)))
-
-
-@cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "Roboto-Bold.ttf" if bold else "Roboto-Regular.ttf"
-    return ImageFont.truetype(str(Path(font_roboto.font_directory) / name), size)
-
-
-def fit(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
-    """``text`` cut (with an ellipsis) to ``width`` pixels; control characters removed."""
-    text = "".join(ch if ch.isprintable() else " " for ch in text).strip() or "?"
-    if len(text) > NAME_CHARS:
-        text = text[: NAME_CHARS - 1] + "…"
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while len(text) > 1 and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def check(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, colour: Any) -> None:

@@ -21,14 +21,12 @@ import asyncio
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 
-import font_roboto
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
 from bot.names import clean
+from bot.pictures import fit, font
 from games.werewolf.rules import WerewolfEvent
 from games.werewolf.rules.events import (
     CaptainElected,
@@ -58,7 +56,6 @@ CELL_W = 110  # a day's column, narrowed (to MIN_CELL_W) when many days must fit
 MIN_CELL_W = 64
 CELL_H = 30
 NAME_MAX = 200  # pixels for the names column
-NAME_CHARS = 32  # a name longer than this is cut first (then to the pixel width)
 DESCRIPTION_LIMIT = 1024  # Discord's limit for an attachment's description
 
 
@@ -153,24 +150,6 @@ def add_days(matrix: Matrix, events: list[WerewolfEvent], seat: Seats) -> None:
 
 def tally_target(target: int | None, seat: Seats) -> int | None:
     return None if target is None else seat(target)
-
-
-@cache
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    name = "Roboto-Bold.ttf" if bold else "Roboto-Regular.ttf"
-    return ImageFont.truetype(str(Path(font_roboto.font_directory) / name), size)
-
-
-def fit(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont, width: int) -> str:
-    """``text`` cut (with an ellipsis) to ``width`` pixels; control characters removed."""
-    text = "".join(ch if ch.isprintable() else " " for ch in text).strip() or "?"
-    if len(text) > NAME_CHARS:
-        text = text[: NAME_CHARS - 1] + "…"
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while len(text) > 1 and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 @dataclass

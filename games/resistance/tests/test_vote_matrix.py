@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.pictures import fit, font
 from games.resistance import vote_matrix as vm
 from games.resistance.rules import (
     GameStarted,
@@ -161,9 +162,9 @@ def test_names_are_cut_to_the_names_column_and_control_characters_dropped() -> N
     matrix = vm.build([], {1: "a\nb" + "x" * 200, 2: ""}, [1, 2])
     png = vm.render(matrix, "en")
     draw = __import__("PIL.ImageDraw", fromlist=["ImageDraw"]).Draw(Image.new("RGB", (1, 1)))
-    cut = vm.fit(draw, "a\nb" + "x" * 200, vm.font(15), vm.NAME_MAX)
-    assert "\n" not in cut and cut.endswith("…") and draw.textlength(cut, font=vm.font(15)) <= 180
-    assert vm.fit(draw, "", vm.font(15), vm.NAME_MAX) == "?"
+    cut = fit(draw, "a\nb" + "x" * 200, font(15), vm.NAME_MAX)
+    assert "\n" not in cut and cut.endswith("…") and draw.textlength(cut, font=font(15)) <= 180
+    assert fit(draw, "", font(15), vm.NAME_MAX) == "?"
     assert pixels(png)[0][0] <= 1200
 
 
