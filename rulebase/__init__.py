@@ -31,6 +31,15 @@ class GameError(Exception):
         return f"{type(self).__name__}({self.key!r}, {self.params!r})"
 
 
+def can(verify: Callable[..., None], *args: Any) -> bool:
+    """Whether ``verify(*args)`` accepts: an engine's ``can_*`` from its ``verify_*``."""
+    try:
+        verify(*args)
+    except GameError:
+        return False
+    return True
+
+
 class KeyedError(GameError):
     """A GameError whose key is fixed by its class; parameters are keyword arguments."""
 

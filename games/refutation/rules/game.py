@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from rulebase import can
 
 from .deck import CardKind, Deck
 from .errors import (
@@ -27,7 +29,6 @@ from .errors import (
     CardRequired,
     DuplicatePlayer,
     FeedEmpty,
-    GameError,
     GameIsOver,
     InvalidAction,
     MustPlace,
@@ -85,14 +86,6 @@ from .model import (
 )
 
 STATE_FORMAT = 1
-
-
-def _can(verify: Callable[[], None]) -> bool:
-    try:
-        verify()
-    except GameError:
-        return False
-    return True
 
 
 class Refutation:
@@ -197,7 +190,7 @@ class Refutation:
 
     @staticmethod
     def can_setup(players: Sequence[Player], deck: Deck, options: Options) -> bool:
-        return _can(lambda: Refutation.verify_setup(players, deck, options))
+        return can(lambda: Refutation.verify_setup(players, deck, options))
 
     @classmethod
     def setup(
@@ -397,7 +390,7 @@ class Refutation:
         refresh: bool = False,
         return_current: bool = False,
     ) -> bool:
-        return _can(
+        return can(
             lambda: self.verify_watch(player, card, refresh=refresh, return_current=return_current)
         )
 
@@ -439,7 +432,7 @@ class Refutation:
         self._verify_refresh()
 
     def can_refresh_feed(self, player: int) -> bool:
-        return _can(lambda: self.verify_refresh_feed(player))
+        return can(lambda: self.verify_refresh_feed(player))
 
     def refresh_feed(self, player: int) -> list[Event]:
         self.verify_refresh_feed(player)
@@ -487,7 +480,7 @@ class Refutation:
             raise NoTurnOpen()
 
     def can_skip_turn(self, by_moderator: bool = False) -> bool:
-        return _can(lambda: self.verify_skip_turn(by_moderator))
+        return can(lambda: self.verify_skip_turn(by_moderator))
 
     def skip_turn(self, by_moderator: bool = False) -> list[Event]:
         """Nothing is placed or returned; a feed already refreshed this turn stays as it is."""
@@ -510,7 +503,7 @@ class Refutation:
             raise NothingToRefute(target=target_player)
 
     def can_refute(self, player: int, target_player: int) -> bool:
-        return _can(lambda: self.verify_refute(player, target_player))
+        return can(lambda: self.verify_refute(player, target_player))
 
     def refute(self, player: int, target_player: int) -> list[Event]:
         self.verify_refute(player, target_player)
@@ -554,7 +547,7 @@ class Refutation:
             raise NotEligible(card=card, family=str(self.target_family))
 
     def can_choose(self, player: int, card: int | None) -> bool:
-        return _can(lambda: self.verify_choose(player, card))
+        return can(lambda: self.verify_choose(player, card))
 
     def choose(self, player: int, card: int | None) -> list[Event]:
         self.verify_choose(player, card)
@@ -569,7 +562,7 @@ class Refutation:
             raise NoChoiceOpen()
 
     def can_reveal(self) -> bool:
-        return _can(self.verify_reveal)
+        return can(self.verify_reveal)
 
     def reveal(self) -> list[Event]:
         self.verify_reveal()
@@ -614,7 +607,7 @@ class Refutation:
             raise NotInRunoff(card=card)
 
     def can_vote(self, player: int, card: int | None) -> bool:
-        return _can(lambda: self.verify_vote(player, card))
+        return can(lambda: self.verify_vote(player, card))
 
     def vote(self, player: int, card: int | None) -> list[Event]:
         self.verify_vote(player, card)
@@ -639,7 +632,7 @@ class Refutation:
             raise ReferenceAlreadyConsulted()
 
     def can_consult_reference(self, player: int) -> bool:
-        return _can(lambda: self.verify_consult_reference(player))
+        return can(lambda: self.verify_consult_reference(player))
 
     def consult_reference(self, player: int) -> list[Event]:
         """The revealed card with the most stars on the page is elected at once; a tie
@@ -686,7 +679,7 @@ class Refutation:
             raise NoVoteOpen()
 
     def can_close_vote(self) -> bool:
-        return _can(self.verify_close_vote)
+        return can(self.verify_close_vote)
 
     def close_vote(self) -> list[Event]:
         """A card with more than half of the votes cast (abstentions are not cast) wins."""
@@ -799,7 +792,7 @@ class Refutation:
         self._verify_open()
 
     def can_end(self, by_moderator: bool = True) -> bool:
-        return _can(lambda: self.verify_end(by_moderator))
+        return can(lambda: self.verify_end(by_moderator))
 
     def end(self, by_moderator: bool = True) -> list[Event]:
         """End the game now (result ``ended``); revealed cards go back to their owners."""
@@ -817,7 +810,7 @@ class Refutation:
             raise AlreadyPlaying(player=new_player.id, name=new_player.name)
 
     def can_substitute(self, old: int, new_player: Player) -> bool:
-        return _can(lambda: self.verify_substitute(old, new_player))
+        return can(lambda: self.verify_substitute(old, new_player))
 
     def substitute(self, old: int, new_player: Player) -> list[Event]:
         self.verify_substitute(old, new_player)

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
-from rulebase import json_copy
+from rulebase import can, json_copy
 
 from . import avalon
 from .errors import (
@@ -558,7 +558,7 @@ class Resistance:
             raise WrongTeamSize(expected=self.team_size, given=len(team))
 
     def can_propose(self, leader: int, team: Sequence[int]) -> bool:
-        return self._can(self.verify_propose, leader, team)
+        return can(self.verify_propose, leader, team)
 
     def propose(self, leader: int, team: Sequence[int]) -> list[Event]:
         """The active leader names the team; the vote opens."""
@@ -589,7 +589,7 @@ class Resistance:
         _as_team_vote(vote)
 
     def can_vote(self, player: int, vote: TeamVote) -> bool:
-        return self._can(self.verify_vote, player, vote)
+        return can(self.verify_vote, player, vote)
 
     def vote(self, player: int, vote: TeamVote) -> list[Event]:
         """Cast or change a vote on the proposed team; the last one counts."""
@@ -618,7 +618,7 @@ class Resistance:
         _as_choice(choice)
 
     def can_choose(self, player: int, choice: MissionChoice) -> bool:
-        return self._can(self.verify_choose, player, choice)
+        return can(self.verify_choose, player, choice)
 
     def recorded_choice(self, player: int, choice: MissionChoice) -> MissionChoice:
         """What :meth:`choose` would record for this choice (checked, state unchanged): a
@@ -656,7 +656,7 @@ class Resistance:
             raise NoVoteToResolve()
 
     def can_resolve(self) -> bool:
-        return self._can(self.verify_resolve)
+        return can(self.verify_resolve)
 
     def resolve(self) -> list[Event]:
         """The deadline. In a vote: publish it, run the mission if accepted, pass the lead or
@@ -739,7 +739,7 @@ class Resistance:
         self._verify_phase(Phase.DEBATE)
 
     def can_skip_leader(self) -> bool:
-        return self._can(self.verify_skip_leader)
+        return can(self.verify_skip_leader)
 
     def skip_leader(self) -> list[Event]:
         """The leader did not propose in time: counts as a rejected team, the lead passes."""
@@ -771,7 +771,7 @@ class Resistance:
             raise LadyIneligible(name=self.player(target).name, player=target)
 
     def can_examine(self, holder: int, target: int) -> bool:
-        return self._can(self.verify_examine, holder, target)
+        return can(self.verify_examine, holder, target)
 
     def examine(self, holder: int, target: int) -> list[Event]:
         """The Lady's holder examines ``target``: the holder alone learns their side; the Lady
@@ -802,7 +802,7 @@ class Resistance:
             raise BadAssassinationTarget(name=self.player(target).name, player=target)
 
     def can_assassinate(self, player: int, target: int) -> bool:
-        return self._can(self.verify_assassinate, player, target)
+        return can(self.verify_assassinate, player, target)
 
     def assassinate(self, player: int, target: int) -> list[Event]:
         """The Assassin names ``target``: Merlin, evil wins; anyone else, good wins."""
@@ -831,7 +831,7 @@ class Resistance:
             raise AlreadyAPlayer(name=new.name, player=new.id)
 
     def can_substitute(self, old: int, new: Player) -> bool:
-        return self._can(self.verify_substitute, old, new)
+        return can(self.verify_substitute, old, new)
 
     def substitute(self, old: int, new: Player) -> list[Event]:
         """``new`` takes ``old``'s seat, role and place in the leader list (and on the proposed
@@ -862,7 +862,7 @@ class Resistance:
         self._verify_not_over()
 
     def can_cancel(self) -> bool:
-        return self._can(self.verify_cancel)
+        return can(self.verify_cancel)
 
     def cancel(self) -> list[Event]:
         """End the game with no winner; the roles are revealed."""
@@ -957,13 +957,6 @@ class Resistance:
         )
 
     # ------------------------------------------------------------------ internals
-
-    def _can(self, verify: Callable[..., None], *args: Any) -> bool:
-        try:
-            verify(*args)
-        except GameError:
-            return False
-        return True
 
     def _verify_not_over(self) -> None:
         if self._phase is Phase.OVER:

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
-from rulebase import json_copy
+from rulebase import can, json_copy
 
 from .errors import (
     AlreadyActed,
@@ -616,7 +616,7 @@ class Werewolf:
         self._verify_target(candidate)
 
     def can_elect(self, voter: int, candidate: int) -> bool:
-        return self._can(self.verify_elect, voter, candidate)
+        return can(self.verify_elect, voter, candidate)
 
     def elect(self, voter: int, candidate: int) -> list[Event]:
         """A living player votes for a captain (cast or changed); with ``early_close`` the
@@ -634,7 +634,7 @@ class Werewolf:
             self._verify_target(target)
 
     def can_vote(self, voter: int, target: int | None) -> bool:
-        return self._can(self.verify_vote, voter, target)
+        return can(self.verify_vote, voter, target)
 
     def vote(self, voter: int, target: int | None) -> list[Event]:
         """A living player votes for a name or for no elimination (None), cast or changed;
@@ -702,7 +702,7 @@ class Werewolf:
             raise TargetIsWolf(name=self.player(target).name, player=target)
 
     def can_pick(self, wolf: int, target: int) -> bool:
-        return self._can(self.verify_pick, wolf, target)
+        return can(self.verify_pick, wolf, target)
 
     def pick(self, wolf: int, target: int) -> list[Event]:
         """A living wolf picks tonight's victim (new or changed), shown to the wolves; the
@@ -728,7 +728,7 @@ class Werewolf:
             raise VictimSettled()
 
     def can_close_wolves(self) -> bool:
-        return self._can(self.verify_close_wolves)
+        return can(self.verify_close_wolves)
 
     def close_wolves(self) -> list[Event]:
         """The wolves' deadline: the most-picked player is the victim; a tie, or no pick, and
@@ -781,7 +781,7 @@ class Werewolf:
         self._verify_other(seer, target)
 
     def can_look(self, seer: int, target: int) -> bool:
-        return self._can(self.verify_look, seer, target)
+        return can(self.verify_look, seer, target)
 
     def look(self, seer: int, target: int) -> list[Event]:
         """The seer learns one living player's role, privately."""
@@ -811,7 +811,7 @@ class Werewolf:
             self._verify_other(witch, poison)
 
     def can_brew(self, witch: int, heal: bool, poison: int | None) -> bool:
-        return self._can(self.verify_brew, witch, heal, poison)
+        return can(self.verify_brew, witch, heal, poison)
 
     def brew(self, witch: int, heal: bool, poison: int | None) -> list[Event]:
         """The witch's one choice of the night, once the victim is settled: the life potion on
@@ -846,7 +846,7 @@ class Werewolf:
             raise SameLover()
 
     def can_link(self, cupid: int, first: int, second: int) -> bool:
-        return self._can(self.verify_link, cupid, first, second)
+        return can(self.verify_link, cupid, first, second)
 
     def link(self, cupid: int, first: int, second: int) -> list[Event]:
         """Cupid, on the first night, makes two players lovers (himself included if he
@@ -901,7 +901,7 @@ class Werewolf:
         self._verify_target(target)
 
     def can_shoot(self, hunter: int, target: int) -> bool:
-        return self._can(self.verify_shoot, hunter, target)
+        return can(self.verify_shoot, hunter, target)
 
     def shoot(self, hunter: int, target: int) -> list[Event]:
         """The dead hunter takes a living player with him."""
@@ -922,7 +922,7 @@ class Werewolf:
         self._verify_target(successor)
 
     def can_name_successor(self, captain: int, successor: int) -> bool:
-        return self._can(self.verify_name_successor, captain, successor)
+        return can(self.verify_name_successor, captain, successor)
 
     def name_successor(self, captain: int, successor: int) -> list[Event]:
         """The dead captain names a living player captain."""
@@ -939,7 +939,7 @@ class Werewolf:
         self._verify_not_over()
 
     def can_resolve(self) -> bool:
-        return self._can(self.verify_resolve)
+        return can(self.verify_resolve)
 
     def resolve(self) -> list[Event]:
         """The deadline of what is open: the election's or the day's count; the night's end
@@ -984,7 +984,7 @@ class Werewolf:
             raise AlreadyAPlayer(name=new.name, player=new.id)
 
     def can_substitute(self, old: int, new: Player) -> bool:
-        return self._can(self.verify_substitute, old, new)
+        return can(self.verify_substitute, old, new)
 
     def substitute(self, old: int, new: Player) -> list[Event]:
         """``new`` takes ``old``'s seat with everything it holds and knows: the role, life or
@@ -1017,7 +1017,7 @@ class Werewolf:
         self._verify_not_over()
 
     def can_cancel(self) -> bool:
-        return self._can(self.verify_cancel)
+        return can(self.verify_cancel)
 
     def cancel(self) -> list[Event]:
         """End the game with no winner; every role and the night log are revealed."""
@@ -1069,13 +1069,6 @@ class Werewolf:
         )
 
     # ------------------------------------------------------------------ internals
-
-    def _can(self, verify: Callable[..., None], *args: Any) -> bool:
-        try:
-            verify(*args)
-        except GameError:
-            return False
-        return True
 
     def _verify_not_over(self) -> None:
         if self._phase is Phase.OVER:
