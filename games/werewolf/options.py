@@ -21,6 +21,9 @@ from games.werewolf.rules import MAX_WOLVES, Options
 
 DEFAULTS = Options()
 
+#: The option that keeps the server's den channel for its forum games (``/settings werewolf den``).
+DEN_CHANNEL = "den_channel"
+
 #: The options the engine takes, each a flag, with its description.
 ROLE_OPTIONS: tuple[tuple[str, str], ...] = (
     ("seer", "The seer, who learns one player's role each night"),
@@ -73,6 +76,18 @@ WEREWOLF_OPTIONS = OptionsSchema(
         *DAILY_OPTIONS,
         *STANDBY_OPTIONS,
         *PROD_OPTIONS,
+        Option(
+            DEN_CHANNEL,
+            int,
+            0,
+            "The text channel of a forum game's den, by id (0: none; a server sets it with "
+            "`/settings werewolf den`)",
+            min=0,
+            max=2**63 - 1,
+            new=False,
+            settings=False,
+            listed=False,  # /settings show names it in a line of its own
+        ),
     ),
 )
 

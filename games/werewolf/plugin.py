@@ -4,7 +4,7 @@ Everything else of the game lives in this package."""
 from __future__ import annotations
 
 from bot.plugins import GamePlugin
-from games.werewolf import LOCALES, records, rulebook, stats
+from games.werewolf import LOCALES, records, rulebook, settings, stats
 from games.werewolf.components import VIEWS, NoElimination
 from games.werewolf.options import WEREWOLF_OPTIONS
 from games.werewolf.rules import WerewolfEvent
@@ -25,4 +25,6 @@ PLUGIN = GamePlugin(
     archive=records.ARCHIVE,
     stats=stats.STATS,
     rules=rulebook.rules,
+    settings_command=settings.settings_group,
+    settings_lines=settings.settings_lines,
 )

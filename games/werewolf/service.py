@@ -44,7 +44,7 @@ from db import repo
 from db.models import Deadline, Game, Player
 from games.werewolf import records, render
 from games.werewolf.acts import choice, last_step, menu, night_step, vote_step
-from games.werewolf.options import rule_options
+from games.werewolf.options import DEN_CHANNEL, rule_options
 from games.werewolf.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -114,9 +114,19 @@ class WerewolfService(GameService):
     def game_over(self) -> Exception:
         return GameError("werewolf.error.game_over")
 
-    def has_den(self, game: Game) -> bool:
-        """A private thread and a member's silence need a text channel, not a forum post."""
+    def in_channel(self, game: Game) -> bool:
+        """A member's silence needs a text channel, not a forum post."""
         return game.thread_id is None
+
+    def den_place(self, game: Game) -> int | None:
+        """Where the den opens: the game's text channel; for a game in a forum post, the text
+        channel the server named (``/settings werewolf den``), else none (the DM relay)."""
+        if self.in_channel(game):
+            return posts.where(game)
+        return int(game.options.get(DEN_CHANNEL) or 0) or None
+
+    def has_den(self, game: Game) -> bool:
+        return self.den_place(game) is not None
 
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         needed = super().needed_permissions(channel, options)
@@ -143,9 +153,10 @@ class WerewolfService(GameService):
             p.role = state.roles[p.user_id].value
         await repo.set_status(s, game, "running", at=self.now())
         effects: list[Effect] = []
-        if self.has_den(game):
+        place = self.den_place(game)
+        if place is not None:
             title = t("werewolf.den.name", game.lang)
-            effects.append(PrivateThread(posts.where(game), DEN, title, state.wolves))
+            effects.append(PrivateThread(place, DEN, title, state.wolves))
         effects += await self.follow(s, game, state, events, actor.id)
         return Outcome(t("werewolf.start.done", actor.lang), effects)
 
@@ -452,11 +463,13 @@ class WerewolfService(GameService):
     def bury(self, game: Game, state: Werewolf, dead: Sequence[int]) -> list[Effect]:
         """The dead no longer post in the game's text channel; a dead wolf leaves the den (a
         forum post cannot silence one member: the rules say so)."""
-        if not self.has_den(game) or not dead:
+        if not dead:
             return []
-        effects: list[Effect] = [Silence(posts.where(game), tuple(dead), True)]
+        effects: list[Effect] = []
+        if self.in_channel(game):
+            effects.append(Silence(posts.where(game), tuple(dead), True))
         wolves = tuple(p for p in dead if state.roles[p] is Role.WEREWOLF)
-        if wolves:
+        if wolves and self.has_den(game):
             effects.append(ThreadMembers(DEN, remove=wolves))
         return effects
 
@@ -576,11 +589,10 @@ class WerewolfService(GameService):
         )
         if self.has_den(game) and state.roles[new.id] is Role.WEREWOLF and state.is_alive(new.id):
             effects.append(ThreadMembers(DEN, add=(new.id,), remove=(old.id,)))
-        if self.has_den(game) and not state.is_alive(new.id):
-            effects += [
-                Silence(posts.where(game), (old.id,), False),
-                *self.bury(game, state, [new.id]),
-            ]
+        if not state.is_alive(new.id):
+            if self.in_channel(game):
+                effects.append(Silence(posts.where(game), (old.id,), False))
+            effects += self.bury(game, state, [new.id])
         effects += self.owed_menus(game, state, new.id, row.locale)
         reply = t("werewolf.moderation.substituted", actor.lang, **names)
         return Outcome(reply, effects)

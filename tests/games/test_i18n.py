@@ -18,7 +18,7 @@ def test_an_option_is_named_as_the_readers_command_names_its_parameter() -> None
     commands = {
         "resistance": ("resistance.new", "settings.resistance"),
         "refutation": ("refutation.new", "settings.refutation.defaults"),
-        "werewolf": ("werewolf.new", "settings.werewolf"),
+        "werewolf": ("werewolf.new", "settings.werewolf.defaults"),
     }
     for kind, schema in builtin_registry().schemas().items():
         for option in schema.options:

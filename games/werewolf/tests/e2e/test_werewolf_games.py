@@ -267,3 +267,30 @@ async def test_in_a_forum_post_the_wolves_confer_by_dm(table: Any, bot: Any) -> 
     )
     assert villager.name in text_of(relayed)
     assert game.den() is None  # no private thread in a forum post
+
+
+async def test_in_a_forum_post_the_den_opens_in_the_channel_the_server_named(
+    table: Any, bot: Any
+) -> None:
+    sb = table.sb
+    wolves_room = table.guild.add_text_channel("wolves-room")
+    moderator = Game(table, [])
+    named = {"channel": wolves_room}  # the option's name is the sandbox's own keyword's
+    reply = await moderator.slash(table.mod, "settings werewolf den", named=named)
+    assert f"<#{wolves_room.id}>" in reply
+    assert f"<#{wolves_room.id}>" in await moderator.slash(table.mod, "settings show")
+    await moderator.slash(table.mod, "werewolf new", forum=table.forum)
+    post = await until(lambda: next(iter(sb.threads(table.forum)), None), what="the forum post")
+    game = Game(table, table.users[:6], channel=wolves_room)  # where the den is looked for
+    lobby = await until(lambda: next((m for m in sb.messages_in(post) if m.labels), None))
+    for user in game.players:
+        await game.reply(await game.press(user, lobby, label="Join"))
+    game.channel = post
+    await game.start()
+    first, second = game.having("werewolf")
+    game.channel = wolves_room
+    den = await until(game.den, what="the den in the named channel")
+    assert set(den.member_ids) >= {first.id, second.id}
+    villager = game.having("villager")[0]
+    assert villager.name in await game.kill(first, villager)
+    assert game.dm_menu(first) is None  # the den's menu, not a DM relay
