@@ -116,6 +116,14 @@ class TableGame:
         """``who`` types ``/command``; the private (or public) answer's text."""
         return await self.reply(await self.command(who, command, **options))
 
+    async def my_games(self, who: Any, lang: str) -> str:
+        """``/games mine:true`` as ``who`` reads it in ``lang`` (their client's locale)."""
+        before, who.locale = who.locale, "fr" if lang == "fr" else "en-US"
+        try:
+            return await self.slash(who, "games", mine=True)
+        finally:
+            who.locale = before
+
 
 def message(key: str, lang: str = "en", **params: Any) -> str:
     return t(key, lang, **params)

@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from bot.names import clean
-from bot.pictures import fit, font
+from bot.pictures import fit, font, legend_height, legend_positions
 from games.resistance.rules import (
     LeaderSkipped,
     MissionResult,
@@ -51,6 +51,7 @@ BAND = (242, 242, 242)
 WHITE = (255, 255, 255)
 LEADER = (240, 228, 66)  # Okabe–Ito yellow, outlined in ink: visible on every cell colour
 
+SWATCH = 24  # a legend item's sample, in pixels
 MAX_WIDTH = 1200
 MIN_WIDTH = 520
 MARGIN = 14
@@ -253,7 +254,7 @@ def render(matrix: Matrix, lang: str) -> bytes:
     grid_w = len(matrix.columns) * CELL_W + max(0, len(groups) - 1) * GAP
     width = min(MAX_WIDTH, max(MIN_WIDTH, MARGIN * 2 + name_w + grid_w))
     legend = legend_items(lang)
-    legend_h = legend_height(probe, legend, width - 2 * MARGIN, small)
+    legend_h = legend_height(probe, legend, width - 2 * MARGIN, small, SWATCH)
     top = MARGIN + 28  # title
     mission_y, result_y, proposal_y = top, top + 22, top + 50
     grid_y = proposal_y + 22
@@ -341,27 +342,6 @@ def legend_items(lang: str) -> list[tuple[str, str]]:
     ]
 
 
-def legend_positions(
-    draw: ImageDraw.ImageDraw, items: list[tuple[str, str]], width: int, face: Any
-) -> list[tuple[int, int]]:
-    """Where each legend item goes (relative), flowing onto new lines within ``width``."""
-    x = y = 0
-    out = []
-    for _, text in items:
-        w = 24 + int(draw.textlength(text, font=face)) + 16
-        if x and x + w > width:
-            x, y = 0, y + 24
-        out.append((x, y))
-        x += w
-    return out
-
-
-def legend_height(
-    draw: ImageDraw.ImageDraw, items: list[tuple[str, str]], width: int, face: Any
-) -> int:
-    return max(y for _, y in legend_positions(draw, items, width, face)) + 20
-
-
 def draw_legend(
     draw: ImageDraw.ImageDraw,
     items: list[tuple[str, str]],
@@ -371,7 +351,7 @@ def draw_legend(
     face: Any,
 ) -> None:
     for (what, text), (dx, dy) in zip(
-        items, legend_positions(draw, items, width - 2 * left, face), strict=True
+        items, legend_positions(draw, items, width - 2 * left, face, SWATCH), strict=True
     ):
         x, y = left + dx, top + dy
         box = [x, y, x + 18, y + 18]

@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.i18n import t
 from bot.names import clean
-from bot.pictures import fit, font
+from bot.pictures import fit, font, legend_height, legend_positions
 from games.werewolf.rules import WerewolfEvent
 from games.werewolf.rules.events import (
     CaptainElected,
@@ -39,6 +39,7 @@ from games.werewolf.rules.events import (
     PlayerSubstituted,
 )
 
+SWATCH = 30  # a legend item's sample, in pixels
 VOTE = (86, 180, 233)  # Okabe–Ito sky blue
 NO_ELIMINATION = (230, 159, 0)  # Okabe–Ito orange
 NOT_VOTED = (220, 220, 220)  # light grey
@@ -176,7 +177,7 @@ def render(matrix: Matrix, lang: str) -> bytes:
     cell_w = max(MIN_CELL_W, min(CELL_W, room))
     width = max(MIN_WIDTH, MARGIN * 2 + name_w + len(matrix.days) * cell_w)
     legend = legend_items(lang)
-    legend_h = legend_height(probe, legend, width - 2 * MARGIN, small)
+    legend_h = legend_height(probe, legend, width - 2 * MARGIN, small, SWATCH)
     head_y = MARGIN + 30
     grid_y = head_y + 44
     height = grid_y + max(1, len(matrix.rows)) * CELL_H + 14 + legend_h + MARGIN
@@ -263,33 +264,6 @@ def legend_items(lang: str) -> list[tuple[str, str]]:
     return [(key, t(f"werewolf.matrix.{key}", lang)) for key in keys]
 
 
-def legend_positions(
-    draw: ImageDraw.ImageDraw,
-    items: list[tuple[str, str]],
-    width: int,
-    face: ImageFont.FreeTypeFont,
-) -> list[tuple[int, int]]:
-    """Where each legend item goes (relative), flowing onto new lines within ``width``."""
-    x = y = 0
-    out = []
-    for _, text in items:
-        w = 30 + int(draw.textlength(text, font=face)) + 16
-        if x and x + w > width:
-            x, y = 0, y + 24
-        out.append((x, y))
-        x += w
-    return out
-
-
-def legend_height(
-    draw: ImageDraw.ImageDraw,
-    items: list[tuple[str, str]],
-    width: int,
-    face: ImageFont.FreeTypeFont,
-) -> int:
-    return max(y for _, y in legend_positions(draw, items, width, face)) + 20
-
-
 def draw_legend(
     draw: ImageDraw.ImageDraw,
     items: list[tuple[str, str]],
@@ -300,7 +274,7 @@ def draw_legend(
 ) -> None:
     fills = {"vote": VOTE, "no_elimination": NO_ELIMINATION, "not_voted": NOT_VOTED, "dead": DEAD}
     for (what, text), (dx, dy) in zip(
-        items, legend_positions(draw, items, width - 2 * left, face), strict=True
+        items, legend_positions(draw, items, width - 2 * left, face, SWATCH), strict=True
     ):
         x, y = left + dx, top + dy
         if what == "captain":

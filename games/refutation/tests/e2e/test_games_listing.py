@@ -8,19 +8,9 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from games.refutation.players import RfGame
 from games.refutation.tests.e2e.test_refutation_turns import started
 
 pytestmark = pytest.mark.timeout(120)
-
-
-async def mine(game: RfGame, user: Any, lang: str) -> str:
-    """``/games mine:true`` as ``user`` reads it in ``lang`` (their client's locale)."""
-    before, user.locale = user.locale, "fr" if lang == "fr" else "en-US"
-    try:
-        return await game.slash(user, "games", mine=True)
-    finally:
-        user.locale = before
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -28,13 +18,13 @@ async def test_games_names_the_turn_then_the_secret_choice(table: Any, bot: Any,
     game = await started(table, [table.users[i] for i in (0, 1, 3)])
     turn, active = game.turn()
     others = [u for u in game.players if u is not active]
-    assert t("refutation.waiting.turn", lang, turn=turn) in await mine(game, active, lang)
-    assert t("refutation.waiting.turn", lang, turn=turn) not in await mine(game, others[0], lang)
+    assert t("refutation.waiting.turn", lang, turn=turn) in await game.my_games(active, lang)
+    assert t("refutation.waiting.turn", lang, turn=turn) not in await game.my_games(others[0], lang)
 
     await game.watch_then_refute()
     choice = t("refutation.waiting.rf_choice", lang, n=1)
     for user in game.players:
-        assert choice in await mine(game, user, lang)
+        assert choice in await game.my_games(user, lang)
     chooser = game.players[0]
     await game.choose(chooser, "pass")
-    assert choice not in await mine(game, chooser, lang)
+    assert choice not in await game.my_games(chooser, lang)

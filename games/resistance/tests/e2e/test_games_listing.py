@@ -14,15 +14,6 @@ from games.resistance.players import Game
 pytestmark = pytest.mark.timeout(120)
 
 
-async def mine(game: Game, user: Any, lang: str) -> str:
-    """``/games mine:true`` as ``user`` reads it in ``lang`` (their client's locale)."""
-    before, user.locale = user.locale, "fr" if lang == "fr" else "en-US"
-    try:
-        return await game.slash(user, "games", mine=True)
-    finally:
-        user.locale = before
-
-
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_games_names_the_proposal_the_vote_and_the_mission_choice(
     table: Any, bot: Any, lang: str
@@ -35,15 +26,15 @@ async def test_games_names_the_proposal_the_vote_and_the_mission_choice(
     await game.start()
     leader = game.leader()
     others = [u for u in game.players if u is not leader]
-    assert waits("proposal") in await mine(game, leader, lang)
-    assert waits("proposal") not in await mine(game, others[0], lang)
+    assert waits("proposal") in await game.my_games(leader, lang)
+    assert waits("proposal") not in await game.my_games(others[0], lang)
 
     team = [leader, *others[: game.size_asked() - 1]]
     await game.propose(team)
     for user in (leader, others[-1]):
-        listed = await mine(game, user, lang)
+        listed = await game.my_games(user, lang)
         assert waits("vote") in listed and "<t:" in listed
         assert (waits("mission") in listed) == (user in team)  # told to the player alone
     await game.click(leader, "accept")
-    listed = await mine(game, leader, lang)
+    listed = await game.my_games(leader, lang)
     assert waits("vote") not in listed and waits("mission") in listed

@@ -13,15 +13,6 @@ from games.werewolf.players import Game
 pytestmark = pytest.mark.timeout(120)
 
 
-async def mine(game: Game, user: Any, lang: str) -> str:
-    """``/games mine:true`` as ``user`` reads it in ``lang`` (their client's locale)."""
-    before, user.locale = user.locale, "fr" if lang == "fr" else "en-US"
-    try:
-        return await game.slash(user, "games", mine=True)
-    finally:
-        user.locale = before
-
-
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_games_names_the_wolves_pick_then_the_day_vote(
     table: Any, bot: Any, lang: str
@@ -31,14 +22,14 @@ async def test_games_names_the_wolves_pick_then_the_day_vote(
     await game.start()
     wolves, villagers = game.having("werewolf"), game.having("villager")
     pick = t("werewolf.waiting.werewolf", lang)
-    listed = await mine(game, wolves[0], lang)
+    listed = await game.my_games(wolves[0], lang)
     assert pick in listed and "<t:" in listed
-    assert pick not in await mine(game, villagers[0], lang)  # nothing owed, nothing said
+    assert pick not in await game.my_games(villagers[0], lang)  # nothing owed, nothing said
 
     for wolf in wolves:
         await game.kill(wolf, villagers[0])
     await game.new_public(0, "Dawn after night 1")
     vote = t("werewolf.waiting.day", lang)
-    assert vote in await mine(game, villagers[1], lang)
+    assert vote in await game.my_games(villagers[1], lang)
     await game.vote(villagers[1], villagers[2])
-    assert vote not in await mine(game, villagers[1], lang)
+    assert vote not in await game.my_games(villagers[1], lang)
