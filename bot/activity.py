@@ -212,7 +212,8 @@ class Activity:
             rows = {a.user_id: a for a in await repo.activity_of(s, [game.id])}
             zone = (await repo.get_guild_settings(s, game.guild_id)).timezone
             deadlines = await repo.open_deadlines(s, game.id)
-        return self.lines(game, players, rows, zone, deadlines, actor.lang, service.now())
+        unheard = service.unheard(game)
+        return self.lines(game, players, rows, zone, deadlines, actor.lang, service.now(), unheard)
 
     def lines(
         self,
@@ -223,7 +224,11 @@ class Activity:
         deadlines: list[Deadline],
         lang: str,
         now: datetime,
+        unheard: frozenset[int] = frozenset(),
     ) -> str:
+        """One line a player; ``unheard``: who may not post there though Discord lets them
+        (the game's :meth:`~bot.service.GameService.unheard`), their posts of this round
+        marked."""
         step = current_step(deadlines, self.reminder)
         today = day_of(now, zone)
         prodded, told = marks(deadlines)
@@ -231,16 +236,19 @@ class Activity:
         for p in ordered(players, lang, lambda p: (p.user_id, p.display_name)):
             row = rows.get(p.user_id)
             last = when(row.last_at) if row else t("activity.never", lang)
+            spoke = row.round_posts if row and step and row.round_key == step.key else 0
             line = t(
                 "activity.line",
                 lang,
                 name=shown(p.display_name),
                 today=row.day_posts if row and row.day == today else 0,
-                round=row.round_posts if row and step and row.round_key == step.key else 0,
+                round=spoke,
                 total=row.posts if row else 0,
                 last=last,
                 missed=p.missed_total,
             )
+            if p.user_id in unheard and spoke:
+                line += t("activity.unheard", lang, count=spoke)
             if p.user_id in told:
                 line += t("activity.told", lang, at=when(told[p.user_id]))
             elif p.user_id in prodded:

@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.effects import Post
 from bot.errors import UserError
+from bot.posts import archive_post
 from bot.service.actions import INTERACTION, Actions, consume_interaction
 from bot.service.deadlines import Deadlines
 from bot.service.lobby import Lobby, check_permissions, starting_key
@@ -213,5 +215,14 @@ class GameService(ABC):
     def lobby_text(self, game: Game, players: list[Player]) -> str:
         return self.lobby.text(game, players)
 
+    def opened_in(self, channel: Any, options: dict[str, Any]) -> None:
+        return None
+
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         return self.lobby.needed_permissions(channel)
+
+    async def record_post(self, s: AsyncSession, game: Game, state: Any) -> Post:
+        return archive_post(game)
+
+    def unheard(self, game: Game) -> frozenset[int]:
+        return frozenset()

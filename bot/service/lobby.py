@@ -66,6 +66,17 @@ def check_permissions(channel: Any, needed: list[str]) -> None:
         raise UserError("common.error.bot_missing", permissions=", ".join(missing))
 
 
+def placed(channel: Any, place: Any) -> tuple[int, int | None]:
+    """The game's (channel, thread) as the database keeps them: a new forum post is a thread of
+    the forum, and so is a thread the moderator opened the game in, of its text channel (or its
+    forum); a text channel is itself, with no thread."""
+    if place is not channel:
+        return channel.id, place.id
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id, channel.id
+    return channel.id, None
+
+
 @dataclass(eq=False)
 class Lobby:
     """The lobby of one game's service; the game's hooks (``rules``) shape its options, its
@@ -142,13 +153,14 @@ class Lobby:
             options = await self.options_for(s, guild_id, given)
             if validate is not None:
                 validate(options)
+            self.rules.opened_in(channel, options)
             settings = await repo.get_guild_settings(s, guild_id)
             lang: Lang = "fr" if settings.language == "fr" else "en"
         check_permissions(channel, self.rules.needed_permissions(channel, options))
         title = game_name(self.rules.kind, lang, options)
         place = await self.open_post(channel, tag, lang, title)
-        thread_id = place.id if place is not channel else None
-        if thread_id is not None:
+        parent_id, thread_id = placed(channel, place)
+        if place is not channel:
             reply = t("common.lobby.opened_post", actor.lang, game=title, post=f"<#{thread_id}>")
         else:
             reply = t("common.lobby.opened", actor.lang, game=title)
@@ -158,7 +170,7 @@ class Lobby:
                 s,
                 kind=self.rules.kind,
                 guild_id=guild_id,
-                channel_id=channel.id,
+                channel_id=parent_id,
                 thread_id=thread_id,
                 created_by=actor.id,
                 options=options,

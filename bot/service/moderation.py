@@ -15,7 +15,7 @@ from bot import notices
 from bot.effects import CloseSpaces, DirectMessage, Notice, from_payload
 from bot.errors import UserError
 from bot.i18n import game_name, t
-from bot.posts import announce, archive_post
+from bot.posts import announce
 from bot.render.common import ts
 from bot.service.actions import Actions
 from bot.service.lobby import Lobby
@@ -118,11 +118,10 @@ class Moderation:
                 await self.actions.save(s, game, state, events, actor.id)
                 effects += await self.rules.cancelled(s, game, state, events)
                 effects.append(CloseSpaces())  # its silenced members restored, threads archived
+                effects.append(await self.rules.record_post(s, game, state))
             else:
                 effects.append(announce(game, t("common.lobby.cancelled", game.lang)))
             await repo.set_status(s, game, "cancelled", at=self.app.clock())
-            if game.state is not None:
-                effects.append(archive_post(game))
             outcome = Outcome(t("common.moderation.cancelled", actor.lang), effects)
             await self.actions.commit_outcome(s, game, outcome)
         return await self.actions.run(outcome)

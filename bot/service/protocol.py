@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.effects import Post
 from bot.service.outcome import Actor, Effect, Outcome
 from db.models import Deadline, Game, Player
 
@@ -106,5 +107,16 @@ class GameRules(Protocol):
     def lobby_text(self, game: Game, players: list[Player]) -> str:
         """The lobby message's text."""
 
+    def opened_in(self, channel: Any, options: dict[str, Any]) -> None:
+        """What the game keeps in its options of the place it opens in (``/<game> new``)."""
+
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         """What the bot must be allowed in the game's channel (``/<game> new`` checks it)."""
+
+    async def record_post(self, s: AsyncSession, game: Game, state: Any) -> Post:
+        """The post that carries the game's record when it ends or is cancelled (the game's
+        own pictures attached before it)."""
+
+    def unheard(self, game: Game) -> frozenset[int]:
+        """Who may not post where the game lives though Discord lets them (the dead of a game
+        in a thread or forum post): ``activity`` marks their posts for the moderators."""

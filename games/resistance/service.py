@@ -656,14 +656,16 @@ class ResistanceService(GameService):
         self, s: AsyncSession, game: Game, state: Resistance, events: Sequence[Event]
     ) -> list[Effect]:
         """The debate reopened, the leader list's last edit, the end and, as every end does
-        (RULES.md, End), every role and the history."""
+        (RULES.md, End), every role; the history comes with the record (:meth:`record_post`)."""
         effects: list[Effect] = []
         if game.options.get("lock_during_vote", True):
             effects.append(posts.debate_lock(game, await repo.players(s, game.id), lock=False))
         effects.append(self.post_leader_list(game, state))
         effects.append(posts.announce(game, render.end_text(state, game.lang)))
-        effects.append(await rs_records.end_post(self, s, game, state))
         return effects
+
+    async def record_post(self, s: AsyncSession, game: Game, state: Resistance) -> Post:
+        return await rs_records.end_post(self, s, game, state)
 
     async def seat(
         self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor

@@ -3,9 +3,10 @@
 Every action asks the engine (games/werewolf/rules) and turns the events it returns into
 Discord effects (:meth:`WerewolfService.follow`): a public event is posted in the game's
 channel, a player's is a DM, a wolves' one is posted once in the den (a private thread of the
-game's text channel; in a forum post, where there can be none, each wolf's copy is a DM). The
-night's, the wolves', the day's and the last act's deadlines are armed as their step opens
-and dropped as it closes; the dead are silenced in a text channel (``Silence``) until the end
+game's text channel, or of its thread's; in a forum post, where there can be none, in the
+channel the server named, else each wolf's copy is a DM). The night's, the wolves', the day's
+and the last act's deadlines are armed as their step opens and dropped as it closes; the dead
+are silenced in a text channel (``Silence``) until the end
 lets them post again (``CloseSpaces``). Secrets stay in DMs and the den: a public text names a
 role only once the rules reveal it.
 """
@@ -77,6 +78,13 @@ def target(value: str) -> int:
     return int(value) if value.isdigit() else 0
 
 
+def thread_parent(channel: Any) -> discord.TextChannel | None:
+    """The text channel of a thread (not of a forum post), where its game's den opens."""
+    if isinstance(channel, discord.Thread) and isinstance(channel.parent, discord.TextChannel):
+        return channel.parent
+    return None
+
+
 def stamp(state: Werewolf) -> str:
     """The step a deadline belongs to: one of a step that is over does nothing."""
     return f"{state.phase.value}/{state.night}/{state.day}"
@@ -115,12 +123,13 @@ class WerewolfService(GameService):
         return GameError("werewolf.error.game_over")
 
     def in_channel(self, game: Game) -> bool:
-        """A member's silence needs a text channel, not a forum post."""
+        """A member's silence needs a text channel: a thread or a forum post has none."""
         return game.thread_id is None
 
     def den_place(self, game: Game) -> int | None:
-        """Where the den opens: the game's text channel; for a game in a forum post, the text
-        channel the server named (``/settings werewolf den``), else none (the DM relay)."""
+        """Where the den opens: the game's text channel; for a game in a thread, the text
+        channel of that thread (set at ``new``), else the one the server named for forum posts
+        (``/settings werewolf den``), else none (the DM relay)."""
         if self.in_channel(game):
             return posts.where(game)
         return int(game.options.get(DEN_CHANNEL) or 0) or None
@@ -128,10 +137,19 @@ class WerewolfService(GameService):
     def has_den(self, game: Game) -> bool:
         return self.den_place(game) is not None
 
+    def opened_in(self, channel: Any, options: dict[str, Any]) -> None:
+        """A game opened in a thread of a text channel keeps its den in that channel: Discord
+        opens no thread in a thread."""
+        parent = thread_parent(channel)
+        if parent is not None:
+            options[DEN_CHANNEL] = parent.id
+
     def needed_permissions(self, channel: Any, options: dict[str, Any]) -> list[str]:
         needed = super().needed_permissions(channel, options)
         if isinstance(channel, discord.TextChannel):
             needed += needed_for(PrivateThread, ThreadMembers, Silence)
+        elif thread_parent(channel) is not None:  # the den, in the thread's channel
+            needed += needed_for(PrivateThread, ThreadMembers)
         return list(dict.fromkeys(needed))
 
     def before_start(self, game: Game, players: list[Player]) -> None:
@@ -572,6 +590,16 @@ class WerewolfService(GameService):
         """The cancelled game's end as a natural one's: every role and the night log."""
         await repo.delete_bot_state(s, self.lover_key(game))
         return [posts.announce(game, render.end_text(state, game.lang, await self.gone(s, game)))]
+
+    async def record_post(self, s: AsyncSession, game: Game, state: Werewolf) -> Post:
+        return records.end_post(game)
+
+    def unheard(self, game: Game) -> frozenset[int]:
+        """The dead of a game in a thread or forum post, which Discord cannot silence."""
+        if self.in_channel(game) or game.state is None:
+            return frozenset()
+        state = self.load(game)
+        return frozenset(p for p in state.roles if p not in state.alive)
 
     async def seat(
         self, s: AsyncSession, game: Game, old: Actor, new: Actor, actor: Actor

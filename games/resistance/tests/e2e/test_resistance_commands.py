@@ -61,7 +61,11 @@ async def test_role_status_history_and_cancel(table: Any, bot: Any) -> None:
     async with bot.sessions() as s:
         assert await repo.active_game_in_channel(s, table.channel.id) is None
     # The channel is free again.
+    since = len(table.sb.channel_messages(table.channel))
     assert "open" in await game.slash(table.mod, "resistance new")
+    await until(lambda: any(m.labels for m in table.sb.channel_messages(table.channel)[since:]))
+    (record,) = [m for m in table.sb.channel_messages(table.channel) if m.attachments]
+    assert [n.rsplit(".", 1)[1] for n in record.filenames] == ["png", "md"]  # matrix, record
 
 
 async def test_a_leader_who_does_not_propose_in_time_is_skipped(table: Any, bot: Any) -> None:

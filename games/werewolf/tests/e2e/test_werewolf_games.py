@@ -294,3 +294,34 @@ async def test_in_a_forum_post_the_den_opens_in_the_channel_the_server_named(
     villager = game.having("villager")[0]
     assert villager.name in await game.kill(first, villager)
     assert game.dm_menu(first) is None  # the den's menu, not a DM relay
+
+
+async def test_in_a_thread_the_den_opens_in_its_channel_and_the_dead_are_marked(
+    table: Any, bot: Any
+) -> None:
+    """A thread of a text channel has no thread of its own and no member overwrites: the den
+    opens in the channel, nobody is silenced, and ``activity`` shows a dead player's posts."""
+    sb = table.sb
+    thread = table.channel.add_thread("Village", owner=table.mod)
+    game = Game(table, table.users[:6], channel=thread)
+    await game.open()
+    await game.start()
+    wolves, seer, witch = game.having("werewolf"), game.one("seer"), game.one("witch")
+    villager = game.having("villager")[0]
+    game.channel = table.channel  # where the den is looked for
+    den = await until(game.den, what="the den in the thread's channel")
+    await until(lambda: den.member_ids >= {w.id for w in wolves}, what="the wolves in the den")
+    for wolf in wolves:
+        await game.kill(wolf, villager)
+    await game.act(seer, str(wolves[0].id))
+    await game.act(witch, "skip")
+    game.channel = thread
+    assert villager.name in await game.new_public(0, "Dawn after night 1")
+    assert villager.id not in table.channel.overwrites  # a thread cannot silence one member
+    await sb.say(villager, thread, "I was innocent!")
+    await sb.say(wolves[0], thread, "So sad.")
+    lines = (await game.slash(table.mod, "werewolf activity")).splitlines()
+    dead = next(line for line in lines if line.startswith(villager.name))
+    assert dead.endswith("may not post here (1 post this round)")
+    living = next(line for line in lines if line.startswith(wolves[0].name))
+    assert "may not post" not in living

@@ -5,6 +5,7 @@ lets the dead post again and archives the den."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -72,8 +73,10 @@ async def test_resolve_silence_read_and_cancel(table: Any, bot: Any) -> None:
     record = await until(
         lambda: next((m for m in sb.channel_messages(channel) if m.attachments), None)
     )
-    assert record.filenames[0].endswith(".md")
-    assert "The night log" in record.file().decode() and wolves[0].name in record.file().decode()
+    picture, written = record.filenames  # the day-votes picture, as at a natural end
+    assert re.fullmatch(r"day-votes-game-\d+\.png", picture) and written.endswith(".md")
+    assert "The night log" in record.file(written).decode()
+    assert wolves[0].name in record.file(written).decode()
 
 
 async def test_new_names_the_permission_the_den_needs(table: Any, sb: Any) -> None:
