@@ -16,8 +16,6 @@ the bench measured it (docs/performance.md, "The bypasses"):
 - ``direct_votes`` (db/direct.py, on the drivers' public APIs; sqlalchemy_asyncpg.py): the vote
   batch straight through ``sqlite3`` or asyncpg. asyncpg's arguments from SQLAlchemy's
   ``Dialect.create_connect_args``, less its adapter's own options.
-- ``quiet_collections`` (bot/collector.py, public ``gc`` calls only): the full collections at
-  quiet moments.
 
 Always on, not shortcuts (the bot needs them, and no public API does it):
 

@@ -2,8 +2,8 @@
 
 A bypass is a shortcut around a library's public path, kept because the bench measured it
 (docs/performance.md, "The bypasses"). ``[internals] bypasses`` (bot/config.py) turns them all
-off (``false``), or keeps the ones it lists; with none, the bot runs on discord.py's, SQLAlchemy's
-and CPython's own public paths. The owner is the object a bypass reaches from where it runs: the
+off (``false``), or keeps the ones it lists; with none, the bot runs on discord.py's and
+SQLAlchemy's own public paths. The owner is the object a bypass reaches from where it runs: the
 discord.py client (an interaction's ``client``), or the engine (``AsyncEngine.sync_engine``).
 """
 
@@ -16,13 +16,11 @@ from typing import Any
 OWN_CALLBACKS = "own_callbacks"
 #: the vote batch straight through the driver (db/direct.py)
 DIRECT_VOTES = "direct_votes"
-#: the cyclic GC's full collections at quiet moments (bot/collector.py)
-QUIET_COLLECTIONS = "quiet_collections"
 
 #: Every bypass, in the order the docs and the bench list them.
-BYPASSES = (OWN_CALLBACKS, DIRECT_VOTES, QUIET_COLLECTIONS)
+BYPASSES = (OWN_CALLBACKS, DIRECT_VOTES)
 #: Bypasses removed once measured: a configuration that still names one is read without it.
-RETIRED = ("ready_once_loaded",)
+RETIRED = ("ready_once_loaded", "quiet_collections")
 
 _off: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
 

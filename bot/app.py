@@ -26,7 +26,6 @@ from bot import metrics, names
 from bot.activity import Activity
 from bot.bounds import enforce_bounds
 from bot.clock import Clock, utcnow
-from bot.collector import FullCollections
 from bot.config import Settings
 from bot.courier import Courier
 from bot.dispatcher import Dispatcher
@@ -176,8 +175,6 @@ class GameBot(OwnState, commands.AutoShardedBot):
         self.mod_log = ModLog(self.app, self)
         self.metrics_server: metrics.MetricsServer | None = None
         self._places_checked = False
-        #: the full collections of the cyclic GC, at quiet moments once the heap is frozen
-        self.collections = FullCollections(on=switch.QUIET_COLLECTIONS in self.bypasses)
         #: the start's work that goes on in the background (read ahead, places checked)
         self._starting: list[asyncio.Task[None]] = []
         self._wire_deadlines_and_outbox()
@@ -294,7 +291,6 @@ class GameBot(OwnState, commands.AutoShardedBot):
         names.load_collation()
         gc.collect()
         gc.freeze()
-        self.collections.start()
         log.info(
             "ready: %s %s of %s, %s",
             word(len(self.shards), "shard"),
@@ -450,7 +446,6 @@ class GameBot(OwnState, commands.AutoShardedBot):
         await self.scheduler.shutdown()
         await self.posts.stop()
         await self.dispatcher.stop()
-        await self.collections.stop()
         close_callbacks()
         await super().close()
         for service in self.services.values():

@@ -6,7 +6,6 @@ The whole games with the switch off: tests/e2e/support.py's ``public_paths``."""
 
 from __future__ import annotations
 
-import gc
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
@@ -14,7 +13,6 @@ from typing import Any
 import pytest
 
 from adapters.discord_state import GatedState
-from bot.collector import NEVER
 from bot.config import InternalsSettings
 from db.direct import open_direct_votes
 from tests.e2e.test_answer_in_one_call import calls_of, vote_button, voting
@@ -37,7 +35,6 @@ async def test_a_vote_goes_the_public_way(table: Any, public_bot: Any) -> None:
     bot = public_bot
     assert type(bot._connection) is GatedState  # discord.py's own state, but for the gate
     assert open_direct_votes(bot.engine) is None  # the vote batch through SQLAlchemy
-    assert gc.get_threshold()[2] != NEVER  # CPython's full collections left on
     game = await voting(table)
     voter = game.players[1]
     dm, cid = vote_button(game, voter, "accept")
