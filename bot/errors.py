@@ -15,6 +15,7 @@ from discord import app_commands
 from adapters.discord_callback import send_text
 from bot.i18n import lang_of, localized_params, t
 from bot.names import shown
+from bot.notices import permission_names
 from db.engine import cannot_write
 from db.repo import ChannelBusy, StaleState
 
@@ -85,7 +86,8 @@ def describe(error: BaseException, lang: str) -> str | None:
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("common.error.cooldown", lang, seconds=round(error.retry_after))
     if isinstance(error, app_commands.BotMissingPermissions):
-        return t("common.error.bot_missing", lang, permissions=", ".join(error.missing_permissions))
+        names = permission_names(error.missing_permissions, lang)
+        return t("common.error.bot_missing", lang, permissions=names)
     if isinstance(error, app_commands.CheckFailure):
         return t("common.error.not_allowed", lang)
     return None

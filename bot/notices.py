@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.i18n import t
+from bot.i18n import first_defined
 from db import repo
 from db.models import Game
 
@@ -27,8 +28,25 @@ def state_key(game: Game) -> str:
 
 
 def permission_names(permissions: Iterable[str], lang: str) -> str:
-    """The permissions as Discord's settings name them, in ``lang`` (``common.permission.*``)."""
-    return ", ".join(f"**{t(f'common.permission.{p}', lang)}**" for p in permissions)
+    """The permissions as Discord's settings name them, in ``lang`` (``common.permission.*``;
+    one the catalogue does not name, as the API does)."""
+    return ", ".join(
+        f"**{first_defined((f'common.permission.{p}',), lang) or p}**" for p in permissions
+    )
+
+
+@dataclass(frozen=True)
+class PermissionNames:
+    """A message parameter (``bot.i18n.Localized``): permissions named in the reader's
+    language as Discord's settings name them."""
+
+    permissions: tuple[str, ...]
+
+    def localized(self, lang: str) -> str:
+        return permission_names(self.permissions, lang)
+
+    def __str__(self) -> str:
+        return self.localized("en")
 
 
 async def to_notice(

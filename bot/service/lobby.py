@@ -18,6 +18,7 @@ from bot.errors import UserError
 from bot.i18n import Lang, game_name, t
 from bot.listing import lobby_call
 from bot.names import listing, shown
+from bot.notices import PermissionNames
 from bot.posts import where
 from bot.service.actions import Actions, consume_interaction
 from bot.service.moderators import Moderators
@@ -63,7 +64,7 @@ def check_permissions(channel: Any, needed: list[str]) -> None:
     perms = channel.permissions_for(me)
     missing = [name for name in needed if not getattr(perms, name)]
     if missing:
-        raise UserError("common.error.bot_missing", permissions=", ".join(missing))
+        raise UserError("common.error.bot_missing", permissions=PermissionNames(tuple(missing)))
 
 
 def placed(channel: Any, place: Any) -> tuple[int, int | None]:

@@ -150,7 +150,7 @@ async def test_missing_permission_is_named(table: Any, sb: Any) -> None:
     async with running_bot(sb, table.url()):
         ix = await sb.slash(table.mod, "resistance new", channel=quiet)
         reply = text_of(await ix.reply_message(10))
-        assert "missing permissions" in reply and "pin_messages" in reply
+        assert "missing permissions" in reply and "**Pin Messages**" in reply  # as Discord says
         assert not [m for m in sb.channel_messages(quiet) if m.labels]  # no lobby opened
 
 

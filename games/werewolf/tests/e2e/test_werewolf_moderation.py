@@ -87,7 +87,7 @@ async def test_new_names_the_permission_the_den_needs(table: Any, sb: Any) -> No
     )
     async with running_bot(sb, table.url()):
         reply = await Game(table, []).slash(table.mod, "werewolf new")
-    assert "create_private_threads" in reply
+    assert "**Create Private Threads**" in reply  # named as Discord's settings name it
     assert not [m for m in sb.channel_messages(table.channel) if m.labels]  # no lobby
 
 
