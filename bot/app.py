@@ -378,12 +378,14 @@ class GameBot(OwnState, commands.AutoShardedBot):
             except Exception:
                 log.exception("game %s: could not end it (%s)", game_id, reason)
 
-    async def offer_refused(self, kind: str, game_id: int, offer: int, *_lang: str) -> None:
+    async def offer_refused(
+        self, s: AsyncSession, kind: str, game_id: int, offer: int, *_lang: str
+    ) -> None:
         """Discord refused a seat's offer DM (its view's args, bot/reachable.py): the game's
-        service passes the seat on."""
+        service passes the seat on, in the transaction that records the refusal."""
         service = self.services.get(kind)
         if service is not None:
-            await service.seats.offer_refused(game_id, offer)
+            await service.seats.offer_refused(s, game_id, offer)
 
     def is_reminder(self, kind: str) -> bool:
         """Whether a deadline kind is a reminder of its game's (``reminder_kinds``)."""

@@ -183,17 +183,20 @@ class Dispatcher:
 
     def on_refused(self, view: str, handler: RefusalHandler) -> None:
         """What to do when Discord refuses for good a DM whose view is of kind ``view``:
-        ``await handler(*args)`` (a seat's offer passes on to the next volunteer)."""
+        ``await handler(session, *args)``, in the transaction that records the refusal, so
+        that both commit or neither (a seat's offer passes on to the next volunteer)."""
         self.refused[view] = handler
 
-    async def _after_refusal(self, record: Record) -> None:
+    async def _after_refusal(self, s: AsyncSession, record: Record | None) -> None:
         view = record.view if isinstance(record, DirectMessage) else None
         handler = self.refused.get(view.kind) if view is not None else None
-        if view is not None and handler is not None:
-            try:
-                await handler(*view.args)
-            except Exception:
-                log.exception("the refusal of a %s DM could not be handled", view.kind)
+        if view is None or handler is None:
+            return
+        try:
+            async with s.begin_nested():  # a handler that fails leaves the refusal recorded
+                await handler(s, *view.args)
+        except Exception:
+            log.exception("the refusal of a %s DM could not be handled", view.kind)
 
     def register_file(self, kind: str, builder: FileBuilder) -> None:
         """How to build the file of ``Attachment(kind, args)``: ``await builder(*args)``."""
@@ -453,19 +456,17 @@ class Dispatcher:
                 lacking = self.lacking(record, await self._place_of(row))
             except Exception:
                 log.exception("effect %s: could not tell the missing permission", row.id)
-        await self._refused(row, attempts, error, lacking)
-        if record is not None:
-            await self._after_refusal(record)
+        await self._refused(row, attempts, error, lacking, record)
         metrics.EFFECT_FAILURES.inc()
         self._finish(row.game_id, row.seq)
         return True
 
     async def _refused(
-        self, row: Outbox, attempts: int, error: str, lacking: Lacking | None
+        self, row: Outbox, attempts: int, error: str, lacking: Lacking | None, record: Record | None
     ) -> None:
         """The row is refused for good; the notice naming a missing permission not named yet,
-        if any, is the game's next outbox row, written in the same transaction (sent once, even
-        across a crash)."""
+        if any, is the game's next outbox row, and what the refusal of its DM changes
+        (``on_refused``) is done, in the same transaction (once, even across a crash)."""
         async with self.sessions.begin() as s:
             # The game's row lock, as its actions take it, before its last seq is read.
             game = await repo.get_game(s, row.game_id, for_update=True) if lacking else None
@@ -489,6 +490,7 @@ class Dispatcher:
                 await repo.add_effects(
                     s, row.game_id, row.guild_id, [(notice.KIND, notice.payload())], at=utcnow()
                 )
+            await self._after_refusal(s, record)
 
     async def _record(self, row: Outbox, **values: Any) -> None:
         """What an attempt did, on the row; the claim is released."""

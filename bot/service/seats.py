@@ -293,11 +293,12 @@ class Seats:
             game = await repo.get_game(s, game_id)
         return game is None or await is_member(self.app.courier, game.guild_id, user_id)
 
-    async def offer_refused(self, game_id: int, offer: int) -> None:
+    async def offer_refused(self, s: AsyncSession, game_id: int, offer: int) -> None:
         """Discord refused the offer's DM (closed DMs, a member who left the server): its
-        deadline moves to now, so the next volunteer is asked at once (``offer_expired``)."""
+        deadline moves to now, in ``s`` (the refusal's transaction), so the next volunteer is
+        asked at once (``offer_expired``)."""
         if self.app.scheduler is not None and await self.app.scheduler.extend(
-            offer, self.app.clock()
+            offer, self.app.clock(), session=s
         ):
             log.info("game %s: offer %s refused by Discord, passed on", game_id, offer)
 

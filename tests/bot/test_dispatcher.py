@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot import metrics, notices
 from bot.clock import utcnow
 from bot.dispatcher import LEASE, Dispatcher
-from bot.effects import DirectMessage, EditSlot, Post, Record
+from bot.effects import DirectMessage, EditSlot, Post, Record, View
 from db import repo
 from db.engine import make_engine, make_sessions
 from db.models import EffectStatus
@@ -130,6 +130,34 @@ async def test_a_permanent_refusal_is_recorded_once_and_the_game_goes_on(
     dm_posts = sb.requests_to("POST /channels/{channel_id}/messages")
     assert sum(r.status == 403 for r in dm_posts) == 1  # never tried again
     assert failures() == failed_before + 1  # the effect given up, counted once
+
+
+async def test_what_a_refused_dm_changes_commits_with_its_refusal(
+    sb: Sandbox, client: discord.Client, sessions: Sessions
+) -> None:
+    """``on_refused``'s handler runs in the transaction that records the refusal (a crash
+    cannot keep one without the other); a handler that fails leaves the refusal recorded."""
+    guild = sb.add_guild("G")
+    shy = sb.add_user("Shy", dms_open=False)
+    guild.add_member(shy)
+    game = await new_game(sessions, guild, guild.add_text_channel("game"))
+
+    async def passed_on(s: AsyncSession, key: str, fails: bool) -> None:
+        await repo.set_bot_state(s, key, "passed on")
+        if fails:
+            raise RuntimeError("the handler's bug")
+
+    async with dispatching(client, sessions) as dispatcher:
+        dispatcher.register_view("offer", lambda *_: discord.ui.View())
+        dispatcher.on_refused("offer", passed_on)
+        offers = (DirectMessage(shy.id, "a seat?", view=View("offer", (k, k == "b"))) for k in "ab")
+        last = await write(sessions, game, guild.id, *offers)
+        dispatcher.wake(game)
+        assert await dispatcher.delivered(game, last, 5)
+    assert [r.status for r in await rows_of(sessions, game)] == ["failed", "failed"]
+    async with sessions() as s:
+        assert await repo.get_bot_state(s, "a") == "passed on"
+        assert await repo.get_bot_state(s, "b") is None  # rolled back, the refusal kept
 
 
 async def test_a_missing_permission_is_named_by_a_notice_row_that_never_names_itself(
