@@ -59,7 +59,7 @@ def _parser(registry: Registry, with_demo: bool = True) -> argparse.ArgumentPars
         demo.add_argument("--game", choices=names, default=names[0] if names else None)
         demo.add_argument("--seed", type=int, default=7)
     sub.add_parser(
-        "options-table", help="print the README's table of every game's options (Markdown)"
+        "options-table", help="print docs/operations.md's table of every game's options (Markdown)"
     )
     for plugin in registry:
         if plugin.cli is not None:

@@ -1,6 +1,6 @@
 """``[internals] bypasses``: every bypass by default, none with false, the ones a list names
-(anything else refused: tests/bot/test_config_keys.py); the README's configuration table and
-config.example.toml name every key of every section and every bypass."""
+(anything else refused: tests/bot/test_config_keys.py); docs/operations.md's configuration
+table and config.example.toml name every key of every section and every bypass."""
 
 from __future__ import annotations
 
@@ -26,10 +26,10 @@ def test_every_bypass_by_default_none_with_false_the_listed_ones(tmp_path: Path)
     assert settings_from(tmp_path, body).internals.bypasses == {DIRECT_VOTES}
 
 
-def test_the_readme_table_and_the_example_name_every_key_and_bypass() -> None:
+def test_the_operations_table_and_the_example_name_every_key_and_bypass() -> None:
     rows = {
         line.split("|")[1].strip(): line
-        for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        for line in (ROOT / "docs" / "operations.md").read_text(encoding="utf-8").splitlines()
         if line.startswith("| `[")
     }
     sections = [(name, cls) for name, cls, _ in _TABLES] + [("internals", InternalsSettings)]
@@ -37,7 +37,7 @@ def test_the_readme_table_and_the_example_name_every_key_and_bypass() -> None:
     for name, cls in sections:
         assert f"[{name}]" in example, f"config.example.toml has no [{name}]"
         for key in (f.name for f in fields(cls)):
-            assert key in rows[f"`[{name}]`"], f"the README's table does not name [{name}] {key}"
+            assert key in rows[f"`[{name}]`"], f"docs/operations.md does not name [{name}] {key}"
             assert f"\n{key} =" in example or f"\n# {key} =" in example, f"{key} not in the example"
     for bypass in BYPASSES:
         assert f'"{bypass}"' in example, f"config.example.toml does not name the bypass {bypass}"

@@ -1,5 +1,5 @@
 """The built-in games' options schemas (bot/options.py): their defaults, places and checks, the
-config's games sections, the README's table and config.example.toml."""
+config's games sections, docs/operations.md's table and config.example.toml."""
 
 from __future__ import annotations
 
@@ -149,15 +149,15 @@ def test_a_bad_game_section_is_refused(tmp_path: Path, body: str, words: str) ->
     assert words in str(caught.value)
 
 
-def test_the_readme_table_is_the_schemas() -> None:
-    """The README's options table is what ``python -m bot options-table`` prints."""
+def test_the_operations_table_is_the_schemas() -> None:
+    """docs/operations.md's options table is what ``python -m bot options-table`` prints."""
     from bot.options import README_END, README_START, readme_table
 
-    text = (Path(__file__).parents[2] / "README.md").read_text()
+    text = (Path(__file__).parents[2] / "docs" / "operations.md").read_text()
     assert text.count(README_START) == 1 and text.count(README_END) == 1
     copy = text.split(README_START)[1].split(README_END)[0].strip()
     assert copy == readme_table(REGISTRY.schemas()), (
-        "README is stale: paste `python -m bot options-table`"
+        "docs/operations.md is stale: paste `python -m bot options-table`"
     )
     for schema in builtin_registry().schemas().values():
         for option in schema.options:
