@@ -114,9 +114,9 @@ def main(registry: Registry, argv: Sequence[str] | None = None, *, demo: Demo | 
     if args.command == "demo" and demo is not None:
         return demo(registry, args.game, args.seed)
     if args.command == "options-table":
-        from bot.options import README_END, README_START, readme_table
+        from bot.options import TABLE_END, TABLE_START, options_table
 
-        print("\n".join([README_START, readme_table(registry.schemas()), README_END]))
+        print("\n".join([TABLE_START, options_table(registry.schemas()), TABLE_END]))
         return 0
     run = getattr(args, "run", None)  # a game's own command (GamePlugin.cli)
     return int(run(args, settings)) if run is not None else 2

@@ -83,5 +83,5 @@ async def test_without_pin_messages_the_pin_is_refused_and_new_says_so(table: An
     async with running_bot(sb, table.url()):
         ix = await sb.slash(table.mod, "resistance new", channel=table.channel)
         reply = text_of(await ix.reply_message(10))
-        assert "pin_messages" in reply
+        assert "**Pin Messages**" in reply  # as Discord's settings name it
         assert not [m for m in sb.channel_messages(table.channel) if m.labels]

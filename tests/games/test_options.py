@@ -151,12 +151,12 @@ def test_a_bad_game_section_is_refused(tmp_path: Path, body: str, words: str) ->
 
 def test_the_operations_table_is_the_schemas() -> None:
     """docs/operations.md's options table is what ``python -m bot options-table`` prints."""
-    from bot.options import README_END, README_START, readme_table
+    from bot.options import TABLE_END, TABLE_START, options_table
 
     text = (Path(__file__).parents[2] / "docs" / "operations.md").read_text()
-    assert text.count(README_START) == 1 and text.count(README_END) == 1
-    copy = text.split(README_START)[1].split(README_END)[0].strip()
-    assert copy == readme_table(REGISTRY.schemas()), (
+    assert text.count(TABLE_START) == 1 and text.count(TABLE_END) == 1
+    copy = text.split(TABLE_START)[1].split(TABLE_END)[0].strip()
+    assert copy == options_table(REGISTRY.schemas()), (
         "docs/operations.md is stale: paste `python -m bot options-table`"
     )
     for schema in builtin_registry().schemas().values():
@@ -166,11 +166,11 @@ def test_the_operations_table_is_the_schemas() -> None:
 
 def test_the_cli_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     from bot.cli import main
-    from bot.options import README_START, readme_table
+    from bot.options import TABLE_START, options_table
 
     assert main(REGISTRY, ["options-table"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(README_START) and readme_table(REGISTRY.schemas()) in out
+    assert out.startswith(TABLE_START) and options_table(REGISTRY.schemas()) in out
 
 
 def test_the_example_config_gives_the_schemas_defaults() -> None:
