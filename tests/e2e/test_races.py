@@ -165,7 +165,7 @@ async def test_redelivered_resolve_substitute_and_cancel_act_once(table: Any, bo
     await ix.reply_message(10.0)
     await game.new_public(since, "cancelled")
     await redelivered(table, ix)
-    ends = [x for x in game.public()[since:] if "record of this game" in x]
+    ends = [x for x in game.public()[since:] if "History of the game" in x]  # the record with it
     assert len(ends) == 1, game.public()[since:]
 
 
