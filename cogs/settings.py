@@ -41,9 +41,10 @@ class SettingsCog(
                 group.add_command(self.defaults_command(plugin.kind, plugin.schema))
 
     def defaults_command(
-        self, kind: str, schema: OptionsSchema
+        self, kind: str, schema: OptionsSchema, name: str | None = None
     ) -> app_commands.Command[Any, ..., None]:
-        """``/settings <kind>``: the game's options as the server's defaults."""
+        """``/settings <kind>`` (or ``name``, in a game's own group: ``/settings <kind>
+        defaults``): the game's options as the server's defaults."""
 
         @app_commands.describe(reason=REASON)
         async def callback(
@@ -52,7 +53,7 @@ class SettingsCog(
             await self.set_defaults(interaction, kind, given, reason)
 
         return app_commands.Command(
-            name=kind,
+            name=name or kind,
             description=limits.cut(defaults_description(kind, "en"), limits.COMMAND_DESCRIPTION),
             callback=with_options(schema, "settings")(callback),
         )

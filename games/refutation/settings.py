@@ -15,7 +15,6 @@ from bot import limits
 from bot.errors import UserError
 from bot.i18n import lang_of, t
 from bot.service import Actor
-from cogs.game_options import with_options
 from cogs.interaction import service_of
 from cogs.lobby import REASON, Reason
 from db import repo
@@ -131,15 +130,7 @@ def settings_group(cog: Any) -> app_commands.Group:
     def decks() -> DeckSettingsService:
         return DeckSettingsService(service_of(cog.bot, RefutationService))
 
-    @group.command(
-        name="defaults", description="Default options for new games of The Refutation Game"
-    )
-    @with_options(REFUTATION_OPTIONS, "settings")
-    @app_commands.describe(reason=REASON)
-    async def defaults(
-        interaction: discord.Interaction, reason: Reason = None, **given: Any
-    ) -> None:
-        await cog.set_defaults(interaction, KIND, given, reason)
+    group.add_command(cog.defaults_command(KIND, REFUTATION_OPTIONS, "defaults"))
 
     async def deck_names(
         interaction: discord.Interaction, current: str

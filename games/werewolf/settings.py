@@ -12,7 +12,6 @@ from discord import app_commands
 from bot.errors import UserError
 from bot.i18n import t
 from bot.service import Actor, Services
-from cogs.game_options import with_options
 from cogs.lobby import REASON, Reason
 from db import repo
 from db.models import GuildSettings
@@ -63,13 +62,7 @@ def settings_group(cog: Any) -> app_commands.Group:
     ``set_defaults`` and ``changed`` answer as every setting does)."""
     group = app_commands.Group(name=KIND, description="Werewolf: default options and the den")
 
-    @group.command(name="defaults", description="Default options for new games of Werewolf")
-    @with_options(WEREWOLF_OPTIONS, "settings")
-    @app_commands.describe(reason=REASON)
-    async def defaults(
-        interaction: discord.Interaction, reason: Reason = None, **given: Any
-    ) -> None:
-        await cog.set_defaults(interaction, KIND, given, reason)
+    group.add_command(cog.defaults_command(KIND, WEREWOLF_OPTIONS, "defaults"))
 
     @group.command(
         name="den", description="The text channel where a game in a forum post opens its den"
