@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.i18n import t
+from bot.notices import PermissionNames
 from bot.service import Actor, Services
 from cogs.lobby import REASON, Reason
 from db import repo
@@ -36,10 +37,9 @@ async def set_den(app: Services, actor: Actor, guild_id: int, channel: Any | Non
         if not isinstance(channel, discord.TextChannel):
             raise UserError("werewolf.settings.den_not_text")
         perms = channel.permissions_for(channel.guild.me)
-        missing = [name for name in DEN_NEEDS if not getattr(perms, name)]
+        missing = tuple(name for name in DEN_NEEDS if not getattr(perms, name))
         if missing:
-            names = ", ".join(t(f"common.permission.{p}", actor.lang) for p in missing)
-            raise UserError("werewolf.settings.den_missing", permissions=names)
+            raise UserError("werewolf.settings.den_missing", permissions=PermissionNames(missing))
     async with app.sessions.begin() as s:
         settings = await repo.get_guild_settings(s, guild_id)
         kept = {k: v for k, v in settings.defaults_for(KIND).items() if k != DEN_CHANNEL}
