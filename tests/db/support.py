@@ -1,4 +1,4 @@
-"""Database fixtures shared by tests/db and tests/bot (imported by their conftest.py files).
+"""Database fixtures shared by every test folder (the root conftest.py's ``pytest_plugins``).
 
 Every test gets its own database: a copy of a migrated template (SQLite: a file copied into
 ``tmp_path``; PostgreSQL: ``CREATE DATABASE ... TEMPLATE ...``), dropped afterwards. The

@@ -1,7 +1,7 @@
 """End-to-end fixtures: the sandbox, a guild with players, and the real bot on a SQLite file.
 
-Every e2e folder's conftest imports them (tests/e2e/, games/<kind>/tests/e2e/), and the migrated
-template database (``sqlite_template``, tests/db/support.py) where its parent does not."""
+A plugin of every test folder (the root conftest.py's ``pytest_plugins``), as the migrated
+template database they take is (``sqlite_template``, tests/db/support.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The fixtures of the game's tests: the databases (tests/db/support.py), and the game's
-catalogue (``werewolf_catalogue``) for a test process that has not built the registry of the
-built-in games (which loads it), unloaded after the test."""
+"""The game's catalogue (``werewolf_catalogue``) for a test process that has not built the
+registry of the built-in games (which loads it), unloaded after the test (the databases'
+fixtures come from the root conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,6 @@ import pytest
 
 from bot import i18n
 from games.werewolf import LOCALES
-from tests.db.support import (  # noqa: F401 - fixtures
-    backend,
-    db_url,
-    empty_db_url,
-    engine,
-    pg_template,
-    sessions,
-    sqlite_template,
-)
 
 
 @pytest.fixture

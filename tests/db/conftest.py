@@ -1,9 +1,0 @@
-from tests.db.support import (  # noqa: F401 - fixtures
-    backend,
-    db_url,
-    empty_db_url,
-    engine,
-    pg_template,
-    sessions,
-    sqlite_template,
-)
