@@ -9,10 +9,11 @@ state exactly as it was.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeGuard
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from rulebase import can, json_copy
+from rulebase.engine import ActionRecords, Bound, ComparedByState, is_id, param, seated_twice
 
 from . import avalon
 from .errors import (
@@ -20,7 +21,6 @@ from .errors import (
     BadAssassinationTarget,
     BadPlayerCount,
     DuplicatePlayer,
-    GameError,
     GameIsOver,
     InvalidAction,
     InvalidChoice,
@@ -91,14 +91,6 @@ def name_sort_key(player: Player) -> tuple[str, int]:
     return (player.name.casefold(), player.id)
 
 
-def _is_id(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _param(value: object) -> str | int:
-    return value if _is_id(value) else str(value)
-
-
 def _as_team_vote(value: object) -> TeamVote:
     if isinstance(value, TeamVote):
         return value
@@ -122,11 +114,9 @@ def _as_choice(value: object) -> MissionChoice:
 
 
 def _verify_players(players: Sequence[Player]) -> None:
-    seen: set[int] = set()
-    for player in players:
-        if player.id in seen:
-            raise DuplicatePlayer(name=player.name, player=player.id)
-        seen.add(player.id)
+    twice = seated_twice(players)
+    if twice is not None:
+        raise DuplicatePlayer(name=twice.name, player=twice.id)
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise BadPlayerCount(min=MIN_PLAYERS, max=MAX_PLAYERS, count=len(players))
 
@@ -165,7 +155,7 @@ def _verify_deal(
     return role_of, character_of
 
 
-class Resistance:
+class Resistance(ComparedByState):
     """One game of The Resistance. Create it with :meth:`setup` (random deal) or directly with a
     known deal; restore it with :meth:`from_dict` or :meth:`replay`."""
 
@@ -299,10 +289,10 @@ class Resistance:
         for player in self._players:
             if player.id == player_id:
                 return player
-        raise UnknownPlayer(player=_param(player_id))
+        raise UnknownPlayer(player=param(player_id))
 
     def is_player(self, player_id: object) -> bool:
-        return _is_id(player_id) and player_id in self._roles
+        return is_id(player_id) and player_id in self._roles
 
     @property
     def player_count(self) -> int:
@@ -550,7 +540,7 @@ class Resistance:
         seen: set[int] = set()
         for member in team:
             if not self.is_player(member):
-                raise UnknownPlayer(player=_param(member))
+                raise UnknownPlayer(player=param(member))
             if member in seen:
                 raise DuplicatePlayer(name=self.player(member).name, player=member)
             seen.add(member)
@@ -766,7 +756,7 @@ class Resistance:
         if holder != current:
             raise NotLadyHolder(holder=self.player(current).name, holder_id=current)
         if not self.is_player(target):
-            raise UnknownPlayer(player=_param(target))
+            raise UnknownPlayer(player=param(target))
         if target not in self.lady_eligible:
             raise LadyIneligible(name=self.player(target).name, player=target)
 
@@ -797,7 +787,7 @@ class Resistance:
         if player != self.assassin:
             raise NotAssassin()
         if not self.is_player(target):
-            raise UnknownPlayer(player=_param(target))
+            raise UnknownPlayer(player=param(target))
         if target not in self.assassination_targets:
             raise BadAssassinationTarget(name=self.player(target).name, player=target)
 
@@ -824,8 +814,8 @@ class Resistance:
     def verify_substitute(self, old: int, new: Player) -> None:
         self._verify_not_over()
         if not self.is_player(old):
-            raise UnknownPlayer(player=_param(old))
-        if not isinstance(new, Player) or not _is_id(new.id):
+            raise UnknownPlayer(player=param(old))
+        if not isinstance(new, Player) or not is_id(new.id):
             raise InvalidAction(action="substitute")
         if self.is_player(new.id):
             raise AlreadyAPlayer(name=new.name, player=new.id)
@@ -942,13 +932,9 @@ class Resistance:
         game._lady_examined = [(int(a), int(b)) for a, b in d.get("lady_examined", [])]
         return game
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Resistance):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    # Python's way to say "compared by value, so unhashable"; typeshed types __hash__ as a method.
-    __hash__ = None  # type: ignore[assignment]
+    def compared(self) -> dict[str, Any]:
+        """Two games are equal when their saved states are (:meth:`to_dict`)."""
+        return self.to_dict()
 
     def __repr__(self) -> str:
         return (
@@ -964,7 +950,7 @@ class Resistance:
 
     def _verify_is_player(self, player: object) -> None:
         if not self.is_player(player):
-            raise NotAPlayer(player=_param(player))
+            raise NotAPlayer(player=param(player))
 
     def _verify_phase(self, expected: Phase) -> None:
         if self._phase is not expected:
@@ -1096,65 +1082,50 @@ ACTION_NAMES: tuple[str, ...] = (
 
 def _field_id(action: Mapping[str, Any], key: str) -> int:
     value: object = action.get(key)
-    if not _is_id(value):
+    if not is_id(value):
         raise InvalidAction(action=str(action.get("action")))
     return value
 
 
-def _bind(
-    game: Resistance, action: Mapping[str, Any]
-) -> tuple[Callable[..., Any], tuple[Any, ...]]:
-    """The verify-able method pair of ``action`` and its arguments: (method name, args)."""
+def _bind(action: Mapping[str, Any]) -> Bound:
+    """The method an action record names and its arguments."""
     if not isinstance(action, Mapping):
         raise InvalidAction(action=str(action))
     name = action.get("action")
     if name == "propose":
         team = action.get("team")
-        if not isinstance(team, list | tuple) or not all(_is_id(m) for m in team):
+        if not isinstance(team, list | tuple) or not all(is_id(m) for m in team):
             raise InvalidAction(action="propose")
-        return game.propose, (_field_id(action, "leader"), list(team))
+        return "propose", (_field_id(action, "leader"), list(team))
     if name == "vote":
-        return game.vote, (_field_id(action, "player"), action.get("vote"))
+        return "vote", (_field_id(action, "player"), action.get("vote"))
     if name == "choose":
-        return game.choose, (_field_id(action, "player"), action.get("choice"))
+        return "choose", (_field_id(action, "player"), action.get("choice"))
     if name == "substitute":
         new = action.get("new")
-        if not isinstance(new, Mapping) or not _is_id(new.get("id")):
+        if not isinstance(new, Mapping) or not is_id(new.get("id")):
             raise InvalidAction(action="substitute")
         if not isinstance(new.get("name"), str):
             raise InvalidAction(action="substitute")
-        return game.substitute, (_field_id(action, "old"), Player.from_dict(new))
+        return "substitute", (_field_id(action, "old"), Player.from_dict(new))
     if name == "examine":
-        return game.examine, (_field_id(action, "holder"), _field_id(action, "target"))
+        return "examine", (_field_id(action, "holder"), _field_id(action, "target"))
     if name == "assassinate":
-        return game.assassinate, (_field_id(action, "player"), _field_id(action, "target"))
+        return "assassinate", (_field_id(action, "player"), _field_id(action, "target"))
     if name == "resolve":
-        return game.resolve, ()
+        return "resolve", ()
     if name == "skip_leader":
-        return game.skip_leader, ()
+        return "skip_leader", ()
     if name == "cancel":
-        return game.cancel, ()
+        return "cancel", ()
     raise InvalidAction(action=str(name))
 
 
-def verify_action(game: Resistance, action: Mapping[str, Any]) -> None:
-    """Raise the GameError that applying ``action`` (an :attr:`Resistance.actions` record)
-    would raise; do nothing if it is allowed."""
-    method, args = _bind(game, action)
-    verify: Callable[..., None] = getattr(game, "verify_" + method.__name__)
-    verify(*args)
+_RECORDS: ActionRecords[Resistance, Event] = ActionRecords(_bind)
 
-
-def can_apply(game: Resistance, action: Mapping[str, Any]) -> bool:
-    try:
-        verify_action(game, action)
-    except GameError:
-        return False
-    return True
-
-
-def apply_action(game: Resistance, action: Mapping[str, Any]) -> list[Event]:
-    """Apply one action record (as logged in :attr:`Resistance.actions`)."""
-    method, args = _bind(game, action)
-    events: list[Event] = method(*args)
-    return events
+#: Raise the GameError that applying an action record (as logged in
+#: :attr:`Resistance.actions`) would raise; nothing if it is allowed.
+verify_action = _RECORDS.verify
+can_apply = _RECORDS.can
+#: Apply one action record: its events.
+apply_action = _RECORDS.apply

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeGuard
+from typing import Any
 
 from rulebase import can, json_copy
+from rulebase.engine import ActionRecords, Bound, ComparedByState, is_id, param, seated_twice
 
 from .errors import (
     AlreadyActed,
@@ -22,7 +23,6 @@ from .errors import (
     BadPlayerCount,
     DuplicatePlayer,
     FirstNightOnly,
-    GameError,
     GameIsOver,
     InvalidAction,
     NoDeathPotion,
@@ -97,10 +97,6 @@ from .views import PrivateView, PublicView
 STATE_VERSION = 1
 
 
-def _is_id(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _copied(actions: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """A copy of an action log: flat records, a substitute's ``new`` player the one nested
     object (cheaper than a deep copy; a long game logs a thousand actions)."""
@@ -112,10 +108,6 @@ def _copied(actions: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 def _value(value: Winner | EndReason | None) -> str | None:
     return None if value is None else value.value
-
-
-def _param(value: object) -> str | int:
-    return value if _is_id(value) else str(value)
 
 
 def wolves_for(count: int, options: Options) -> int:
@@ -159,11 +151,9 @@ def deal(ids: Sequence[int], options: Options, rng: random.Random) -> dict[int, 
 
 
 def _verify_players(players: Sequence[Player]) -> None:
-    seen: set[int] = set()
-    for player in players:
-        if player.id in seen:
-            raise DuplicatePlayer(name=player.name, player=player.id)
-        seen.add(player.id)
+    twice = seated_twice(players)
+    if twice is not None:
+        raise DuplicatePlayer(name=twice.name, player=twice.id)
 
 
 def _verify_deal(players: Sequence[Player], roles: Mapping[int, Role], options: Options) -> None:
@@ -181,7 +171,7 @@ def _verify_deal(players: Sequence[Player], roles: Mapping[int, Role], options: 
             raise ValueError(f"the deal must hold {role.value} once if the option is on")
 
 
-class Werewolf:
+class Werewolf(ComparedByState):
     """One game of Werewolf. Create it with :meth:`setup` (a random deal) or directly with a
     known deal; restore it with :meth:`from_dict` or :meth:`replay`."""
 
@@ -359,10 +349,10 @@ class Werewolf:
         for player in self._players:
             if player.id == player_id:
                 return player
-        raise UnknownPlayer(player=_param(player_id))
+        raise UnknownPlayer(player=param(player_id))
 
     def is_player(self, player_id: object) -> bool:
-        return _is_id(player_id) and player_id in self._roles
+        return is_id(player_id) and player_id in self._roles
 
     @property
     def options(self) -> Options:
@@ -392,7 +382,7 @@ class Werewolf:
         return tuple(self._alive)
 
     def is_alive(self, player_id: object) -> bool:
-        return _is_id(player_id) and player_id in self._alive
+        return is_id(player_id) and player_id in self._alive
 
     @property
     def deaths(self) -> tuple[Death, ...]:
@@ -977,8 +967,8 @@ class Werewolf:
     def verify_substitute(self, old: int, new: Player) -> None:
         self._verify_not_over()
         if not self.is_player(old):
-            raise UnknownPlayer(player=_param(old))
-        if not isinstance(new, Player) or not _is_id(new.id):
+            raise UnknownPlayer(player=param(old))
+        if not isinstance(new, Player) or not is_id(new.id):
             raise InvalidAction(action="substitute")
         if self.is_player(new.id):
             raise AlreadyAPlayer(name=new.name, player=new.id)
@@ -1054,13 +1044,9 @@ class Werewolf:
             "actions": self._actions,
         }
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Werewolf):
-            return NotImplemented
-        return self.snapshot() == other.snapshot()
-
-    # Python's way to say "compared by value, so unhashable"; typeshed types __hash__ as a method.
-    __hash__ = None  # type: ignore[assignment]
+    def compared(self) -> dict[str, Any]:
+        """Two games are equal when their states are (:meth:`snapshot`)."""
+        return self.snapshot()
 
     def __repr__(self) -> str:
         return (
@@ -1076,7 +1062,7 @@ class Werewolf:
 
     def _verify_is_player(self, player: object) -> None:
         if not self.is_player(player):
-            raise NotAPlayer(player=_param(player))
+            raise NotAPlayer(player=param(player))
 
     def _verify_phase(self, expected: Phase) -> None:
         if self._phase is not expected:
@@ -1092,7 +1078,7 @@ class Werewolf:
 
     def _verify_target(self, target: int) -> None:
         if not self.is_player(target):
-            raise UnknownPlayer(player=_param(target))
+            raise UnknownPlayer(player=param(target))
         if target not in self._alive:
             raise TargetIsDead(name=self.player(target).name, player=target)
 
@@ -1266,19 +1252,19 @@ def _field(name: str, key: str, action: Mapping[str, Any]) -> Any:
             raise InvalidAction(action=name)
         return value
     if name == "substitute" and key == "new":
-        if not isinstance(value, Mapping) or not _is_id(value.get("id")):
+        if not isinstance(value, Mapping) or not is_id(value.get("id")):
             raise InvalidAction(action=name)
         if not isinstance(value.get("name"), str):
             raise InvalidAction(action=name)
         return Player.from_dict(value)
     if value is None and (name, key) in _OPTIONAL_IDS:
         return None
-    if not _is_id(value):
+    if not is_id(value):
         raise InvalidAction(action=name)
     return value
 
 
-def _bind(game: Werewolf, action: Mapping[str, Any]) -> tuple[str, tuple[Any, ...]]:
+def _bind(action: Mapping[str, Any]) -> Bound:
     """The method name of an action record and its arguments."""
     if not isinstance(action, Mapping):
         raise InvalidAction(action=str(action))
@@ -1288,24 +1274,11 @@ def _bind(game: Werewolf, action: Mapping[str, Any]) -> tuple[str, tuple[Any, ..
     return name, tuple(_field(name, key, action) for key in ACTION_FIELDS[name])
 
 
-def verify_action(game: Werewolf, action: Mapping[str, Any]) -> None:
-    """Raise the GameError that applying ``action`` (a :attr:`Werewolf.actions` record) would
-    raise; do nothing if it is allowed."""
-    name, args = _bind(game, action)
-    verify: Callable[..., None] = getattr(game, "verify_" + name)
-    verify(*args)
+_RECORDS: ActionRecords[Werewolf, Event] = ActionRecords(_bind)
 
-
-def can_apply(game: Werewolf, action: Mapping[str, Any]) -> bool:
-    try:
-        verify_action(game, action)
-    except GameError:
-        return False
-    return True
-
-
-def apply_action(game: Werewolf, action: Mapping[str, Any]) -> list[Event]:
-    """Apply one action record (as logged in :attr:`Werewolf.actions`)."""
-    name, args = _bind(game, action)
-    events: list[Event] = getattr(game, name)(*args)
-    return events
+#: Raise the GameError that applying an action record (as logged in :attr:`Werewolf.actions`)
+#: would raise; nothing if it is allowed.
+verify_action = _RECORDS.verify
+can_apply = _RECORDS.can
+#: Apply one action record: its events.
+apply_action = _RECORDS.apply
