@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import discord
 from sqlalchemy import select
@@ -27,6 +28,9 @@ from rulebase import Event
 if TYPE_CHECKING:
     from bot.plugins import Archive, FileMaker, GamePlugin
     from bot.service import Actor, GameService, Reply
+
+T = TypeVar("T")
+T_contra = TypeVar("T_contra", contravariant=True)
 
 
 def file_maker(data: bytes, filename: str, description: str | None = None) -> FileMaker:
@@ -99,6 +103,57 @@ def file_builders(
             return made()
 
     return {"record": record}
+
+
+class Drawing(Protocol[T_contra]):
+    """How a picture is drawn and said (a game's vote_matrix module)."""
+
+    async def render_async(self, shown: T_contra, lang: str, /) -> bytes:
+        """The PNG, rendered off the event loop."""
+
+    def describe(self, shown: T_contra, lang: str, /) -> str:
+        """The text alternative."""
+
+
+@dataclass(frozen=True)
+class Picture(Generic[T]):
+    """A picture a game attaches to its posts and its archive (a vote matrix): read from the
+    stored game and its public events in a session, drawn off the event loop after it, with
+    its text alternative as the file's description. ``files`` is the plugin's builder of
+    ``Attachment(name, (game_id, lang))``; ``archive_files`` the archive's (bot.plugins)."""
+
+    #: the attachment's kind (``GamePlugin.files``)
+    name: str
+    #: the catalogue key of the file's name (its placeholder: ``game``, the game's number)
+    filename: str
+    #: (session, game row, engine state) -> what the picture shows
+    read: Callable[[AsyncSession, Game, Any], Awaitable[T]]
+    drawing: Drawing[T]
+
+    async def file(self, shown: T, lang: str, game_id: int) -> FileMaker:
+        """The picture of ``shown`` in ``lang``, as a file of game ``game_id``."""
+        png = await self.drawing.render_async(shown, lang)
+        name = t(self.filename, lang, game=game_id)
+        return file_maker(png, name, self.drawing.describe(shown, lang))
+
+    def files(
+        self, sessions: Any, services: Mapping[str, Any]
+    ) -> dict[str, Callable[..., Awaitable[discord.File]]]:
+        """The plugin's builder of the attachment (``GamePlugin.files``)."""
+
+        async def build(game_id: int, lang: str) -> discord.File:
+            async with sessions() as s:
+                game, state = await loaded(services, s, game_id)
+                shown = await self.read(s, game, state)
+            return (await self.file(shown, lang, game_id))()
+
+        return {self.name: build}
+
+    async def archive_files(
+        self, s: AsyncSession, game: Game, state: Any, lang: str
+    ) -> list[FileMaker]:
+        """``/<game> archive`` attaches the picture before the record (``Archive.files``)."""
+        return [await self.file(await self.read(s, game, state), lang, game.id)]
 
 
 # -- archives --------------------------------------------------------------------------------

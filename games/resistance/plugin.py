@@ -26,7 +26,7 @@ PLUGIN = GamePlugin(
     options=RESISTANCE_OPTIONS,
     buttons=(ChoiceMenu, TeamMenu, ProposeButton, VoteButton),
     views={"rs_vote": vote_view, "rs_avalon_choice": choice_view, "rs_team": team_view},
-    files=records.files,
+    files=records.MATRIX.files,
     locales=LOCALES,
     demos={
         "resistance": "games.resistance.demo:play_resistance",

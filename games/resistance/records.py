@@ -4,18 +4,17 @@ event log only, so any process, after any restart, gives the same record of the 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import discord
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import modlog, posts
 from bot.archive import Events, header, listing, md, names_of, role_name, substituted
 from bot.effects import Attachment, Post
 from bot.i18n import t
-from bot.plugins import Archive, FileMaker
-from bot.records import file_maker, loaded, public_events
+from bot.plugins import Archive
+from bot.records import Picture, public_events
 from db import repo
 from db.models import Game
 from games.resistance import render, vote_matrix
@@ -40,14 +39,9 @@ async def resistance_matrix(s: AsyncSession, game: Game, state: Any) -> vote_mat
     return vote_matrix.build(await resistance_events(s, game), names, list(state.leader_order))
 
 
-async def matrix_file(matrix: vote_matrix.Matrix, lang: str, game_id: int) -> FileMaker:
-    """The picture, rendered off the event loop, with its text alternative as description."""
-    png = await vote_matrix.render_async(matrix, lang)
-    return file_maker(
-        png,
-        t("resistance.matrix.filename", lang, game=game_id),
-        vote_matrix.describe(matrix, lang),
-    )
+MATRIX = Picture("rs_matrix", "resistance.matrix.filename", resistance_matrix, vote_matrix)
+"""The vote matrix, attached to the end's post (``Attachment("rs_matrix", ...)``), to the
+archive's record and to ``/resistance history``."""
 
 
 async def end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Post:
@@ -56,27 +50,8 @@ async def end_post(service: Any, s: AsyncSession, game: Game, state: Any) -> Pos
     state and events of the ended game, which no longer change."""
     lang = game.lang
     text = render.history_text(state, await resistance_events(s, game), lang)
-    files = (Attachment("rs_matrix", (game.id, lang)), Attachment("record", (game.id, lang)))
+    files = (Attachment(MATRIX.name, (game.id, lang)), Attachment("record", (game.id, lang)))
     return Post(posts.where(game), text, files=files)
-
-
-def files(
-    sessions: Any, services: Mapping[str, Any]
-) -> dict[str, Callable[..., Awaitable[discord.File]]]:
-    """The Resistance's own attachment: the vote matrix (``Attachment("rs_matrix", ...)``)."""
-
-    async def matrix(game_id: int, lang: str) -> discord.File:
-        async with sessions() as s:
-            game, state = await loaded(services, s, game_id)
-            built = await resistance_matrix(s, game, state)
-        return (await matrix_file(built, lang, game_id))()
-
-    return {"rs_matrix": matrix}
-
-
-async def archive_files(s: AsyncSession, game: Game, state: Any, lang: str) -> list[FileMaker]:
-    """``/resistance archive`` attaches the vote matrix before the record."""
-    return [await matrix_file(await resistance_matrix(s, game, state), lang, game.id)]
 
 
 async def history(service: ResistanceService, actor: Actor, game_id: int) -> Reply:
@@ -92,7 +67,7 @@ async def history(service: ResistanceService, actor: Actor, game_id: int) -> Rep
         matrix = await resistance_matrix(s, game, state)
     if logged:
         text = f"{text}\n\n{logged}"
-    return Reply(text, files=[await matrix_file(matrix, actor.lang, game_id)])
+    return Reply(text, files=[await MATRIX.file(matrix, actor.lang, game_id)])
 
 
 def outcome(state: Any, lang: str) -> str:
@@ -176,4 +151,4 @@ def event_lines(e: Any, names: Mapping[int, str], lang: str) -> list[str]:
     return []
 
 
-ARCHIVE = Archive(markdown=markdown, outcome=outcome, files=archive_files)
+ARCHIVE = Archive(markdown=markdown, outcome=outcome, files=MATRIX.archive_files)
