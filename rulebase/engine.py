@@ -1,7 +1,8 @@
 """What every game's engine class writes the same way, written once: a player id checked, a
 seat dealt twice, the log of action records replayed through the engine's own ``verify_X`` and
-``X`` methods, equality by the whole state. Each game keeps its own words (its errors, its
-events): these take them as arguments."""
+``X`` methods, equality by the whole state; for a rules text, a table grouped by player count
+and a span of counts said. Each game keeps its own words (its errors, its events, its
+catalogue keys): these take them as arguments."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from rulebase import Player, can
 
 G = TypeVar("G")
 E = TypeVar("E")
+V = TypeVar("V")
 
 Bound = tuple[str, tuple[Any, ...]]
 """An action record read: the name of the engine's method and its arguments."""
@@ -79,3 +81,23 @@ class ComparedByState(ABC):
 
     # Python's way to say "compared by value, so unhashable"; typeshed types __hash__ as a method.
     __hash__ = None  # type: ignore[assignment]
+
+
+def groups(values: Mapping[int, V]) -> list[tuple[int, int, V]]:
+    """Consecutive player counts that share a value, for a rules text: ``{5: 2, 6: 2, 7: 3}``
+    gives ``[(5, 6, 2), (7, 7, 3)]``."""
+    out: list[tuple[int, int, V]] = []
+    for count in sorted(values):
+        if out and out[-1][2] == values[count] and out[-1][1] == count - 1:
+            out[-1] = (out[-1][0], count, values[count])
+        else:
+            out.append((count, count, values[count]))
+    return out
+
+
+def span_text(low: int, high: int, say: Callable[[str], str]) -> str:
+    """The player counts ``low`` to ``high`` in a rules text: one count is its number; two in a
+    row, ``say("span_pair")`` (``5 ou 6``); more, ``say("span_range")`` (``7 à 9``)."""
+    if low == high:
+        return str(low)
+    return say("span_pair" if high == low + 1 else "span_range")

@@ -28,25 +28,12 @@ from games.resistance.rules import (
     tables,
 )
 from games.resistance.rules.tables import TeamTable
-
-
-def groups(values: Mapping[int, Any]) -> list[tuple[int, int, Any]]:
-    """Consecutive player counts that share a value: ``[(5, 6, 2), (7, 9, 3), (10, 10, 4)]``."""
-    out: list[tuple[int, int, Any]] = []
-    for count in sorted(values):
-        if out and out[-1][2] == values[count] and out[-1][1] == count - 1:
-            out[-1] = (out[-1][0], count, values[count])
-        else:
-            out.append((count, count, values[count]))
-    return out
+from rulebase.engine import groups, span_text
 
 
 def span(low: int, high: int, lang: str) -> str:
     """``5``, ``5 ou 6``, ``7 à 9`` (English: ``5``, ``5–6``, ``7–9``)."""
-    if low == high:
-        return str(low)
-    key = "span_pair" if high == low + 1 else "span_range"
-    return t(f"resistance.rules.{key}", lang, low=low, high=high)
+    return span_text(low, high, lambda key: t(f"resistance.rules.{key}", lang, low=low, high=high))
 
 
 def players(low: int, high: int, lang: str) -> str:

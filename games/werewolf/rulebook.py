@@ -16,6 +16,7 @@ from typing import Any
 from bot.i18n import option_label, t
 from games.werewolf.options import WEREWOLF_OPTIONS, rule_options
 from games.werewolf.rules import SPECIAL_ROLES, Options, Player, Role, Werewolf, tables
+from rulebase.engine import groups, span_text
 
 #: The roles of the rules text, in order; those with an option name it (the captain is one).
 ROLES: tuple[str, ...] = (
@@ -26,23 +27,9 @@ ROLES: tuple[str, ...] = (
 )
 
 
-def groups(values: Mapping[int, int]) -> list[tuple[int, int, int]]:
-    """Consecutive player counts that share a value: ``[(6, 11, 2), (12, 17, 3), (18, 18, 4)]``."""
-    out: list[tuple[int, int, int]] = []
-    for count in sorted(values):
-        if out and out[-1][2] == values[count] and out[-1][1] == count - 1:
-            out[-1] = (out[-1][0], count, values[count])
-        else:
-            out.append((count, count, values[count]))
-    return out
-
-
 def span(low: int, high: int, lang: str) -> str:
     """``18``, ``6 à 11`` (English: ``6–11``)."""
-    if low == high:
-        return str(low)
-    key = "span_pair" if high == low + 1 else "span_range"
-    return t(f"werewolf.rules.{key}", lang, low=low, high=high)
+    return span_text(low, high, lambda key: t(f"werewolf.rules.{key}", lang, low=low, high=high))
 
 
 def wolf_table(lang: str) -> str:

@@ -9,6 +9,7 @@ import pytest
 from games.werewolf import rulebook
 from games.werewolf.options import WEREWOLF_OPTIONS
 from games.werewolf.rules import tables
+from rulebase.engine import groups
 
 pytestmark = pytest.mark.usefixtures("werewolf_catalogue")
 
@@ -25,7 +26,7 @@ def test_the_engine_kills_nobody_on_a_tie() -> None:
 
 
 def test_the_wolf_table_is_the_engines() -> None:
-    assert rulebook.groups(tables.WOLF_COUNT) == list(tables.WOLF_TABLE)
+    assert groups(tables.WOLF_COUNT) == list(tables.WOLF_TABLE)
     assert "**Werewolves**: 2 (6–11 players), 3 (12–17), 4 (18)." in whole("en")
     assert f"**Loups-garous**{NBSP}: 2 (6 à 11 joueurs), 3 (12 à 17), 4 (18)." in whole("fr")
 
