@@ -63,6 +63,22 @@ async def new_game(sessions: Sessions, guild: Any, channel: Any) -> int:
         return game.id
 
 
+async def send(dispatcher: Dispatcher, game_id: int, guild_id: int, *records: Record) -> int:
+    """Write ``records`` as the game's next effects, wake the dispatcher and wait until it has
+    delivered them (5 s at most): the last one's seq."""
+    seq = await write(dispatcher.sessions, game_id, guild_id, *records)
+    dispatcher.wake(game_id)
+    assert await dispatcher.delivered(game_id, seq, 5)
+    return seq
+
+
+async def game_in_a_channel(sb: Sandbox, sessions: Sessions) -> tuple[Any, Any, int]:
+    """A guild, its text channel ``game`` and a game there: (guild, channel, game id)."""
+    guild = sb.add_guild("G")
+    channel = guild.add_text_channel("game")
+    return guild, channel, await new_game(sessions, guild, channel)
+
+
 async def write(sessions: Sessions, game_id: int, guild_id: int, *records: Record) -> int:
     async with sessions.begin() as s:
         rows = await repo.add_effects(
@@ -119,11 +135,9 @@ async def test_a_permanent_refusal_is_recorded_once_and_the_game_goes_on(
     game = await new_game(sessions, guild, channel)
     failed_before = failures()
     async with dispatching(client, sessions) as dispatcher:
-        last = await write(
-            sessions, game, guild.id, DirectMessage(shy.id, "psst"), Post(channel.id, "after")
+        await send(
+            dispatcher, game, guild.id, DirectMessage(shy.id, "psst"), Post(channel.id, "after")
         )
-        dispatcher.wake(game)
-        assert await dispatcher.delivered(game, last, 5)
     refused, posted = await rows_of(sessions, game)
     assert refused.status == "failed" and "50007" in (refused.last_error or "")
     assert posted.status == "done" and texts(sb, channel) == ["after"]
@@ -163,9 +177,7 @@ async def test_what_a_refused_dm_changes_commits_with_its_refusal(
 async def test_a_missing_permission_is_named_by_a_notice_row_that_never_names_itself(
     sb: Sandbox, client: discord.Client, sessions: Sessions
 ) -> None:
-    guild = sb.add_guild("G")
-    channel = guild.add_text_channel("game")
-    game = await new_game(sessions, guild, channel)
+    guild, channel, game = await game_in_a_channel(sb, sessions)
     async with dispatching(client, sessions) as dispatcher:
         # The post is refused for a missing permission: the notice naming it is the game's
         # next row, written with the refusal, and delivered in the channel.
@@ -203,9 +215,7 @@ async def test_a_missing_permission_is_named_by_a_notice_row_that_never_names_it
 async def test_a_crash_after_discord_created_the_message_does_not_post_it_twice(
     sb: Sandbox, client: discord.Client, sessions: Sessions
 ) -> None:
-    guild = sb.add_guild("G")
-    channel = guild.add_text_channel("game")
-    game = await new_game(sessions, guild, channel)
+    guild, channel, game = await game_in_a_channel(sb, sessions)
     # Discord creates the message, but the answer never reaches the process: it dies.
     hold = sb.hold_route("POST", rf"/channels/{channel.id}/messages$", after=True)
     last = await write(
@@ -228,14 +238,10 @@ async def test_a_crash_after_discord_created_the_message_does_not_post_it_twice(
 async def test_long_texts_are_split_at_line_boundaries(
     sb: Sandbox, client: discord.Client, sessions: Sessions
 ) -> None:
-    guild = sb.add_guild("G")
-    channel = guild.add_text_channel("game")
-    game = await new_game(sessions, guild, channel)
+    guild, channel, game = await game_in_a_channel(sb, sessions)
     lines = [f"{n:03d} " + "x" * 60 for n in range(100)]  # 6,500 characters
     async with dispatching(client, sessions) as dispatcher:
-        last = await write(sessions, game, guild.id, Post(channel.id, "\n".join(lines)))
-        dispatcher.wake(game)
-        assert await dispatcher.delivered(game, last, 5)
+        await send(dispatcher, game, guild.id, Post(channel.id, "\n".join(lines)))
     sent = texts(sb, channel)
     assert len(sent) == 4 and all(len(x) <= 2000 for x in sent)
     assert "\n".join(sent).split("\n") == lines  # every line once, whole, in order
@@ -244,33 +250,15 @@ async def test_long_texts_are_split_at_line_boundaries(
 async def test_a_slot_is_edited_in_place_and_posted_anew_when_discord_refuses(
     sb: Sandbox, client: discord.Client, sessions: Sessions
 ) -> None:
-    guild = sb.add_guild("G")
-    channel = guild.add_text_channel("game")
-    game = await new_game(sessions, guild, channel)
+    guild, channel, game = await game_in_a_channel(sb, sessions)
     async with dispatching(client, sessions) as dispatcher:
-        seq = await write(
-            sessions, game, guild.id, Post(channel.id, "v1", slot="leader_list", pin=True)
-        )
-        dispatcher.wake(game)
-        assert await dispatcher.delivered(game, seq, 5)
-        seq = await write(
-            sessions,
-            game,
-            guild.id,
-            EditSlot(channel.id, "leader_list", "v2", repost=True, pin=True),
-        )
-        dispatcher.wake(game)
-        assert await dispatcher.delivered(game, seq, 5)
+        await send(dispatcher, game, guild.id, Post(channel.id, "v1", slot="leader_list", pin=True))
+        edit = EditSlot(channel.id, "leader_list", "v2", repost=True, pin=True)
+        await send(dispatcher, game, guild.id, edit)
         assert [m.content for m in sb.pins(channel)] == ["v2"]
         sb.fail_route("PATCH", r"/messages/\d+$", status=403, code=50005)
-        seq = await write(
-            sessions,
-            game,
-            guild.id,
-            EditSlot(channel.id, "leader_list", "v3", repost=True, pin=True),
-        )
-        dispatcher.wake(game)
-        assert await dispatcher.delivered(game, seq, 5)
+        edit = EditSlot(channel.id, "leader_list", "v3", repost=True, pin=True)
+        await send(dispatcher, game, guild.id, edit)
     assert [m.content for m in sb.pins(channel)] == ["v3"]
     assert texts(sb, channel) == ["v2", "v3"]
     async with sessions() as s:
@@ -281,19 +269,13 @@ async def test_a_slot_is_edited_in_place_and_posted_anew_when_discord_refuses(
 async def test_edits_of_one_message_waiting_together_are_sent_once_the_last(
     sb: Sandbox, client: discord.Client, sessions: Sessions
 ) -> None:
-    guild = sb.add_guild("G")
-    channel = guild.add_text_channel("game")
-    game = await new_game(sessions, guild, channel)
+    guild, channel, game = await game_in_a_channel(sb, sessions)
     async with dispatching(client, sessions) as dispatcher:
-        seq = await write(sessions, game, guild.id, Post(channel.id, "count 0", slot="count"))
-        dispatcher.wake(game)
-        assert await dispatcher.delivered(game, seq, 5)
+        await send(dispatcher, game, guild.id, Post(channel.id, "count 0", slot="count"))
         edits = [EditSlot(channel.id, "count", f"count {n}", repost=True) for n in (1, 2, 3)]
         # a text-less edit (keep the content) is not superseded by one of another kind
         cleared = EditSlot(channel.id, "count", clear_view=True)
-        seq = await write(sessions, game, guild.id, *edits, cleared)
-        dispatcher.wake(game)
-        assert await dispatcher.delivered(game, seq, 5)
+        await send(dispatcher, game, guild.id, *edits, cleared)
     assert texts(sb, channel) == ["count 3"]  # edited in place, to the last text
     rows = (await rows_of(sessions, game))[1:]
     assert [(r.status, r.last_error) for r in rows] == [
@@ -311,9 +293,7 @@ async def test_edits_of_one_message_waiting_together_are_sent_once_the_last(
 async def test_two_processes_deliver_each_row_once_in_order(
     sb: Sandbox, client: discord.Client, sessions: Sessions, db_url: str
 ) -> None:
-    guild = sb.add_guild("G")
-    channel = guild.add_text_channel("game")
-    game = await new_game(sessions, guild, channel)
+    guild, channel, game = await game_in_a_channel(sb, sessions)
     # The second process: its own client and its own connection pool on the same database.
     other_engine = make_engine(db_url)
     other = discord.Client(intents=discord.Intents.default(), **FAST_CLIENT_OPTIONS)
@@ -352,9 +332,7 @@ async def test_a_claim_that_cannot_start_the_run_is_given_back(
     pending rows and its claim, another process claims the first row. The rows this one took
     behind it are given back at once (kept, the other process would wait out their lease
     before delivering the rest of the game)."""
-    guild = sb.add_guild("G")
-    channel = guild.add_text_channel("game")
-    game = await new_game(sessions, guild, channel)
+    guild, channel, game = await game_in_a_channel(sb, sessions)
     await write(sessions, game, guild.id, Post(channel.id, "m0"), Post(channel.id, "m1"))
     dispatcher = Dispatcher(client, sessions)  # not started: this test drives it
     rows = await rows_of(sessions, game)
