@@ -123,11 +123,15 @@ async def add(
         return d.id
 
 
-async def status(sessions: Sessions, deadline_id: int) -> str:
+async def deadline(sessions: Sessions, deadline_id: int) -> Deadline:
     async with sessions() as s:
         d = await repo.get_deadline(s, deadline_id)
-        assert d is not None
-        return d.status
+    assert d is not None
+    return d
+
+
+async def status(sessions: Sessions, deadline_id: int) -> str:
+    return (await deadline(sessions, deadline_id)).status
 
 
 async def event_count(sessions: Sessions, game_id: int) -> int:
@@ -157,9 +161,8 @@ async def test_overdue_while_down_resolves_once_at_start(
     assert first.scheduled_at(later) == T0 + timedelta(hours=5)
     assert first.scheduled_at(overdue) is None
     assert await event_count(sessions, game_id) == 1
-    async with sessions() as s:
-        d = await repo.get_deadline(s, overdue)
-        assert d is not None and d.resolved_at == clock()
+    d = await deadline(sessions, overdue)
+    assert d.resolved_at == clock()
 
 
 async def test_fired_twice_resolves_once(
@@ -230,9 +233,8 @@ async def test_extend_in_the_callers_transaction(
             assert await scheduler.extend(deadline_id, T0 + timedelta(hours=5), session=s)
             raise RuntimeError("the action fails: rolled back")
     assert scheduler.scheduled_at(deadline_id) == T0 + timedelta(hours=1)
-    async with sessions() as s:
-        d = await repo.get_deadline(s, deadline_id)
-        assert d is not None and d.due_at == T0 + timedelta(hours=1)
+    d = await deadline(sessions, deadline_id)
+    assert d.due_at == T0 + timedelta(hours=1)
 
 
 async def test_cancelled_deadline_never_fires(
@@ -432,9 +434,8 @@ async def test_real_apscheduler_job_fires(
     await asyncio.wait_for(handler.done.wait(), timeout=5)
     assert handler.calls == [deadline_id]
     assert await status(sessions, deadline_id) == "done"
-    async with sessions() as s:
-        d = await repo.get_deadline(s, deadline_id)
-        assert d is not None and d.resolved_at is not None and d.resolved_at >= due
+    d = await deadline(sessions, deadline_id)
+    assert d.resolved_at is not None and d.resolved_at >= due
     assert scheduler.scheduled_ids() == []
 
 
@@ -544,10 +545,9 @@ async def test_real_sweep_turns_a_later_deadline_into_a_job_that_fires_on_time(
     assert scheduler.scheduled_at(deadline_id) is None
     await asyncio.wait_for(handler.done.wait(), timeout=10)
     assert handler.calls == [deadline_id]
-    async with sessions() as s:
-        d = await repo.get_deadline(s, deadline_id)
-        assert d is not None and d.status == "done"
-        assert d.resolved_at is not None and d.resolved_at >= due
+    d = await deadline(sessions, deadline_id)
+    assert d.status == "done"
+    assert d.resolved_at is not None and d.resolved_at >= due
 
 
 async def test_start_makes_jobs_only_within_the_window(
