@@ -20,6 +20,8 @@ from tests.bot.test_scheduler import GUILD, Recorder
 Sessions = async_sessionmaker[AsyncSession]
 OWNER = shard_owner([1], 2)  # GUILD is on shard 1 of 2
 OTHER = shard_owner([0], 2)
+#: the owner, another process, the owner's handler, its listener (the ``schedulers`` fixture)
+Schedulers = tuple[DeadlineScheduler, DeadlineScheduler, Recorder, DeadlineListener]
 
 
 def test_payload_and_dsn() -> None:
@@ -37,10 +39,15 @@ async def game_id(sessions: Sessions) -> int:
         return game.id
 
 
+async def in_an_hour(scheduler: DeadlineScheduler, s: AsyncSession, game_id: int) -> Deadline:
+    """A vote deadline of the game an hour from now, added by ``scheduler``."""
+    return await scheduler.add(
+        s, game_id=game_id, guild_id=GUILD, kind="pl_vote", due_at=utcnow() + timedelta(hours=1)
+    )
+
+
 @pytest.fixture
-async def schedulers(
-    sessions: Sessions, engine: AsyncEngine
-) -> AsyncIterator[tuple[DeadlineScheduler, DeadlineScheduler, Recorder, DeadlineListener]]:
+async def schedulers(sessions: Sessions, engine: AsyncEngine) -> AsyncIterator[Schedulers]:
     """The owner of GUILD (hourly sweep: only a notification can wake it) and another process."""
     owner_handler, other_handler = Recorder(), Recorder()
     owner = DeadlineScheduler(sessions, owner_handler, clock=utcnow, owns=OWNER, sweep_seconds=3600)
@@ -64,20 +71,14 @@ async def test_sqlite_sends_nothing(backend: str, sessions: Sessions) -> None:
     assert sent == (backend == "postgresql")
 
 
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)  # LISTEN/NOTIFY
 async def test_moved_deadline_wakes_the_owner(
-    backend: str,
-    sessions: Sessions,
-    game_id: int,
-    schedulers: tuple[DeadlineScheduler, DeadlineScheduler, Recorder, DeadlineListener],
+    sessions: Sessions, game_id: int, schedulers: Schedulers
 ) -> None:
-    if backend != "postgresql":
-        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
     owner, other, handler, listener = schedulers
     assert listener.listening
     async with sessions.begin() as s:
-        d = await owner.add(
-            s, game_id=game_id, guild_id=GUILD, kind="pl_vote", due_at=utcnow() + timedelta(hours=1)
-        )
+        d = await in_an_hour(owner, s, game_id)
     # The other process (a DM click on shard 0) brings it forward in its own transaction.
     async with sessions.begin() as s:
         await repo.get_game(s, game_id, for_update=True)
@@ -90,19 +91,13 @@ async def test_moved_deadline_wakes_the_owner(
     assert listener.wakes >= 1
 
 
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)  # LISTEN/NOTIFY
 async def test_rolled_back_move_wakes_nobody(
-    backend: str,
-    sessions: Sessions,
-    game_id: int,
-    schedulers: tuple[DeadlineScheduler, DeadlineScheduler, Recorder, DeadlineListener],
+    sessions: Sessions, game_id: int, schedulers: Schedulers
 ) -> None:
-    if backend != "postgresql":
-        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
     owner, other, handler, listener = schedulers
     async with sessions.begin() as s:
-        d = await owner.add(
-            s, game_id=game_id, guild_id=GUILD, kind="pl_vote", due_at=utcnow() + timedelta(hours=1)
-        )
+        d = await in_an_hour(owner, s, game_id)
     with pytest.raises(RuntimeError):
         async with sessions.begin() as s:
             await other.bring_forward(s, game_id, ["pl_vote"])
@@ -114,18 +109,15 @@ async def test_rolled_back_move_wakes_nobody(
         assert again is not None and again.status == "open" and again.due_at > utcnow()
 
 
+@pytest.mark.parametrize("backend", ["postgresql"], indirect=True)  # row locks
 async def test_bring_forward_skips_a_deadline_being_claimed(
-    backend: str, sessions: Sessions, game_id: int
+    sessions: Sessions, game_id: int
 ) -> None:
     """A resolution holding the deadline row: the mover skips it instead of waiting (which
     would deadlock against the game row lock the mover holds)."""
-    if backend != "postgresql":
-        pytest.skip("row locks are PostgreSQL's")
     other = DeadlineScheduler(sessions, Recorder(), clock=utcnow, owns=OTHER)
     async with sessions.begin() as s:
-        d = await other.add(
-            s, game_id=game_id, guild_id=GUILD, kind="pl_vote", due_at=utcnow() + timedelta(hours=1)
-        )
+        d = await in_an_hour(other, s, game_id)
     async with sessions.begin() as claim:
         await claim.get(Deadline, d.id, with_for_update=True)
         async with sessions.begin() as s:
