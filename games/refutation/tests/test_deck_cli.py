@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from games.refutation.rules import default_deck_path
+from games.refutation.tests.decks import hands_too_long
 from tests.paths import ROOT
 
 # Generous: the check's own cap is --seconds; this also counts two Python start-ups on a shared,
@@ -94,20 +95,10 @@ def _sparse(folder: Path) -> Path:
 
 
 def _issue_hand_deck(folder: Path) -> Path:
-    """The issue's deck: titles of 80, texts of 1,000 characters and long sources."""
-    text = default_deck_path().read_text(encoding="utf-8")
-    lines = []
-    for line in text.splitlines():
-        key = line.split("=", 1)[0].strip()
-        if key in ("title.en", "title.fr"):
-            line = f'{key} = "{"T" * 80}"'
-        elif key in ("text.en", "text.fr"):
-            line = f'{key} = "{"x" * 1000}"'
-        elif key == "source":
-            line = f'source = "https://example.org/{"s" * 480}"'
-        lines.append(line)
+    """The default deck with hands too long to send (decks.hands_too_long)."""
     path = folder / "issue.toml"
-    path.write_text("\n".join(lines), encoding="utf-8")
+    text = default_deck_path().read_text(encoding="utf-8")
+    path.write_text(hands_too_long(text), encoding="utf-8")
     return path
 
 

@@ -14,6 +14,7 @@ import pytest
 from games.refutation.decks.settings import DeckSettings
 from games.refutation.players import RfGame, auto_turn, best_card
 from games.refutation.rules import default_deck_path
+from games.refutation.tests.decks import hands_too_long
 from playtest.players import text_of
 from tests.harness import running_bot, sandbox_settings
 
@@ -151,19 +152,8 @@ async def test_hostile_deck_names_are_refused_alike(table: Any, deck_bot: Any) -
 
 
 def issue_hand_deck() -> bytes:
-    """Titles of 80 and texts of 1,000 characters, long sources: every card passes the format,
-    but a hand does not fit in one message (the issue's 0 of 3 hands delivered)."""
-    lines = []
-    for line in club_deck().splitlines():
-        key = line.split("=", 1)[0].strip()
-        if key in ("title.en", "title.fr"):
-            line = f'{key} = "{"T" * 80}"'
-        elif key in ("text.en", "text.fr"):
-            line = f'{key} = "{"x" * 1000}"'
-        elif key == "source":
-            line = f'source = "https://example.org/{"s" * 480}"'
-        lines.append(line)
-    return "\n".join(lines).encode()
+    """The club deck with hands too long to send (decks.hands_too_long)."""
+    return hands_too_long(club_deck()).encode()
 
 
 HOSTILE_UPLOADS: list[tuple[str, bytes, str, str]] = [
