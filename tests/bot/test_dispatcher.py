@@ -151,10 +151,9 @@ async def test_what_a_refused_dm_changes_commits_with_its_refusal(
 ) -> None:
     """``on_refused``'s handler runs in the transaction that records the refusal (a crash
     cannot keep one without the other); a handler that fails leaves the refusal recorded."""
-    guild = sb.add_guild("G")
+    guild, _, game = await game_in_a_channel(sb, sessions)
     shy = sb.add_user("Shy", dms_open=False)
     guild.add_member(shy)
-    game = await new_game(sessions, guild, guild.add_text_channel("game"))
 
     async def passed_on(s: AsyncSession, key: str, fails: bool) -> None:
         await repo.set_bot_state(s, key, "passed on")
@@ -165,9 +164,7 @@ async def test_what_a_refused_dm_changes_commits_with_its_refusal(
         dispatcher.register_view("offer", lambda *_: discord.ui.View())
         dispatcher.on_refused("offer", passed_on)
         offers = (DirectMessage(shy.id, "a seat?", view=View("offer", (k, k == "b"))) for k in "ab")
-        last = await write(sessions, game, guild.id, *offers)
-        dispatcher.wake(game)
-        assert await dispatcher.delivered(game, last, 5)
+        await send(dispatcher, game, guild.id, *offers)
     assert [r.status for r in await rows_of(sessions, game)] == ["failed", "failed"]
     async with sessions() as s:
         assert await repo.get_bot_state(s, "a") == "passed on"
