@@ -2,8 +2,10 @@
 
 ``python -m bench.floor --config <the bench's config>`` connects to the same sandbox as the bot
 would, with the same intents and caches, and answers every click on a vote button
-(``rs:vote:<game>:<proposal>:<choice>``, matched by a ``DynamicItem`` through discord.py's own
-dispatch, as the bot's are) with the call the bot makes for a fast click: one ephemeral callback of
+(``rs:vote:<game>:<proposal>:<choice>``; Werewolf's day vote, the select of the living
+``choice:ww_vote:<game>:<day>`` and the No elimination button ``ww:none:<game>:<day>``: each
+matched by a ``DynamicItem`` through discord.py's own dispatch, as the bot's are) with the call
+the bot makes for a fast click: one ephemeral callback of
 type 4 (CHANNEL_MESSAGE_WITH_SOURCE) carrying the answer (cogs/interaction.py answers so whenever
 its service call ends within its budget; a slower one is deferred, then followed up). No database,
 no game logic: what discord.py itself costs on this machine, the floor the bot's figures are divided
@@ -34,27 +36,33 @@ log = logging.getLogger("bench.floor")
 
 # As long as the bot's answer to a team vote ("On record: Accept ..."), for the same payload.
 ANSWER = "On record — your vote: **Accept**.\nYou can change your choices until the deadline."
+# As long as the bot's answer to a Werewolf day vote (werewolf.vote.done), for a player's name.
+DAY_VOTE_ANSWER = "Your vote of day 1 is on record: **g1p10**."
 
 
-class FloorButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rs:vote:(?P<game>\d+):(?P<proposal>\d+):(?P<choice>accept|reject|support|sabotage)",
+class FloorVote(
+    discord.ui.DynamicItem[discord.ui.Item[Any]],
+    template=(
+        r"rs:vote:\d+:\d+:(?:accept|reject|support|sabotage)"
+        r"|(?P<day>ww:none|choice:ww_vote):\d+:\d+"
+    ),
 ):
-    """The bot's vote button, without the bot behind it."""
+    """The bot's vote buttons and menu (the Resistance's buttons; Werewolf's select of the
+    living and its No elimination button), without the bot behind them."""
 
-    def __init__(self, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
+    def __init__(self, item: discord.ui.Item[Any], answer: str) -> None:
+        super().__init__(item)
+        self.answer = answer
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> FloorButton:
-        # The clicked button as discord.py rebuilt it from the message, as the bot's button does.
-        assert isinstance(item, discord.ui.Button)
-        return cls(item)
+    ) -> FloorVote:
+        # The clicked item as discord.py rebuilt it from the message, as the bot's items are.
+        return cls(item, DAY_VOTE_ANSWER if match["day"] else ANSWER)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(ANSWER, ephemeral=True)
+        await interaction.response.send_message(self.answer, ephemeral=True)
 
 
 class FloorClient(discord.Client):
@@ -72,7 +80,7 @@ class FloorClient(discord.Client):
         )
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(FloorButton)
+        self.add_dynamic_items(FloorVote)
         if self.served is not None and self.served.port:
             self.metrics_server = metrics.MetricsServer(self, self.served.host, self.served.port)
             await self.metrics_server.start()
