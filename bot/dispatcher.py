@@ -391,12 +391,11 @@ class Dispatcher:
                 last[key] = row
         if not superseded:
             return batch
-        async with self.sessions.begin() as s:
-            for row in superseded:
-                await repo.update_effect(
-                    s, row.id, status=EffectStatus.DROPPED.value, last_error="superseded"
-                )
         dropped = {row.id for row in superseded}
+        async with self.sessions.begin() as s:
+            await repo.update_effects(
+                s, sorted(dropped), status=EffectStatus.DROPPED.value, last_error="superseded"
+            )
         return [row for row in batch if row.id not in dropped]
 
     async def _attempt(self, row: Outbox) -> bool:

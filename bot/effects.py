@@ -101,7 +101,8 @@ class EditSlot(Record):
     """Edit the message held in ``slot`` in place (``text`` None: keep the content;
     ``clear_view``: remove its buttons). With ``repost``, a slot that is empty or whose message
     Discord refuses to edit is posted anew in ``channel_id`` (with ``view``), pinned if ``pin``,
-    and the old message unpinned."""
+    and the old message unpinned. ``live``: a view kept current (a vote count), whose next
+    edit supersedes this one: the action that makes it answers without waiting for it."""
 
     KIND: ClassVar[str] = "edit"
     channel_id: int
@@ -111,6 +112,7 @@ class EditSlot(Record):
     view: View | None = None
     repost: bool = False
     pin: bool = False
+    live: bool = False
 
 
 @dataclass(frozen=True)

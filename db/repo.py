@@ -1091,9 +1091,14 @@ async def release_effects(s: AsyncSession, effect_ids: Iterable[int], owner: str
 
 async def update_effect(s: AsyncSession, effect_id: int, **values: Any) -> None:
     """Record what a delivery attempt did (status, attempts, next try, error, Discord id)."""
+    await update_effects(s, [effect_id], **values)
+
+
+async def update_effects(s: AsyncSession, effect_ids: Sequence[int], **values: Any) -> None:
+    """The same values on several effects in one statement (edits superseded together)."""
     await s.execute(
         update(Outbox)
-        .where(Outbox.id == effect_id)
+        .where(Outbox.id.in_(effect_ids) if len(effect_ids) > 1 else Outbox.id == effect_ids[0])
         .values(**values)
         .execution_options(synchronize_session=False)
     )

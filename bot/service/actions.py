@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import metrics, modlog
-from bot.effects import Record
+from bot.effects import EditSlot, Record
 from bot.errors import Redelivered, UserError
 from bot.notify import notify_effects
 from bot.service.outcome import Actor, Outcome, flatten
@@ -189,10 +189,13 @@ class Actions:
 
     async def run(self, outcome: Outcome, *, wait: bool = True) -> str:
         """After the commit: have the dispatcher deliver the outcome's effects (waiting up to
-        ``DELIVERY_WAIT`` when ``wait``), then run its in-process steps; the reply."""
+        ``DELIVERY_WAIT`` when ``wait``, and unless they are only live edits, which a later
+        edit may supersede), then run its in-process steps; the reply."""
         effects = flatten(outcome.effects)
-        if outcome.written is None and any(isinstance(e, Record) for e in effects):
+        records = [e for e in effects if isinstance(e, Record)]
+        if outcome.written is None and records:
             log.error("effects never written: commit_outcome() belongs inside the transaction")
+        wait = wait and not all(isinstance(e, EditSlot) and e.live for e in records)
         dispatcher = self.app.dispatcher
         if outcome.written is not None and dispatcher is not None:
             game_id, guild_id, seq = outcome.written

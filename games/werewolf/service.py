@@ -68,6 +68,8 @@ ALL_KINDS = (*NIGHT_KINDS, *DAY_KINDS, LAST, LAST_REMINDER)
 DEN, COUNT = "den", "ww_count"
 #: The day's vote menu: the secret choice's select and a No elimination button (components.py).
 VOTE_VIEW = "ww_vote"
+#: The public events that open a player's last act (the hunter's shot, the successor): a DM.
+LAST_TURNS = (ev.HunterTurn, ev.SuccessionOpened)
 #: The share of a step the wolves have to agree (the witch has the rest of the night), and of
 #: the day's hours a hunter or a dying captain has for a last act.
 SHARE = 0.5
@@ -276,7 +278,9 @@ class WerewolfService(GameService):
         """Save the state and its events; what they show (the den, DMs, the channel), the
         deadlines of what they open and close, the end."""
         await self.save(s, game, state, events, actor)
-        langs = {p.user_id: p.locale for p in await repo.players(s, game.id)}
+        # the players' languages, for the DMs only: a day vote (none) reads no player
+        dms = any(e.private_to is not None or isinstance(e, LAST_TURNS) for e in events)
+        langs = {p.user_id: p.locale for p in await repo.players(s, game.id)} if dms else {}
         effects: list[Effect] = []
         for event in events:
             await self.timing(s, game, state, event, effects)
@@ -328,7 +332,7 @@ class WerewolfService(GameService):
         """A player's event as a DM (its menu, if it opens a choice); a wolves' event in the
         den once, or as a DM to each wolf where there is no den."""
         to = e.private_to
-        if to is None and not isinstance(e, ev.HunterTurn | ev.SuccessionOpened):
+        if to is None and not isinstance(e, LAST_TURNS):
             return []
         lang = langs.get(to or 0, game.lang)
         if isinstance(e, ev.RoleDealt):
@@ -341,7 +345,7 @@ class WerewolfService(GameService):
             ]
         if isinstance(e, ev.DenOpened | ev.WolfPicked | ev.VictimChosen):
             return self.den_post(game, state, e, lang)
-        if isinstance(e, ev.HunterTurn | ev.SuccessionOpened):
+        if isinstance(e, LAST_TURNS):
             who = e.hunter if isinstance(e, ev.HunterTurn) else e.captain
             return [self.last_menu(game, state, who, langs.get(who, game.lang))]
         offer = self.turn_offer(state, e, lang)
@@ -438,9 +442,10 @@ class WerewolfService(GameService):
         lang, where = game.lang, posts.where(game)
         if isinstance(e, ev.ElectionOpened | ev.DayBegan):
             return [await self.count_post(s, game, state)]
-        if isinstance(e, ev.VoteCast):
+        if isinstance(e, ev.VoteCast):  # the count, live: the next vote's edit supersedes it
             due = await self.deadlines.due(s, game, DAY)
-            return [EditSlot(where, COUNT, text=render.count_text(state, lang, due, e.votes))]
+            count = render.count_text(state, lang, due, e.votes)
+            return [EditSlot(where, COUNT, text=count, live=True)]
         text = self.public_text(game, state, e)
         effects: list[Effect] = [] if text is None else [posts.announce(game, text)]
         if isinstance(e, ev.DayEnded | ev.CaptainElected):  # the count's last edit, closed

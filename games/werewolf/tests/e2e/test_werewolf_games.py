@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.service import actions
 from games.werewolf import vote_matrix
 from games.werewolf.players import END_MARKERS, Game
 from playtest.players import text_of, until
@@ -325,3 +326,40 @@ async def test_in_a_thread_the_den_opens_in_its_channel_and_the_dead_are_marked(
     assert dead.endswith("may not post here (1 post this round)")
     living = next(line for line in lines if line.startswith(wolves[0].name))
     assert "may not post" not in living
+
+
+async def test_a_vote_is_answered_while_discord_holds_the_count_edit(
+    table: Any, bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The count is a live edit, which the next vote's supersedes: a vote's answer does not
+    wait for it (Discord allows a message 5 edits in 5 s), and the edits waiting behind a
+    held one go out as one."""
+    monkeypatch.setattr(actions, "DELIVERY_WAIT", 3600.0)  # an answer that waited never comes
+    game = Game(table, table.users[:8])
+    await game.open()
+    await game.start()
+    wolves, seer, witch = game.having("werewolf"), game.one("seer"), game.one("witch")
+    den = await until(game.den, what="the den")
+    await until(lambda: den.member_ids >= {w.id for w in wolves}, what="the wolves in the den")
+    villager = game.having("villager")[0]
+    for wolf in wolves:
+        await game.kill(wolf, villager)
+    await game.act(seer, str(wolves[0].id))
+    await game.act(witch, "heal")
+    await game.new_public(0, "Dawn after night 1")
+    count = await until(game.count_message, what="the day's vote count")
+    path = f"/channels/{count.channel_id}/messages/{count.id}"
+    before = text_of(count)
+    held = table.sb.hold_route("PATCH", f"^{path}$", times=10**9)
+    voters = [p for p in game.players if p not in wolves][:3]  # 3 of 8: no majority
+    for voter in voters:
+        assert wolves[0].name in await game.vote(voter, wolves[0])
+    assert held.held == 1  # the first edit waits at Discord, the next ones in the outbox
+    assert text_of(game.count_message()) == before
+    mark = len(table.sb.requests)
+    held.release()
+    table.sb.hold_rules.remove(held)
+    voted = f"{wolves[0].name}** — 3: " + ", ".join(v.name for v in voters)
+    await until(lambda: voted in text_of(game.count_message()), what="the count of the 3 votes")
+    edits = [r for r in table.sb.requests[mark:] if r.method == "PATCH" and r.path == path]
+    assert len(edits) == 2  # the one held, then the two that waited in the outbox as one
