@@ -32,6 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ from bench.load import (
     Quiet,
     World,
     answer_text,
+    drive,
     latency_stats,
     now_utc,
     ready,
@@ -270,14 +272,8 @@ async def send_vote(day: Day, c: Click) -> Any:
 
 
 async def drive_votes(day: Day, clicks: list[Click]) -> float:
-    """Each vote sent at its moment (a turn of the loop each, as bench.load drives its
-    clicks); the burst's real length."""
-    loop = asyncio.get_running_loop()
-    t0 = loop.time()
-    for c in clicks:
-        await asyncio.sleep(max(0.0, t0 + c.at - loop.time()))
-        await send_vote(day, c)
-    return loop.time() - t0
+    """Each vote sent at its moment, as bench.load drives its clicks; the burst's real length."""
+    return await drive(clicks, partial(send_vote, day))
 
 
 async def floor_ready(day: Day, bot: Any) -> None:

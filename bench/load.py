@@ -28,8 +28,10 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -371,6 +373,11 @@ def plan_clicks(
 
 async def drive_clicks(world: World, clicks: list[Click]) -> float:
     """Send each click at its moment (one driver coroutine); returns the burst's real length."""
+    return await drive(clicks, partial(send_click, world))
+
+
+async def drive(clicks: list[Click], send: Callable[[Click], Awaitable[Any]]) -> float:
+    """Each click sent by ``send`` at its moment; the burst's real length."""
     loop = asyncio.get_running_loop()
     t0 = loop.time()
     for c in clicks:
@@ -379,7 +386,7 @@ async def drive_clicks(world: World, clicks: list[Click]) -> float:
         # (100 ms and more at 650 clicks/s): no answer was stamped and no event left meanwhile,
         # then the clicks reached the bot all at once, a queue of the bench's own making.
         await asyncio.sleep(max(0.0, t0 + c.at - loop.time()))
-        await send_click(world, c)
+        await send(c)
     return loop.time() - t0
 
 

@@ -1098,7 +1098,7 @@ async def update_effects(s: AsyncSession, effect_ids: Sequence[int], **values: A
     """The same values on several effects in one statement (edits superseded together)."""
     await s.execute(
         update(Outbox)
-        .where(Outbox.id.in_(effect_ids) if len(effect_ids) > 1 else Outbox.id == effect_ids[0])
+        .where(Outbox.id.in_(effect_ids))
         .values(**values)
         .execution_options(synchronize_session=False)
     )
